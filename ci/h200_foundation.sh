@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The foundation acceptance run on a GPU machine: four builds of the same tree (8.0, 8.0+PTX,
+# 9.0, 9.0a), `archbench run` on each with its exit code, and the full ctest on the 9.0 build.
+# Logs go to $OUT (or ./h200-out). Usage: ci/h200_foundation.sh [filter]
+set -uo pipefail
+out="${OUT:-$PWD/h200-out}"
+mkdir -p "$out"
+filter="${1:-*}"
+lists=("8.0" "8.0+PTX" "9.0" "9.0a")
+names=("sm80" "sm80ptx" "sm90" "sm90a")
+jobs="$(( $(nproc) / 4 ))"; [ "$jobs" -lt 1 ] && jobs=1
+
+for i in "${!lists[@]}"; do
+  ( cmake -S . -B "/tmp/ab-${names[$i]}" -G Ninja -DARCHBENCH_ARCH_LIST="${lists[$i]}" -DARCHBENCH_BUILD_BENCHMARKS=ON \
+      > "$out/configure-${names[$i]}.log" 2>&1 &&
+    /usr/bin/time -f "%e s" -o "$out/buildtime-${names[$i]}.txt" cmake --build "/tmp/ab-${names[$i]}" -j"$jobs" \
+      > "$out/build-${names[$i]}.log" 2>&1
+    echo "build ${names[$i]} exit $?" ) &
+done
+wait
+
+for i in "${!lists[@]}"; do
+  b="/tmp/ab-${names[$i]}"
+  echo "=== ARCHBENCH_ARCH_LIST=${lists[$i]}" | tee "$out/run-${names[$i]}.txt"
+  "$b/archbench" run --filter "$filter" --json "$out/run-${names[$i]}.json" 2>&1 | tee -a "$out/run-${names[$i]}.txt"
+  echo "exit code: ${PIPESTATUS[0]}" | tee -a "$out/run-${names[$i]}.txt"
+done
+
+ctest --test-dir /tmp/ab-sm90 --output-on-failure -j4 > "$out/ctest-sm90.log" 2>&1
+echo "ctest sm90 exit $?"; tail -5 "$out/ctest-sm90.log"

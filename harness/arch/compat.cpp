@@ -1,0 +1,245 @@
+#include "harness/arch/compat.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace archbench::arch {
+namespace {
+
+constexpr std::array kTegra{53, 62, 72, 87, 101, 110};
+
+// Family table: `compute_XYf` / `sm_XYf` -> devices of that family.
+struct Family {
+  int arch;
+  std::array<int, 3> members;
+};
+constexpr std::array kFamilies{
+    Family{100, {100, 103, 0}}, Family{103, {103, 0, 0}}, Family{110, {110, 0, 0}},
+    Family{120, {120, 121, 0}}, Family{121, {121, 0, 0}},
+};
+
+std::string cc_str(int number) { return ComputeCapability::from_number(number).str(); }
+
+std::string list_or_none(const std::vector<CodeTarget>& ts) { return ts.empty() ? "none" : join_names(ts, ", "); }
+
+// Why no SASS image of `sass` fits the device, one reason per image kind.
+std::string why_no_sass(const std::vector<CodeTarget>& sass, ComputeCapability dev) {
+  const int d = dev.number();
+  if (sass.empty()) return "no SASS";
+  std::vector<std::string> reasons;
+  for (const auto& t : sass) {
+    std::string r;
+    if (t.suffix == Suffix::ArchSpecific) r = t.name() + " runs only on exactly " + cc_str(t.arch);
+    else if (t.suffix == Suffix::FamilySpecific) r = t.name() + " runs only on its family (" + [&] {
+      std::string m;
+      for (int x : family_members(t.arch)) m += (m.empty() ? "" : ", ") + cc_str(x);
+      return m;
+    }() + ")";
+    else if (is_tegra(t.arch) || is_tegra(d)) r = t.name() + " is not binary compatible (Tegra needs an exact match)";
+    else if (t.arch / 10 != d / 10) r = t.name() + " is another major (SASS runs only within its major)";
+    else r = t.name() + " needs " + cc_str(t.arch) + " or newer within " + std::to_string(t.arch / 10) + ".x";
+    reasons.push_back(r);
+  }
+  std::string out;
+  for (const auto& r : reasons) out += (out.empty() ? "" : "; ") + r;
+  return out;
+}
+
+std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev) {
+  std::string fix = "add " + dev.str() + " to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";
+  // Suggest +PTX on the newest SASS entry that PTX from it could serve.
+  const CodeTarget* best = nullptr;
+  for (const auto& t : usable) {
+    if (t.kind == ImageKind::Sass && t.suffix == Suffix::None && t.arch <= dev.number() && !is_tegra(t.arch) &&
+        (best == nullptr || t.arch > best->arch)) {
+      best = &t;
+    }
+  }
+  if (best != nullptr) fix += ", or use " + best->cc().str() + "+PTX so the driver can JIT it";
+  return fix;
+}
+
+}  // namespace
+
+bool is_tegra(int cc_number) { return std::ranges::find(kTegra, cc_number) != kTegra.end(); }
+
+std::vector<int> family_members(int family_arch) {
+  for (const auto& f : kFamilies) {
+    if (f.arch != family_arch) continue;
+    std::vector<int> out;
+    for (int m : f.members) if (m != 0) out.push_back(m);
+    return out;
+  }
+  return {family_arch};  // an unknown family holds at least its own arch
+}
+
+bool in_family(int family_arch, int device_arch) {
+  auto m = family_members(family_arch);
+  return std::ranges::find(m, device_arch) != m.end();
+}
+
+bool sass_runs_on(const CodeTarget& t, ComputeCapability device) {
+  const int d = device.number();
+  switch (t.suffix) {
+    case Suffix::ArchSpecific: return t.arch == d;
+    case Suffix::FamilySpecific: return in_family(t.arch, d);
+    case Suffix::None: break;
+  }
+  if (is_tegra(t.arch) || is_tegra(d)) return t.arch == d;
+  return t.arch / 10 == d / 10 && d >= t.arch;
+}
+
+bool ptx_can_target(const CodeTarget& t, ComputeCapability device) {
+  const int d = device.number();
+  switch (t.suffix) {
+    case Suffix::ArchSpecific: return t.arch == d;
+    case Suffix::FamilySpecific: return in_family(t.arch, d);
+    case Suffix::None: break;
+  }
+  return d >= t.arch;
+}
+
+std::string_view status_name(ImageStatus s) {
+  switch (s) {
+    case ImageStatus::Sass: return "sass";
+    case ImageStatus::PtxJit: return "ptx-jit";
+    case ImageStatus::Missing: return "missing";
+    case ImageStatus::PtxTooNew: return "ptx-too-new";
+    case ImageStatus::JitDisabled: return "jit-disabled";
+    case ImageStatus::Unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+int expected_cuda_error(ImageStatus s) {
+  switch (s) {
+    case ImageStatus::Missing: return 209;      // cudaErrorNoKernelImageForDevice
+    case ImageStatus::PtxTooNew: return 222;    // cudaErrorUnsupportedPtxVersion
+    case ImageStatus::JitDisabled: return 223;  // cudaErrorJitCompilationDisabled
+    default: return 0;
+  }
+}
+
+std::string Verdict::label() const {
+  switch (status) {
+    case ImageStatus::Sass:
+      return "sass " + image->name() + (image->virtual_arch != image->arch ? " (from " + image->virtual_name() + ")" : "");
+    case ImageStatus::PtxJit: return "ptx-jit from " + image->name();
+    default: return std::string(status_name(status));
+  }
+}
+
+Verdict predict(const ImageSet& images, const DeviceFacts& device) {
+  Verdict v;
+  const ComputeCapability dev = device.cc;
+  if (dev < images.needs) {
+    v.status = ImageStatus::Unsupported;
+    v.cause = "unsupported on this device (needs " + images.needs.str() + ", device is " + dev.str() + ")";
+    return v;
+  }
+  std::vector<CodeTarget> usable, stubs, sass, ptx;
+  for (const auto& t : images.targets) {
+    (ComputeCapability::from_number(t.virtual_arch) < images.needs ? stubs : usable).push_back(t);
+  }
+  for (const auto& t : usable) (t.kind == ImageKind::Sass ? sass : ptx).push_back(t);
+
+  // The driver prefers any compatible SASS over any PTX, then the nearest arch (compat.md §3.2).
+  if (!device.force_ptx_jit) {
+    const CodeTarget* best = nullptr;
+    for (const auto& t : sass) {
+      if (sass_runs_on(t, dev) && (best == nullptr || t.arch > best->arch)) best = &t;
+    }
+    if (best != nullptr) {
+      v.status = ImageStatus::Sass;
+      v.image = *best;
+      return v;
+    }
+  }
+  const CodeTarget* jit = nullptr;
+  for (const auto& t : ptx) {
+    if (ptx_can_target(t, dev) && (jit == nullptr || t.arch > jit->arch)) jit = &t;
+  }
+  std::vector<CodeTarget> all_sass, all_ptx;
+  for (const auto& t : images.targets) (t.kind == ImageKind::Sass ? all_sass : all_ptx).push_back(t);
+  const std::string built = "built for SASS " + list_or_none(all_sass) + " and PTX " + list_or_none(all_ptx);
+  std::string sass_reason = device.force_ptx_jit ? "CUDA_FORCE_PTX_JIT is set, so SASS is ignored" : why_no_sass(sass, dev);
+  std::string stub_note;
+  if (!stubs.empty()) {
+    stub_note = "; " + join_names(stubs, ", ") + " lack the " + images.needs.str() +
+                " features this kernel needs (they hold a stub)";
+  }
+
+  if (jit == nullptr) {
+    v.status = ImageStatus::Missing;
+    std::string ptx_reason = ptx.empty() ? "no PTX to JIT" : "PTX " + join_names(ptx, ", ") + " cannot target " + dev.str();
+    v.cause = built + "; a " + dev.str() + " device needs SASS " + std::to_string(dev.major) + ".x (<= " +
+              dev.str() + ") or PTX <= compute_" + std::to_string(dev.number()) + ": " + sass_reason + "; " +
+              ptx_reason + stub_note;
+    v.fix = device.force_ptx_jit ? "unset CUDA_FORCE_PTX_JIT, or add +PTX to an entry <= " + dev.str()
+                                 : fix_for(usable, dev);
+    return v;
+  }
+  v.image = *jit;
+  if (device.jit_disabled) {
+    v.status = ImageStatus::JitDisabled;
+    v.cause = "only PTX " + jit->name() + " fits (" + sass_reason + ") and CUDA_DISABLE_PTX_JIT is set";
+    v.fix = "unset CUDA_DISABLE_PTX_JIT, or " + fix_for(usable, dev);
+    return v;
+  }
+  if (auto max_isa = ptx_isa_of_cuda(device.driver); max_isa && jit->ptx_isa.known() && jit->ptx_isa > *max_isa) {
+    v.status = ImageStatus::PtxTooNew;
+    auto need = driver_needed_for(jit->ptx_isa);
+    v.cause = "PTX " + jit->name() + " is ISA " + jit->ptx_isa.str() + ", newer than the " + max_isa->str() +
+              " this driver (CUDA " + device.driver.str() + ") can JIT";
+    v.fix = (need ? "update the driver to " + need->branch + " (CUDA " + need->cuda.str() + ") or newer, or " : "") +
+            fix_for(usable, dev) + " built with this toolkit";
+    return v;
+  }
+  v.status = ImageStatus::PtxJit;
+  v.cause = "no SASS fits (" + sass_reason + "); the driver JIT-compiles " + jit->name() + " at first use";
+  v.fix = "add " + dev.str() + " to ARCHBENCH_ARCH_LIST for SASS (no JIT cost, no JIT cache dependence)";
+  return v;
+}
+
+ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe, const ImageSet& images) {
+  ReconciledVerdict r{predicted, true, {}};
+  if (predicted.status == ImageStatus::Unsupported) return r;  // never probed on such a device
+
+  auto disagree = [&](Verdict runtime, const std::string& what) {
+    r.agrees = false;
+    r.disagreement = "runtime: " + what + "; static prediction: " + predicted.label();
+    r.verdict = std::move(runtime);
+  };
+
+  if (probe.error != 0) {
+    Verdict runtime;
+    runtime.status = probe.error == 222 ? ImageStatus::PtxTooNew
+                   : probe.error == 223 ? ImageStatus::JitDisabled
+                                        : ImageStatus::Missing;
+    runtime.cause = "cudaFuncGetAttributes returned " + probe.error_name + " (" + std::to_string(probe.error) + ")";
+    if (probe.error == expected_cuda_error(predicted.status)) return r;
+    disagree(runtime, runtime.cause);
+    return r;
+  }
+  const std::string loaded = "loaded SASS " + std::to_string(probe.binary_version) + " from compute_" +
+                             std::to_string(probe.ptx_version);
+  if (!predicted.loads()) {
+    Verdict runtime;
+    runtime.status = ImageStatus::PtxJit;  // something loaded; the binary holds more than the manifest says
+    runtime.cause = loaded;
+    disagree(runtime, loaded);
+    return r;
+  }
+  // A stub means the build holds an image the manifest did not predict.
+  if (ComputeCapability::from_number(probe.ptx_version) < images.needs) {
+    Verdict runtime;
+    runtime.status = ImageStatus::Missing;
+    runtime.cause = loaded + ", a stub without the " + images.needs.str() + " features";
+    disagree(runtime, runtime.cause);
+    return r;
+  }
+  if (probe.ptx_version != predicted.image->virtual_arch) disagree(predicted, loaded);
+  return r;
+}
+
+}  // namespace archbench::arch

@@ -1,0 +1,80 @@
+// The compatibility engine: which image of a kernel a device would run, or why none
+// (compat.md §0 and §3). The arch-list grammar, the image probe's verdicts, the inspector and
+// the doctor all ask this one module.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/arch/cuda_versions.hpp"
+#include "harness/arch/target.hpp"
+
+namespace archbench::arch {
+
+// Tegra parts have no binary compatibility with other minors or with desktop parts.
+[[nodiscard]] bool is_tegra(int cc_number);
+// Members of the family of an `f` target (versioned data, Programming Guide 13.x Table 28).
+[[nodiscard]] std::vector<int> family_members(int family_arch);
+[[nodiscard]] bool in_family(int family_arch, int device_arch);
+
+// Whether a SASS image executes on a device of this compute capability.
+[[nodiscard]] bool sass_runs_on(const CodeTarget& sass, ComputeCapability device);
+// Whether PTX of this target can be JIT-compiled for the device (arch rules only, not ISA).
+[[nodiscard]] bool ptx_can_target(const CodeTarget& ptx, ComputeCapability device);
+
+// What is known of the device and the process environment.
+struct DeviceFacts {
+  ComputeCapability cc;
+  CudaVersion driver;          // cudaDriverGetVersion; unknown = PTX ISA is not judged
+  bool force_ptx_jit = false;  // CUDA_FORCE_PTX_JIT: embedded SASS is ignored
+  bool jit_disabled = false;   // CUDA_DISABLE_PTX_JIT: PTX cannot be used
+};
+
+// The images one kernel has.
+struct ImageSet {
+  std::vector<CodeTarget> targets;
+  // The kernel's real code needs these features; images built from an older virtual arch are
+  // stubs (the kernel compiles to a placeholder there), so they never count.
+  ComputeCapability needs{0, 0};
+};
+
+enum class ImageStatus { Sass, PtxJit, Missing, PtxTooNew, JitDisabled, Unsupported };
+
+// "sass", "ptx-jit", "missing", "ptx-too-new", "jit-disabled", "unsupported"
+[[nodiscard]] std::string_view status_name(ImageStatus s);
+// The CUDA error the runtime gives for a status (209, 222, 223), 0 when the kernel loads.
+[[nodiscard]] int expected_cuda_error(ImageStatus s);
+
+struct Verdict {
+  ImageStatus status = ImageStatus::Missing;
+  std::optional<CodeTarget> image;  // the image the driver picks, when one does
+  std::string cause;                // why it is not plain SASS, in words
+  std::string fix;                  // what would make it SASS
+
+  // "sass sm_90", "ptx-jit from compute_80", "missing", ...
+  [[nodiscard]] std::string label() const;
+  [[nodiscard]] bool loads() const { return status == ImageStatus::Sass || status == ImageStatus::PtxJit; }
+};
+
+[[nodiscard]] Verdict predict(const ImageSet& images, const DeviceFacts& device);
+
+// What cudaFuncGetAttributes said about a kernel on the live device.
+struct RuntimeProbe {
+  int error = 0;           // cudaError_t as an int; 0 = loaded
+  std::string error_name;  // "cudaErrorNoKernelImageForDevice"
+  int binary_version = 0;  // SASS arch the driver loaded (90)
+  int ptx_version = 0;     // virtual arch the code came from (80 for compute_80)
+};
+
+struct ReconciledVerdict {
+  Verdict verdict;           // the prediction, confirmed; or the runtime's answer when they differ
+  bool agrees = true;        // runtime and static prediction agree
+  std::string disagreement;  // when not: both sides in words
+};
+
+// Confirms a prediction with the runtime's answer for the same kernel on the same device.
+[[nodiscard]] ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe, const ImageSet& images);
+
+}  // namespace archbench::arch

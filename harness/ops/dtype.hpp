@@ -1,0 +1,18 @@
+// Element types an operator computes in. tf32 is fp32 storage with TF32 tensor-core math.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace archbench {
+
+enum class DType { F32, TF32, F16, BF16 };
+
+[[nodiscard]] std::string_view dtype_name(DType d);                // "f32", "tf32", "f16", "bf16"
+[[nodiscard]] std::optional<DType> parse_dtype(std::string_view s);  // also fp32/float32, fp16/half, ...
+[[nodiscard]] size_t storage_bytes(DType d);
+// Normwise relative-error bound against the float64 reference (README: "Correctness").
+[[nodiscard]] double tolerance(DType d);
+
+}  // namespace archbench

@@ -1,0 +1,74 @@
+// An operator: what it computes (spec), which __global__ kernels it launches (for the image
+// probe), and how to build a runnable problem with its float64 reference check.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/arch/target.hpp"
+#include "harness/ops/dtype.hpp"
+#include "harness/ops/tensor.hpp"
+
+namespace archbench {
+
+enum class Impl { Own, CuBLAS, CuDNN };
+[[nodiscard]] std::string_view impl_name(Impl i);  // "own", "cublas", "cudnn"
+
+struct OperatorSpec {
+  std::string family;  // "matmul"
+  std::string name;    // "gemm_tc"
+  DType dtype = DType::F32;
+  std::string shape;   // benchmark shape, e.g. "M8192_N960_K320"
+  std::string model;   // where the shape comes from, e.g. "SD1.5 QKV"
+  Impl impl = Impl::Own;
+  arch::ComputeCapability min_cc{7, 5};  // below this the operator is "unsupported", not "missing"
+  double flops = 0;    // at the benchmark shape
+  double bytes = 0;    // ideal DRAM traffic at the benchmark shape
+};
+
+// A host stub of a __global__ function, for cudaFuncGetAttributes.
+struct KernelRef {
+  std::string name;
+  const void* host_stub = nullptr;
+};
+
+// One instance of an operator at one shape, with its device buffers and host inputs.
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  [[nodiscard]] virtual std::string shape() const = 0;
+  virtual void poison_output() = 0;
+  virtual void launch(cudaStream_t stream) = 0;  // enqueue one run; never synchronizes
+  // Downloads the output and compares it with the float64 CPU reference.
+  [[nodiscard]] virtual CheckResult check() const = 0;
+  // Every output element written and finite (for shapes too large for the CPU reference).
+  [[nodiscard]] virtual CheckResult check_finite() const = 0;
+};
+
+// Check: a shape small enough for the float64 CPU reference, keeping what drives rounding
+// error (the reduction length); Bench: the real workload shape.
+enum class ProblemScale { Check, Bench };
+
+class Operator {
+ public:
+  explicit Operator(OperatorSpec spec) : spec_(std::move(spec)) {}
+  virtual ~Operator() = default;
+  Operator(const Operator&) = delete;
+  Operator& operator=(const Operator&) = delete;
+
+  [[nodiscard]] const OperatorSpec& spec() const { return spec_; }
+  // "matmul/gemm_tc/f16/M8192_N960_K320": unique, and what --filter globs match.
+  [[nodiscard]] std::string id() const;
+  // The kernels this operator launches; empty for library operators.
+  [[nodiscard]] virtual std::vector<KernelRef> kernels() const { return {}; }
+  [[nodiscard]] virtual std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const = 0;
+
+ private:
+  OperatorSpec spec_;
+};
+
+}  // namespace archbench

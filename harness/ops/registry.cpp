@@ -1,0 +1,28 @@
+#include "harness/ops/registry.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace archbench {
+
+void Registry::add(std::unique_ptr<Operator> op) {
+  const std::string id = op->id();
+  if (std::ranges::any_of(ops_, [&](const auto& o) { return o->id() == id; })) {
+    throw std::logic_error("operator registered twice: " + id);
+  }
+  ops_.push_back(std::move(op));
+}
+
+std::vector<const Operator*> Registry::select(const std::string& glob, const std::vector<DType>& dtypes) const {
+  std::vector<const Operator*> out;
+  for (const auto& op : ops_) {
+    if (fnmatch(glob.c_str(), op->id().c_str(), 0) != 0) continue;
+    if (!dtypes.empty() && std::ranges::find(dtypes, op->spec().dtype) == dtypes.end()) continue;
+    out.push_back(op.get());
+  }
+  return out;
+}
+
+}  // namespace archbench

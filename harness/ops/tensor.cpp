@@ -1,0 +1,89 @@
+#include "harness/ops/tensor.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace archbench {
+namespace {
+
+double round_to(DType d, double v) {
+  switch (d) {
+    case DType::F16: return static_cast<double>(__half2float(__double2half(v)));
+    case DType::BF16: return static_cast<double>(__bfloat162float(__double2bfloat16(v)));
+    default: return static_cast<double>(static_cast<float>(v));
+  }
+}
+
+template <typename T, typename Convert>
+std::vector<T> convert_all(const std::vector<double>& v, Convert c) {
+  std::vector<T> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = c(v[i]);
+  return out;
+}
+
+}  // namespace
+
+HostTensor random_tensor(DType dtype, size_t numel, std::mt19937_64& rng, double lo, double hi) {
+  std::uniform_real_distribution<double> dist(lo, hi);
+  HostTensor t{dtype, std::vector<double>(numel)};
+  for (auto& x : t.values) x = round_to(dtype, dist(rng));
+  return t;
+}
+
+DeviceTensor allocate(DType dtype, size_t numel) { return DeviceTensor{dtype, numel, DeviceBuffer(numel * storage_bytes(dtype))}; }
+
+DeviceTensor upload(const HostTensor& t) {
+  DeviceTensor d = allocate(t.dtype, t.values.size());
+  auto copy = [&](const auto& host) {
+    ARCHBENCH_CUDA_CHECK(cudaMemcpy(d.buffer.get(), host.data(), d.buffer.bytes(), cudaMemcpyHostToDevice));
+  };
+  switch (t.dtype) {
+    case DType::F16: copy(convert_all<__half>(t.values, [](double v) { return __double2half(v); })); break;
+    case DType::BF16: copy(convert_all<__nv_bfloat16>(t.values, [](double v) { return __double2bfloat16(v); })); break;
+    default: copy(convert_all<float>(t.values, [](double v) { return static_cast<float>(v); })); break;
+  }
+  return d;
+}
+
+void poison(DeviceTensor& t) { ARCHBENCH_CUDA_CHECK(cudaMemset(t.buffer.get(), 0xFF, t.buffer.bytes())); }
+
+std::vector<double> download(const DeviceTensor& t) {
+  std::vector<double> out(t.numel);
+  auto fetch = [&](auto tag, auto to_double) {
+    std::vector<decltype(tag)> host(t.numel);
+    ARCHBENCH_CUDA_CHECK(cudaMemcpy(host.data(), t.buffer.get(), t.buffer.bytes(), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < t.numel; ++i) out[i] = to_double(host[i]);
+  };
+  switch (t.dtype) {
+    case DType::F16: fetch(__half{}, [](__half h) { return static_cast<double>(__half2float(h)); }); break;
+    case DType::BF16: fetch(__nv_bfloat16{}, [](__nv_bfloat16 h) { return static_cast<double>(__bfloat162float(h)); }); break;
+    default: fetch(float{}, [](float f) { return static_cast<double>(f); }); break;
+  }
+  return out;
+}
+
+CheckResult compare_to_reference(const std::vector<double>& got, const std::vector<double>& ref, double tol) {
+  if (got.size() != ref.size()) throw std::logic_error("compare_to_reference: size mismatch");
+  CheckResult r;
+  r.tolerance = tol;
+  r.elements = got.size();
+  double diff2 = 0, ref2 = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i])) {
+      ++r.non_finite;
+      continue;
+    }
+    const double d = got[i] - ref[i];
+    diff2 += d * d;
+    ref2 += ref[i] * ref[i];
+    r.max_abs_error = std::max(r.max_abs_error, std::abs(d));
+  }
+  r.rel_error = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  r.passed = r.non_finite == 0 && r.rel_error <= tol;
+  return r;
+}
+
+}  // namespace archbench

@@ -1,0 +1,16 @@
+// Human-readable report: a device header, one row per operator, then the causes and fixes.
+#pragma once
+
+#include <string>
+
+#include "harness/report/result.hpp"
+
+namespace archbench {
+
+[[nodiscard]] std::string format_build_line(const BuildManifest& m);
+[[nodiscard]] std::string format_device_header(const Environment& env, const DeviceReport& d, const BuildManifest& m);
+[[nodiscard]] std::string format_operator_table(const DeviceReport& d);
+[[nodiscard]] std::string format_findings(const DeviceReport& d);  // cause + fix of every non-sass row
+[[nodiscard]] std::string format_summary(const RunReport& r);
+
+}  // namespace archbench

@@ -1,0 +1,143 @@
+#include "harness/report/json.hpp"
+
+namespace archbench {
+
+using nlohmann::json;
+
+void to_json(json& j, const ImageResult& r) {
+  j = json{{"status", r.status}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix}, {"agrees", r.agrees},
+           {"disagreement", r.disagreement}, {"kernels", json::array()}};
+  for (const auto& k : r.kernels) {
+    j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
+                            {"binary_version", k.binary_version}, {"ptx_version", k.ptx_version}});
+  }
+}
+
+void from_json(const json& j, ImageResult& r) {
+  j.at("status").get_to(r.status);
+  j.at("label").get_to(r.label);
+  j.at("cause").get_to(r.cause);
+  j.at("fix").get_to(r.fix);
+  j.at("agrees").get_to(r.agrees);
+  j.at("disagreement").get_to(r.disagreement);
+  for (const auto& k : j.at("kernels")) {
+    r.kernels.push_back({k.at("name"), k.at("label"), k.at("runtime_error"), k.at("binary_version"), k.at("ptx_version")});
+  }
+}
+
+void to_json(json& j, const CorrectnessResult& r) {
+  j = json{{"passed", r.passed}, {"check_shape", r.check_shape}, {"rel_error", r.rel_error},
+           {"max_abs_error", r.max_abs_error}, {"tolerance", r.tolerance}, {"non_finite", r.non_finite},
+           {"elements", r.elements}, {"bench_shape_finite", r.bench_shape_finite}, {"seed", r.seed}, {"mode", r.mode}};
+}
+
+void from_json(const json& j, CorrectnessResult& r) {
+  j.at("passed").get_to(r.passed);
+  j.at("check_shape").get_to(r.check_shape);
+  j.at("rel_error").get_to(r.rel_error);
+  j.at("max_abs_error").get_to(r.max_abs_error);
+  j.at("tolerance").get_to(r.tolerance);
+  j.at("non_finite").get_to(r.non_finite);
+  j.at("elements").get_to(r.elements);
+  j.at("bench_shape_finite").get_to(r.bench_shape_finite);
+  j.at("seed").get_to(r.seed);
+  j.at("mode").get_to(r.mode);
+}
+
+void to_json(json& j, const TimingResult& r) {
+  j = json{{"median_ms", r.median_ms}, {"q1_ms", r.q1_ms},       {"q3_ms", r.q3_ms},
+           {"min_ms", r.min_ms},       {"max_ms", r.max_ms},     {"samples_ms", r.samples_ms},
+           {"tflops", r.tflops},       {"gbps", r.gbps},         {"pct_of_ceiling", r.pct_of_ceiling},
+           {"ceiling", r.ceiling},     {"mode", r.mode},         {"cold_l2", r.cold_l2}};
+}
+
+void from_json(const json& j, TimingResult& r) {
+  j.at("median_ms").get_to(r.median_ms);
+  j.at("q1_ms").get_to(r.q1_ms);
+  j.at("q3_ms").get_to(r.q3_ms);
+  j.at("min_ms").get_to(r.min_ms);
+  j.at("max_ms").get_to(r.max_ms);
+  j.at("samples_ms").get_to(r.samples_ms);
+  j.at("tflops").get_to(r.tflops);
+  j.at("gbps").get_to(r.gbps);
+  j.at("pct_of_ceiling").get_to(r.pct_of_ceiling);
+  j.at("ceiling").get_to(r.ceiling);
+  j.at("mode").get_to(r.mode);
+  j.at("cold_l2").get_to(r.cold_l2);
+}
+
+void to_json(json& j, const OperatorResult& r) {
+  j = json{{"id", r.id},         {"family", r.family}, {"name", r.name},   {"dtype", r.dtype},
+           {"shape", r.shape},   {"model", r.model},   {"impl", r.impl},   {"flops", r.flops},
+           {"bytes", r.bytes},   {"image", r.image},   {"error", r.error}, {"failed", r.failed()}};
+  j["correctness"] = r.correctness ? json(*r.correctness) : json(nullptr);
+  j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
+}
+
+void from_json(const json& j, OperatorResult& r) {
+  j.at("id").get_to(r.id);
+  j.at("family").get_to(r.family);
+  j.at("name").get_to(r.name);
+  j.at("dtype").get_to(r.dtype);
+  j.at("shape").get_to(r.shape);
+  j.at("model").get_to(r.model);
+  j.at("impl").get_to(r.impl);
+  j.at("flops").get_to(r.flops);
+  j.at("bytes").get_to(r.bytes);
+  j.at("image").get_to(r.image);
+  j.at("error").get_to(r.error);
+  if (!j.at("correctness").is_null()) r.correctness = j.at("correctness").get<CorrectnessResult>();
+  if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimingResult>();
+}
+
+void to_json(json& j, const Ceilings& c) {
+  j = json{{"f32_tflops", c.f32_tflops}, {"tf32_tflops", c.tf32_tflops}, {"f16_tflops", c.f16_tflops},
+           {"bf16_tflops", c.bf16_tflops}, {"dram_gbps", c.dram_gbps}};
+}
+
+void from_json(const json& j, Ceilings& c) {
+  j.at("f32_tflops").get_to(c.f32_tflops);
+  j.at("tf32_tflops").get_to(c.tf32_tflops);
+  j.at("f16_tflops").get_to(c.f16_tflops);
+  j.at("bf16_tflops").get_to(c.bf16_tflops);
+  j.at("dram_gbps").get_to(c.dram_gbps);
+}
+
+void to_json(json& j, const DeviceInfo& d) {
+  j = json{{"index", d.index},         {"name", d.name},       {"cc", d.cc.str()},   {"sm_count", d.sm_count},
+           {"memory_bytes", d.memory_bytes}, {"l2_bytes", d.l2_bytes}, {"uuid", d.uuid}};
+}
+
+void to_json(json& j, const Environment& e) {
+  j = json{{"driver_cuda_version", e.driver.str()}, {"runtime_cuda_version", e.runtime.str()},
+           {"device_count_error", e.device_count_error}, {"device_count_error_text", e.device_count_error_text},
+           {"devices", e.devices}, {"cuda_env", e.cuda_env}};
+}
+
+void to_json(json& j, const BuildManifest& m) {
+  j = json{{"arch_list", m.arch_list},
+           {"arch_list_source", m.arch_list_source},
+           {"arch_grammar", m.arch_grammar},
+           {"sass", arch::join_names(m.sass())},
+           {"ptx", arch::join_names(m.ptx())},
+           {"ptx_isa", m.ptx_isa},
+           {"nvcc", m.nvcc_version},
+           {"cublas_headers", m.cublas_header_version},
+           {"cudnn_headers", m.cudnn_header_version},
+           {"git_revision", m.git_revision},
+           {"build_type", m.build_type},
+           {"archbench_version", m.archbench_version}};
+}
+
+json report_to_json(const RunReport& r) {
+  json j{{"schema", "archbench.run"}, {"schema_version", kRunSchemaVersion}, {"build", r.build},
+         {"environment", r.environment}, {"devices", json::array()}};
+  for (const auto& d : r.devices) {
+    j["devices"].push_back({{"device", d.device},
+                            {"ceilings", d.ceilings ? json(*d.ceilings) : json(nullptr)},
+                            {"operators", d.operators}});
+  }
+  return j;
+}
+
+}  // namespace archbench

@@ -1,0 +1,29 @@
+// JSON form of the result model (schema "archbench.run", version 1), used for --json output
+// and between the run's parent and its worker processes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "harness/report/result.hpp"
+
+namespace archbench {
+
+inline constexpr int kRunSchemaVersion = 1;
+
+void to_json(nlohmann::json& j, const ImageResult& r);
+void from_json(const nlohmann::json& j, ImageResult& r);
+void to_json(nlohmann::json& j, const CorrectnessResult& r);
+void from_json(const nlohmann::json& j, CorrectnessResult& r);
+void to_json(nlohmann::json& j, const TimingResult& r);
+void from_json(const nlohmann::json& j, TimingResult& r);
+void to_json(nlohmann::json& j, const OperatorResult& r);
+void from_json(const nlohmann::json& j, OperatorResult& r);
+void to_json(nlohmann::json& j, const Ceilings& c);
+void from_json(const nlohmann::json& j, Ceilings& c);
+void to_json(nlohmann::json& j, const DeviceInfo& d);
+void to_json(nlohmann::json& j, const Environment& e);
+void to_json(nlohmann::json& j, const BuildManifest& m);
+
+[[nodiscard]] nlohmann::json report_to_json(const RunReport& r);
+
+}  // namespace archbench

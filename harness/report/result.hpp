@@ -1,0 +1,86 @@
+// The result model: what a run found for each operator, plus where and with what it ran.
+// Writers (console, JSON) read it; nothing else decides what a result means.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/device/environment.hpp"
+#include "harness/manifest/build_manifest.hpp"
+
+namespace archbench {
+
+// The image verdict of one operator: the worst of its kernels', or the library's answer.
+struct ImageResult {
+  std::string status;   // sass, ptx-jit, missing, ptx-too-new, jit-disabled, unsupported, library, library-error, error
+  std::string label;    // "sass sm_90", "ptx-jit from compute_80", "cuBLAS 13.1.0", ...
+  std::string cause;
+  std::string fix;
+  bool agrees = true;   // runtime probe agrees with the static prediction
+  std::string disagreement;
+  struct Kernel {
+    std::string name;
+    std::string label;
+    int runtime_error = 0;
+    int binary_version = 0;
+    int ptx_version = 0;
+  };
+  std::vector<Kernel> kernels;
+};
+
+struct CorrectnessResult {
+  bool passed = false;
+  std::string check_shape;
+  double rel_error = 0;
+  double max_abs_error = 0;
+  double tolerance = 0;
+  size_t non_finite = 0;
+  size_t elements = 0;
+  bool bench_shape_finite = false;  // the full shape: every element written and finite
+  uint64_t seed = 0;
+  std::string mode = "blocking";    // CUDA_LAUNCH_BLOCKING=1 during this check
+};
+
+struct TimingResult {
+  double median_ms = 0, q1_ms = 0, q3_ms = 0, min_ms = 0, max_ms = 0;
+  std::vector<double> samples_ms;
+  double tflops = 0;
+  double gbps = 0;
+  double pct_of_ceiling = 0;  // achieved / roofline bound from the device's measured ceilings
+  std::string ceiling;        // which ceiling bounded it: "f16 tensor 741 TFLOP/s" or "DRAM 4.1 TB/s"
+  std::string mode = "async";
+  bool cold_l2 = true;
+};
+
+struct OperatorResult {
+  std::string id, family, name, dtype, shape, model, impl;
+  double flops = 0, bytes = 0;
+  ImageResult image;
+  std::optional<CorrectnessResult> correctness;
+  std::optional<TimingResult> timing;
+  std::string error;  // a CUDA/library error while checking or timing
+
+  // Not "unsupported", and something went wrong: no image, wrong answer, disagreement, error.
+  [[nodiscard]] bool failed() const;
+};
+
+// The ceilings of one device, measured at the start of the timing phase.
+struct Ceilings {
+  double f32_tflops = 0, tf32_tflops = 0, f16_tflops = 0, bf16_tflops = 0;
+  double dram_gbps = 0;
+};
+
+struct DeviceReport {
+  DeviceInfo device;
+  std::optional<Ceilings> ceilings;
+  std::vector<OperatorResult> operators;
+};
+
+struct RunReport {
+  BuildManifest build;
+  Environment environment;
+  std::vector<DeviceReport> devices;
+};
+
+}  // namespace archbench

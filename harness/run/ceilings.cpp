@@ -1,0 +1,104 @@
+#include "harness/run/ceilings.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "harness/util/cublas_check.hpp"
+#include "harness/util/cuda_raii.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kGemmN = 8192;
+
+// Random (never zero) operands: zeros run measurably faster on tensor cores.
+DeviceBuffer random_matrix(DType storage, size_t n) {
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  DeviceBuffer buf(n * storage_bytes(storage));
+  auto fill = [&](auto convert) {
+    std::vector<decltype(convert(0.0f))> host(n);
+    for (auto& x : host) x = convert(dist(rng));
+    ARCHBENCH_CUDA_CHECK(cudaMemcpy(buf.get(), host.data(), buf.bytes(), cudaMemcpyHostToDevice));
+  };
+  if (storage == DType::F16) fill([](float v) { return __float2half(v); });
+  else if (storage == DType::BF16) fill([](float v) { return __float2bfloat16(v); });
+  else fill([](float v) { return v; });
+  return buf;
+}
+
+double gemm_tflops(DType math, cudaStream_t stream, size_t l2_bytes) {
+  const DType storage = math == DType::TF32 ? DType::F32 : math;
+  const size_t n2 = static_cast<size_t>(kGemmN) * kGemmN;
+  DeviceBuffer a = random_matrix(storage, n2), b = random_matrix(storage, n2), c(n2 * storage_bytes(storage));
+  const cudaDataType_t type = storage == DType::F16 ? CUDA_R_16F : storage == DType::BF16 ? CUDA_R_16BF : CUDA_R_32F;
+  const cublasComputeType_t compute = math == DType::TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  const float alpha = 1.0f, beta = 0.0f;
+  auto launch = [&](cudaStream_t s) {
+    cublasHandle_t h = cublas_handle();
+    ARCHBENCH_CUBLAS_CHECK(cublasSetStream(h, s));
+    ARCHBENCH_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, kGemmN, kGemmN, kGemmN, &alpha, b.get(), type,
+                                        kGemmN, a.get(), type, kGemmN, &beta, c.get(), type, kGemmN, compute,
+                                        CUBLAS_GEMM_DEFAULT));
+  };
+  TimerConfig cfg;
+  cfg.max_seconds = 0.5;
+  const TimingResult t = time_launches(launch, stream, cfg, l2_bytes);
+  return 2.0 * kGemmN * kGemmN * kGemmN / (t.median_ms * 1e-3) / 1e12;
+}
+
+double copy_gbps(cudaStream_t stream, size_t l2_bytes) {
+  const size_t bytes = size_t{1} << 30;  // 1 GiB each way: far beyond any L2
+  DeviceBuffer src(bytes), dst(bytes);
+  ARCHBENCH_CUDA_CHECK(cudaMemset(src.get(), 0x3c, bytes));
+  auto launch = [&](cudaStream_t s) {
+    ARCHBENCH_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
+  };
+  TimerConfig cfg;
+  cfg.max_seconds = 0.3;
+  const TimingResult t = time_launches(launch, stream, cfg, l2_bytes);
+  return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e-3) / 1e9;  // read + write
+}
+
+std::string fmt1(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f", v);
+  return b;
+}
+
+}  // namespace
+
+Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes) {
+  Ceilings c;
+  c.f32_tflops = gemm_tflops(DType::F32, stream, l2_bytes);
+  c.tf32_tflops = gemm_tflops(DType::TF32, stream, l2_bytes);
+  c.f16_tflops = gemm_tflops(DType::F16, stream, l2_bytes);
+  c.bf16_tflops = gemm_tflops(DType::BF16, stream, l2_bytes);
+  c.dram_gbps = copy_gbps(stream, l2_bytes);
+  return c;
+}
+
+void apply_roofline(TimingResult& t, double flops, double bytes, DType math, const Ceilings& c) {
+  const double seconds = t.median_ms * 1e-3;
+  t.tflops = flops / seconds / 1e12;
+  t.gbps = bytes / seconds / 1e9;
+  double peak = c.f32_tflops;
+  if (math == DType::TF32) peak = c.tf32_tflops;
+  if (math == DType::F16) peak = c.f16_tflops;
+  if (math == DType::BF16) peak = c.bf16_tflops;
+  const double compute_floor = peak > 0 ? flops / (peak * 1e12) : 0;
+  const double memory_floor = c.dram_gbps > 0 ? bytes / (c.dram_gbps * 1e9) : 0;
+  if (compute_floor >= memory_floor) {
+    t.ceiling = std::string(dtype_name(math)) + " cuBLAS " + fmt1(peak) + " TFLOP/s";
+  } else {
+    t.ceiling = "copy " + fmt1(c.dram_gbps) + " GB/s";
+  }
+  t.pct_of_ceiling = seconds > 0 ? 100.0 * std::max(compute_floor, memory_floor) / seconds : 0;
+}
+
+}  // namespace archbench

@@ -1,0 +1,19 @@
+// The device's own ceilings, measured once per run: cuBLAS GEMM at 8192³ per math type, and a
+// large device-to-device copy. The "% of ceiling" of every operator is relative to these.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "harness/ops/dtype.hpp"
+#include "harness/report/result.hpp"
+#include "harness/run/timer.hpp"
+
+namespace archbench {
+
+[[nodiscard]] Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes);
+
+// Roofline bound for an operator of this math type: max(flops / peak, bytes / bandwidth).
+// Fills tflops, gbps, pct_of_ceiling and ceiling in `t`.
+void apply_roofline(TimingResult& t, double flops, double bytes, DType math, const Ceilings& c);
+
+}  // namespace archbench

@@ -1,0 +1,99 @@
+#include "harness/run/phases.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "harness/run/ceilings.hpp"
+#include "harness/run/image_probe.hpp"
+#include "harness/util/cublas_check.hpp"
+#include "harness/util/cuda_raii.hpp"
+
+namespace archbench {
+namespace {
+
+// Runs `body`, turning CUDA and library failures into the result's error fields.
+template <typename Body>
+void guarded(OperatorResult& r, Body body) {
+  try {
+    body();
+  } catch (const LibraryError& e) {
+    r.image.status = "library-error";
+    r.image.label = e.library() + " " + e.status();
+    r.image.cause = e.what();
+    r.error = e.what();
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+}
+
+}  // namespace
+
+OperatorResult describe(const Operator& op) {
+  const auto& s = op.spec();
+  OperatorResult r;
+  r.id = op.id();
+  r.family = s.family;
+  r.name = s.name;
+  r.dtype = std::string(dtype_name(s.dtype));
+  r.shape = s.shape;
+  r.model = s.model;
+  r.impl = std::string(impl_name(s.impl));
+  r.flops = s.flops;
+  r.bytes = s.bytes;
+  return r;
+}
+
+void enable_launch_blocking() { setenv("CUDA_LAUNCH_BLOCKING", "1", 1); }
+
+bool launch_blocking_in_effect() {
+  const char* v = std::getenv("CUDA_LAUNCH_BLOCKING");
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+void check_operator(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device, uint64_t seed,
+                    OperatorResult& r) {
+  r.image = probe_image(op, build, device);
+  if (r.image.status != "sass" && r.image.status != "ptx-jit" && r.image.status != "library") return;
+  guarded(r, [&] {
+    CudaStream stream;
+    CorrectnessResult c;
+    c.seed = seed;
+    c.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    {
+      auto p = op.make_problem(ProblemScale::Check, seed);
+      c.check_shape = p->shape();
+      p->poison_output();
+      p->launch(stream.get());
+      ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      const CheckResult k = p->check();
+      c.passed = k.passed;
+      c.rel_error = k.rel_error;
+      c.max_abs_error = k.max_abs_error;
+      c.tolerance = k.tolerance;
+      c.non_finite = k.non_finite;
+      c.elements = k.elements;
+    }
+    {
+      auto big = op.make_problem(ProblemScale::Bench, seed + 1);
+      big->poison_output();
+      big->launch(stream.get());
+      ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      c.bench_shape_finite = big->check_finite().passed;
+    }
+    r.correctness = c;
+  });
+}
+
+void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes, const TimerConfig& cfg,
+                   uint64_t seed, OperatorResult& r) {
+  guarded(r, [&] {
+    CudaStream stream;
+    auto p = op.make_problem(ProblemScale::Bench, seed);
+    TimingResult t = time_launches([&](cudaStream_t s) { p->launch(s); }, stream.get(), cfg, l2_bytes);
+    t.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    apply_roofline(t, op.spec().flops, op.spec().bytes, op.spec().dtype, ceilings);
+    r.timing = t;
+  });
+}
+
+}  // namespace archbench

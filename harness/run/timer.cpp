@@ -1,0 +1,60 @@
+#include "harness/run/timer.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "harness/util/cuda_raii.hpp"
+
+namespace archbench {
+namespace {
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<size_t>(pos);
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+void summarize(TimingResult& t) {
+  std::vector<double> s = t.samples_ms;
+  std::ranges::sort(s);
+  t.min_ms = s.empty() ? 0 : s.front();
+  t.max_ms = s.empty() ? 0 : s.back();
+  t.q1_ms = quantile(s, 0.25);
+  t.median_ms = quantile(s, 0.5);
+  t.q3_ms = quantile(s, 0.75);
+}
+
+TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg, size_t l2_bytes) {
+  using clock = std::chrono::steady_clock;
+  DeviceBuffer flush(cfg.cold_l2 ? 2 * l2_bytes : 0);
+  CudaEvent start, stop;
+
+  const auto warm_until = clock::now() + std::chrono::duration<double>(cfg.warmup_seconds);
+  for (int i = 0; i < 3 || clock::now() < warm_until; ++i) {
+    launch(stream);
+    ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  TimingResult t;
+  t.cold_l2 = cfg.cold_l2;
+  const auto deadline = clock::now() + std::chrono::duration<double>(cfg.max_seconds);
+  for (int i = 0; i < cfg.max_samples; ++i) {
+    if (i >= cfg.min_samples && clock::now() > deadline) break;
+    if (cfg.cold_l2) ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush.get(), i & 0xff, flush.bytes(), stream));
+    ARCHBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream));
+    launch(stream);
+    ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop.get(), stream));
+    ARCHBENCH_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    float ms = 0;
+    ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    t.samples_ms.push_back(ms);
+  }
+  summarize(t);
+  return t;
+}
+
+}  // namespace archbench

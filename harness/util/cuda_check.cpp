@@ -1,0 +1,14 @@
+#include "harness/util/cuda_check.hpp"
+
+namespace archbench {
+
+std::string describe_cuda_error(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + " (" + std::to_string(static_cast<int>(e)) + "): " + cudaGetErrorString(e);
+}
+
+void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
+  throw CudaError(static_cast<int>(e), cudaGetErrorName(e),
+                  std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + describe_cuda_error(e));
+}
+
+}  // namespace archbench

@@ -1,0 +1,422 @@
+// fp16 / bf16 GEMM on the tensor cores: C[M,N] = A[M,K] · B[N,K]ᵀ (see gemm_kernels.hpp),
+// with warp-level mma.sync.m16n8k16 and fp32 accumulation.
+//
+// Structure (one templated kernel, instantiated for __half and __nv_bfloat16):
+//   * A block of 256 threads (8 warps) owns a 128x128 tile of C and walks K in steps of 32.
+//     The 8 warps form a 2 (M) x 4 (N) grid; each warp owns 64x32 of C = 4 x 4 mma tiles of
+//     16x8, i.e. 64 fp32 accumulators per thread. Per 16-wide k step a warp loads 4 A fragments
+//     and 4 B fragments and issues 16 mma: each fragment is reused 4 times from registers.
+//   * Global -> shared copies use cp.async (16 bytes per instruction, no register staging) in
+//     a 3-stage ring, so two k-tiles are in flight while the tensor cores work on a third.
+//   * Shared -> register copies use ldmatrix, which hands out exactly the mma fragment layout.
+//     B is stored as it is in memory (Bs[n][k], k contiguous), which is already the
+//     "col" (k-major per n) operand layout mma expects, so no transposition is needed.
+//   * Built for targets older than sm_80 (no cp.async, no bf16 mma) the kernel only fills its
+//     C tile with quiet NaN, so running such code fails any correctness check visibly.
+#include "gemm_kernels.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace archbench::kernels::matmul {
+namespace {
+
+void check_cuda(cudaError_t err, const char* call, const char* file, int line) {
+  if (err != cudaSuccess) {
+    throw std::runtime_error(std::string(call) + " failed at " + file + ":" +
+                             std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
+                             std::to_string(static_cast<int>(err)) + ")");
+  }
+}
+#define GEMM_TC_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+
+constexpr int kBlockM = 128;
+constexpr int kBlockN = 128;
+constexpr int kBlockK = 32;
+constexpr int kStages = 3;
+constexpr int kThreads = 256;
+constexpr int kWarpsN = 4;  // warps are laid out 2 (M) x 4 (N)
+constexpr int kWarpM = 64;
+constexpr int kWarpN = 32;
+constexpr int kMmaM = 16;
+constexpr int kMmaN = 8;
+constexpr int kMmaK = 16;
+constexpr int kFragsM = kWarpM / kMmaM;  // 4 mma tiles down M per warp
+constexpr int kFragsN = kWarpN / kMmaN;  // 4 mma tiles across N per warp
+// Shared rows hold 32 k-values plus 8 halves of padding: 80 bytes. ldmatrix reads 8 rows of
+// 16 bytes per 8x8 matrix; at an 80-byte stride those rows start at banks 0,20,8,28,16,4,24,12
+// (mod 32 words), 4 banks each: all 32 banks, no conflict. 80 is also a multiple of 16, as
+// cp.async and ldmatrix need. (A 64-byte stride would put rows r and r+2 on the same banks.)
+constexpr int kSmemStride = kBlockK + 8;
+constexpr int kStageElems = (kBlockM + kBlockN) * kSmemStride;  // A tile, then B tile
+constexpr int kSmemBytes = kStages * kStageElems * 2;           // 61440 bytes: needs opt-in
+constexpr int kChunk = 8;                                       // halves per 16-byte copy
+constexpr int kChunksPerRow = kBlockK / kChunk;                 // 4
+constexpr int kCopiesPerThread = kBlockM * kChunksPerRow / kThreads;  // 2 for A, 2 for B
+constexpr int kRowsPerCopyPass = kThreads / kChunksPerRow;            // 64
+constexpr int kGroupM = 8;  // swizzle group height, see swizzled_tile
+
+static_assert(kBlockM == kBlockN, "one copy mapping serves both A and B tiles");
+static_assert((kBlockM / kWarpM) * kWarpsN * 32 == kThreads, "2 x 4 warps");
+static_assert(kWarpsN * kWarpN == kBlockN, "warp grid covers the block tile");
+static_assert(kBlockK % kMmaK == 0 && kBlockK % kChunk == 0, "k tiling");
+static_assert(kCopiesPerThread * kRowsPerCopyPass == kBlockM, "copy passes cover the tile rows");
+static_assert(kFragsM * kMmaM == kWarpM && kFragsN * kMmaN == kWarpN, "mma tiles cover a warp");
+static_assert(kFragsN % 2 == 0, "one ldmatrix.x4 loads the B fragments of two n8 tiles");
+static_assert((kSmemStride * 2) % 16 == 0, "rows must stay 16-byte aligned");
+
+// Maps the linear block index to (tile_m, tile_n) so that consecutive blocks cover kGroupM
+// tile rows of one tile column before moving to the next column: the blocks resident at one
+// time then share A and B tiles through L2 instead of each streaming its own.
+__device__ __forceinline__ void swizzled_tile(int& tile_m, int& tile_n) {
+  const int tiles_n = static_cast<int>(gridDim.x);
+  const int tiles_m = static_cast<int>(gridDim.y);
+  const int block = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
+  const int blocks_per_group = kGroupM * tiles_n;
+  const int first_m = (block / blocks_per_group) * kGroupM;
+  const int group_rows = min(tiles_m - first_m, kGroupM);
+  const int in_group = block % blocks_per_group;
+  tile_m = first_m + in_group % group_rows;
+  tile_n = in_group / group_rows;
+}
+
+template <typename T>
+struct ElementTraits;
+
+template <>
+struct ElementTraits<__half> {
+  using Pair = __half2;
+  static __device__ __forceinline__ __half nan() { return __ushort_as_half(0x7E00); }
+  static __device__ __forceinline__ __half from_float(float x) { return __float2half_rn(x); }
+  static __device__ __forceinline__ Pair from_floats(float x, float y) {
+    return __floats2half2_rn(x, y);
+  }
+};
+
+template <>
+struct ElementTraits<__nv_bfloat16> {
+  using Pair = __nv_bfloat162;
+  static __device__ __forceinline__ __nv_bfloat16 nan() { return __ushort_as_bfloat16(0x7FC0); }
+  static __device__ __forceinline__ __nv_bfloat16 from_float(float x) {
+    return __float2bfloat16_rn(x);
+  }
+  static __device__ __forceinline__ Pair from_floats(float x, float y) {
+    return __floats2bfloat162_rn(x, y);
+  }
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+
+__device__ __forceinline__ std::uint32_t smem_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// 16-byte global -> shared copy that bypasses L1 (.cg). With src_bytes = 0 nothing is read and
+// the 16 destination bytes are zero-filled: that is how rows past M/N and k past K become 0.
+__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, bool valid) {
+  const int src_bytes = valid ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+               "r"(src_bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+// Waits until at most `kPending` of this thread's committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix i, and register i of
+// every lane receives matrix i's row lane/4, columns 2*(lane%4) + {0,1}.
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t addr, std::uint32_t& r0,
+                                            std::uint32_t& r1, std::uint32_t& r2,
+                                            std::uint32_t& r3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+               : "r"(addr)
+               : "memory");
+}
+
+// d += a · b for one 16x8x16 tile (fp32 accumulate).
+template <typename T>
+__device__ __forceinline__ void mma_16816(float (&d)[4], const std::uint32_t (&a)[4],
+                                          const std::uint32_t (&b)[2]) {
+  if constexpr (std::is_same_v<T, __half>) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+}
+
+#endif  // __CUDA_ARCH__ >= 800
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads, 2)
+    gemm_tc(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
+            int K) {
+  int tile_m = 0;
+  int tile_n = 0;
+  swizzled_tile(tile_m, tile_n);
+  const int tid = static_cast<int>(threadIdx.x);
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::uint32_t smem_base = smem_address(smem);
+
+  // ---- Copy mapping: a k-tile of A is 128 rows x 4 chunks of 16 bytes = 512 chunks, two per
+  // thread (rows tid/4 and tid/4 + 64, chunk tid%4); the same for B. Four consecutive threads
+  // read one row's contiguous 64 bytes.
+  const int copy_row = tid / kChunksPerRow;
+  const int copy_k = (tid % kChunksPerRow) * kChunk;
+  const T* a_src[kCopiesPerThread];
+  const T* b_src[kCopiesPerThread];
+  bool a_row_ok[kCopiesPerThread];
+  bool b_row_ok[kCopiesPerThread];
+#pragma unroll
+  for (int i = 0; i < kCopiesPerThread; ++i) {
+    const int a_row = tile_m * kBlockM + copy_row + i * kRowsPerCopyPass;
+    const int b_row = tile_n * kBlockN + copy_row + i * kRowsPerCopyPass;
+    a_row_ok[i] = a_row < M;
+    b_row_ok[i] = b_row < N;
+    // Out-of-range rows keep a valid address (row 0); cp.async reads 0 bytes from it.
+    a_src[i] = A + static_cast<std::size_t>(a_row_ok[i] ? a_row : 0) * K + copy_k;
+    b_src[i] = B + static_cast<std::size_t>(b_row_ok[i] ? b_row : 0) * K + copy_k;
+  }
+  const std::uint32_t copy_dst = smem_base + (copy_row * kSmemStride + copy_k) * 2;
+  constexpr std::uint32_t kCopyPassBytes = kRowsPerCopyPass * kSmemStride * 2;
+  constexpr std::uint32_t kBTileOffsetBytes = kBlockM * kSmemStride * 2;
+  constexpr std::uint32_t kStageBytes = kStageElems * 2;
+
+  // Enqueues the cp.async copies of k-tile `k_tile` into ring slot `stage`. K % 8 == 0 means a
+  // 16-byte chunk is either entirely below K or entirely past it (zero-filled).
+  auto load_tile = [&](int k_tile, int stage) {
+    const int k = k_tile * kBlockK + copy_k;
+    const bool k_ok = k < K;
+    const std::size_t k_offset = static_cast<std::size_t>(k_tile) * kBlockK;
+    const std::uint32_t dst = copy_dst + stage * kStageBytes;
+#pragma unroll
+    for (int i = 0; i < kCopiesPerThread; ++i) {
+      const bool a_ok = a_row_ok[i] && k_ok;
+      const bool b_ok = b_row_ok[i] && k_ok;
+      cp_async_16(dst + i * kCopyPassBytes, a_ok ? a_src[i] + k_offset : A, a_ok);
+      cp_async_16(dst + kBTileOffsetBytes + i * kCopyPassBytes, b_ok ? b_src[i] + k_offset : B,
+                  b_ok);
+    }
+  };
+
+  // ---- Fragment mapping. Warp w owns rows warp_m*64.. and columns warp_n*32.. of the tile.
+  const int lane = tid % 32;
+  const int warp = tid / 32;
+  const int warp_m = warp / kWarpsN;
+  const int warp_n = warp % kWarpsN;
+  // A (16x16, row-major in smem): matrices 0..3 of one ldmatrix.x4 are rows 0-7/k 0-7,
+  // rows 8-15/k 0-7, rows 0-7/k 8-15, rows 8-15/k 8-15, which is exactly the register order
+  // a0..a3 of the mma A operand. So lane l points at row l%16, k offset (l/16)*8.
+  const std::uint32_t a_frag_base =
+      smem_base + ((warp_m * kWarpM + lane % 16) * kSmemStride + (lane / 16) * 8) * 2;
+  // B (Bs[n][k]): an 8x8 block with rows = n, columns = k, read without transposition, gives
+  // lane l the values n = l/4, k = 2*(l%4) + {0,1}: the mma B register b0 (k 0-7) or b1
+  // (k 8-15). One x4 covers two n8 tiles: matrices = (n 0-7, k 0-7), (n 0-7, k 8-15),
+  // (n 8-15, k 0-7), (n 8-15, k 8-15) -> b0, b1 of tile 0, then b0, b1 of tile 1.
+  const int b_lane_n = (lane & 7) + ((lane >> 4) << 3);
+  const int b_lane_k = ((lane >> 3) & 1) * 8;
+  const std::uint32_t b_frag_base =
+      smem_base + kBTileOffsetBytes +
+      ((warp_n * kWarpN + b_lane_n) * kSmemStride + b_lane_k) * 2;
+
+  float acc[kFragsM][kFragsN][4] = {};
+
+  auto compute_tile = [&](int stage) {
+    const std::uint32_t stage_offset = stage * kStageBytes;
+#pragma unroll
+    for (int ks = 0; ks < kBlockK / kMmaK; ++ks) {
+      const std::uint32_t k_bytes = ks * kMmaK * 2;
+      std::uint32_t a[kFragsM][4];
+      std::uint32_t b[kFragsN][2];
+#pragma unroll
+      for (int mi = 0; mi < kFragsM; ++mi) {
+        ldmatrix_x4(a_frag_base + stage_offset + mi * kMmaM * kSmemStride * 2 + k_bytes,
+                    a[mi][0], a[mi][1], a[mi][2], a[mi][3]);
+      }
+#pragma unroll
+      for (int nj = 0; nj < kFragsN / 2; ++nj) {
+        ldmatrix_x4(b_frag_base + stage_offset + nj * 2 * kMmaN * kSmemStride * 2 + k_bytes,
+                    b[2 * nj][0], b[2 * nj][1], b[2 * nj + 1][0], b[2 * nj + 1][1]);
+      }
+#pragma unroll
+      for (int mi = 0; mi < kFragsM; ++mi) {
+#pragma unroll
+        for (int ni = 0; ni < kFragsN; ++ni) {
+          mma_16816<T>(acc[mi][ni], a[mi], b[ni]);
+        }
+      }
+    }
+  };
+
+  // ---- Pipeline. One commit group per k-tile, committed even when empty, so that "group g"
+  // always means "k-tile g" and wait_group<kStages-2> at step kt means "k-tile kt has landed".
+  const int k_tiles = (K + kBlockK - 1) / kBlockK;
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) {
+      load_tile(s, s);
+    }
+    cp_async_commit();
+  }
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    // This thread's copies of tile kt are done; the barrier makes everyone's visible. It also
+    // proves every warp finished computing tile kt-1, whose slot is refilled just below
+    // (slot (kt+2)%3 == (kt-1)%3): without it a fast warp would overwrite data still in use.
+    cp_async_wait<kStages - 2>();
+    __syncthreads();
+    const int next = kt + kStages - 1;
+    if (next < k_tiles) {
+      load_tile(next, next % kStages);
+    }
+    cp_async_commit();
+    compute_tile(kt % kStages);
+  }
+  // Groups still pending here are empty (tiles >= k_tiles), so nothing writes shared memory
+  // after the loop and no final wait is needed.
+
+  // ---- Epilogue. Accumulator layout of one 16x8 tile: c0, c1 at row lane/4, columns
+  // 2*(lane%4) + {0,1}; c2, c3 at row lane/4 + 8, same columns. Each pair is stored as one
+  // 2-element vector when N is even (then every pair is 4-byte aligned); with N odd, or at the
+  // last column, elements are stored one by one.
+  using Traits = ElementTraits<T>;
+  using Pair = typename Traits::Pair;
+  const bool pair_ok = N % 2 == 0;
+  const int row_base = tile_m * kBlockM + warp_m * kWarpM + lane / 4;
+  const int col_base = tile_n * kBlockN + warp_n * kWarpN + (lane % 4) * 2;
+#pragma unroll
+  for (int mi = 0; mi < kFragsM; ++mi) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int row = row_base + mi * kMmaM + half * 8;
+      if (row >= M) {
+        continue;
+      }
+      T* c_row = C + static_cast<std::size_t>(row) * N;
+#pragma unroll
+      for (int ni = 0; ni < kFragsN; ++ni) {
+        const int col = col_base + ni * kMmaN;
+        const float v0 = acc[mi][ni][half * 2];
+        const float v1 = acc[mi][ni][half * 2 + 1];
+        if (pair_ok && col + 1 < N) {
+          *reinterpret_cast<Pair*>(c_row + col) = Traits::from_floats(v0, v1);
+        } else {
+          if (col < N) {
+            c_row[col] = Traits::from_float(v0);
+          }
+          if (col + 1 < N) {
+            c_row[col + 1] = Traits::from_float(v1);
+          }
+        }
+      }
+    }
+  }
+#else
+  // Pre-sm_80 device code (and the host pass): no cp.async / bf16 mma. Poison the C tile.
+  (void)A;
+  (void)B;
+  (void)K;
+  const T nan = ElementTraits<T>::nan();
+  for (int i = tid; i < kBlockM * kBlockN; i += kThreads) {
+    const int row = tile_m * kBlockM + i / kBlockN;
+    const int col = tile_n * kBlockN + i % kBlockN;
+    if (row < M && col < N) {
+      C[static_cast<std::size_t>(row) * N + col] = nan;
+    }
+  }
+#endif
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+void validate(const char* fn, const void* A, const void* B, const void* C, int M, int N,
+              int K) {
+  const std::string prefix = std::string(fn) + ": ";
+  if (M < 1 || N < 1) {
+    throw std::invalid_argument(prefix + "M and N must be >= 1 (got M=" + std::to_string(M) +
+                                ", N=" + std::to_string(N) + ")");
+  }
+  if (K < kChunk || K % kChunk != 0) {
+    throw std::invalid_argument(prefix + "K must be a positive multiple of 8 (got " +
+                                std::to_string(K) + ")");
+  }
+  if (!aligned16(A) || !aligned16(B) || !aligned16(C)) {
+    throw std::invalid_argument(prefix + "A, B and C must be 16-byte aligned");
+  }
+  const long long tiles_m = (M + kBlockM - 1) / kBlockM;
+  const long long tiles_n = (N + kBlockN - 1) / kBlockN;
+  if (tiles_m > 65535 || tiles_m * tiles_n > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument(prefix + "M x N too large for the launch grid");
+  }
+}
+
+// The 61440 bytes of dynamic shared memory exceed the default 48 KB limit, so the kernel must
+// opt in. The attribute belongs to the kernel as loaded on one device, so it is set once per
+// kernel per device (static state is per template instantiation, i.e. per kernel).
+template <typename T>
+void opt_in_shared_memory() {
+  static std::mutex mutex;
+  static std::vector<bool> done_on_device;
+  int device = 0;
+  GEMM_TC_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto index = static_cast<std::size_t>(device);
+  if (index >= done_on_device.size()) {
+    done_on_device.resize(index + 1, false);
+  }
+  if (!done_on_device[index]) {
+    GEMM_TC_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&gemm_tc<T>),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+    done_on_device[index] = true;
+  }
+}
+
+template <typename T>
+void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K,
+            cudaStream_t stream) {
+  validate(fn, A, B, C, M, N, K);
+  opt_in_shared_memory<T>();
+  const dim3 grid((N + kBlockN - 1) / kBlockN, (M + kBlockM - 1) / kBlockM);
+  gemm_tc<T><<<grid, kThreads, kSmemBytes, stream>>>(A, B, C, M, N, K);
+  GEMM_TC_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+void launch_gemm_tc_f16(const __half* A, const __half* B, __half* C, int M, int N, int K,
+                        cudaStream_t stream) {
+  launch("launch_gemm_tc_f16", A, B, C, M, N, K, stream);
+}
+
+void launch_gemm_tc_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C,
+                         int M, int N, int K, cudaStream_t stream) {
+  launch("launch_gemm_tc_bf16", A, B, C, M, N, K, stream);
+}
+
+const void* gemm_tc_f16_kernel() { return reinterpret_cast<const void*>(&gemm_tc<__half>); }
+
+const void* gemm_tc_bf16_kernel() {
+  return reinterpret_cast<const void*>(&gemm_tc<__nv_bfloat16>);
+}
+
+}  // namespace archbench::kernels::matmul

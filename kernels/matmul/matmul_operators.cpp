@@ -1,0 +1,102 @@
+#include "kernels/matmul/matmul_operators.hpp"
+
+#include <cublas_v2.h>
+
+#include <array>
+
+#include "harness/util/cublas_check.hpp"
+#include "kernels/matmul/gemm_kernels.hpp"
+#include "kernels/matmul/gemm_problem.hpp"
+
+namespace archbench::kernels::matmul {
+namespace {
+
+// Shapes from shared/reference/workload.md §2.
+struct NamedShape {
+  GemmDims dims;
+  const char* model;
+};
+constexpr std::array kShapes{
+    NamedShape{{8192, 960, 320}, "SD1.5 QKV projection"},
+    NamedShape{{8192, 2560, 320}, "SD1.5 GEGLU projection"},
+    NamedShape{{4608, 12288, 3072}, "Flux MLP up"},
+    NamedShape{{4096, 4096, 4096}, "square 4096"},
+};
+
+OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const NamedShape& s) {
+  OperatorSpec spec;
+  spec.family = "matmul";
+  spec.name = name;
+  spec.dtype = dtype;
+  spec.shape = s.dims.str();
+  spec.model = s.model;
+  spec.impl = impl;
+  spec.min_cc = min_cc;
+  spec.flops = s.dims.flops();
+  spec.bytes = s.dims.bytes(dtype);
+  return spec;
+}
+
+class GemmOperator : public Operator {
+ public:
+  GemmOperator(OperatorSpec spec, GemmDims dims, GemmLaunch launch, std::vector<KernelRef> kernels)
+      : Operator(std::move(spec)), dims_(dims), launch_(std::move(launch)), kernels_(std::move(kernels)) {}
+  [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
+  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
+    return std::make_unique<GemmProblem>(dims_, spec().dtype, launch_, scale, seed);
+  }
+
+ private:
+  GemmDims dims_;
+  GemmLaunch launch_;
+  std::vector<KernelRef> kernels_;
+};
+
+void launch_simt(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
+  launch_gemm_simt_f32(a.as<float>(), b.as<float>(), c.as<float>(), d.M, d.N, d.K, s);
+}
+void launch_tc_f16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
+  launch_gemm_tc_f16(a.as<__half>(), b.as<__half>(), c.as<__half>(), d.M, d.N, d.K, s);
+}
+void launch_tc_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
+  launch_gemm_tc_bf16(a.as<__nv_bfloat16>(), b.as<__nv_bfloat16>(), c.as<__nv_bfloat16>(), d.M, d.N, d.K, s);
+}
+
+// cuBLAS is column-major: the row-major C[M,N] = A·Bᵀ is the column-major Cᵀ[N,M] = B·Aᵀ,
+// i.e. op(B) = T on the [K,N] column-major view of B and op(A) = N on the [K,M] view of A.
+GemmLaunch cublas_launch(DType math) {
+  return [math](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
+    cudaDataType_t type = CUDA_R_32F;
+    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+    if (math == DType::TF32) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+    if (math == DType::F16) type = CUDA_R_16F;
+    if (math == DType::BF16) type = CUDA_R_16BF;
+    const float alpha = 1.0f, beta = 0.0f;
+    cublasHandle_t h = cublas_handle();
+    ARCHBENCH_CUBLAS_CHECK(cublasSetStream(h, s));
+    ARCHBENCH_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, d.N, d.M, d.K, &alpha, b.buffer.get(), type, d.K,
+                                        a.buffer.get(), type, d.K, &beta, c.buffer.get(), type, d.N, compute,
+                                        CUBLAS_GEMM_DEFAULT));
+  };
+}
+
+}  // namespace
+
+void register_operators(Registry& r) {
+  for (const auto& shape : kShapes) {
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_simt", DType::F32, Impl::Own, {7, 5}, shape), shape.dims,
+                                         launch_simt, std::vector<KernelRef>{{"gemm_simt_f32", gemm_simt_f32_kernel()}}));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_tc", DType::F16, Impl::Own, {8, 0}, shape), shape.dims,
+                                         launch_tc_f16, std::vector<KernelRef>{{"gemm_tc_f16", gemm_tc_f16_kernel()}}));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_tc", DType::BF16, Impl::Own, {8, 0}, shape), shape.dims,
+                                         launch_tc_bf16, std::vector<KernelRef>{{"gemm_tc_bf16", gemm_tc_bf16_kernel()}}));
+    for (DType d : {DType::F32, DType::TF32, DType::F16, DType::BF16}) {
+      const arch::ComputeCapability min_cc = (d == DType::TF32 || d == DType::BF16) ? arch::ComputeCapability{8, 0}
+                                                                                    : arch::ComputeCapability{7, 5};
+      r.add(std::make_unique<GemmOperator>(make_spec("gemm_cublas", d, Impl::CuBLAS, min_cc, shape), shape.dims,
+                                           cublas_launch(d), std::vector<KernelRef>{}));
+    }
+  }
+}
+
+}  // namespace archbench::kernels::matmul

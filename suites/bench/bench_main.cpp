@@ -1,0 +1,66 @@
+// Google Benchmark suite: one benchmark per registered operator × dtype × shape, timed with
+// CUDA events (manual time) with the L2 flushed before every iteration. Operators without an
+// image on this device are skipped with the reason.
+#include <benchmark/benchmark.h>
+
+#include "harness/device/environment.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/run/image_probe.hpp"
+#include "harness/util/cuda_raii.hpp"
+
+namespace {
+
+using namespace archbench;
+
+void run_operator(benchmark::State& state, const Operator* op) {
+  static const Environment env = probe_environment();
+  if (!env.usable()) {
+    state.SkipWithError(("no usable CUDA device: " + env.device_count_error_text).c_str());
+    return;
+  }
+  const DeviceInfo& dev = env.devices.front();
+  const ImageResult image = probe_image(*op, build_manifest(), env.facts(dev));
+  if (image.status != "sass" && image.status != "ptx-jit" && image.status != "library") {
+    state.SkipWithError((image.label + ": " + image.cause).c_str());
+    return;
+  }
+  try {
+    CudaStream stream;
+    CudaEvent start, stop;
+    DeviceBuffer flush(2 * static_cast<size_t>(dev.l2_bytes));
+    auto problem = op->make_problem(ProblemScale::Bench, 42);
+    problem->launch(stream.get());  // warm-up: module load, JIT, library heuristics
+    ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    for (auto _ : state) {
+      ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush.get(), 0, flush.bytes(), stream.get()));
+      ARCHBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+      problem->launch(stream.get());
+      ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
+      ARCHBENCH_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+      float ms = 0;
+      ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+      state.SetIterationTime(ms * 1e-3);
+    }
+    state.counters["TFLOP/s"] = benchmark::Counter(op->spec().flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["GB/s"] = benchmark::Counter(op->spec().bytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+    state.SetLabel(image.label);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (const auto& op : archbench::registry().all()) {
+    benchmark::RegisterBenchmark(op->id().c_str(), run_operator, op.get())
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(0.2);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

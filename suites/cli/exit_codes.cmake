@@ -1,0 +1,33 @@
+# The documented exit codes of the CLI on a machine without a usable GPU (README "Exit codes").
+function(expect_exit code)
+  execute_process(COMMAND "${ARCHBENCH}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL code)
+    message(FATAL_ERROR "archbench ${ARGN}: exit ${rc}, expected ${code}\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+  set(last_out "${out}" PARENT_SCOPE)
+  set(last_err "${err}" PARENT_SCOPE)
+endfunction()
+
+expect_exit(0 --version)
+expect_exit(0 list)
+expect_exit(2 list --filter "nosuch/*")
+expect_exit(2 run --dtype f8)
+expect_exit(2 run --no-such-option)
+expect_exit(2 run --filter "nosuch/*")
+
+# run: on a machine with a GPU this is a real run; without one (CI) it must exit 3 and name
+# the driver error, after printing the build manifest.
+execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE has_gpu OUTPUT_QUIET ERROR_QUIET)
+if(NOT has_gpu EQUAL 0)
+  expect_exit(3 run --filter "matmul/gemm_simt/*")
+  foreach(expected "no usable CUDA device" "cudaError")
+    string(FIND "${last_err}" "${expected}" pos)
+    if(pos EQUAL -1)
+      message(FATAL_ERROR "no-device message lacks '${expected}':\n${last_err}")
+    endif()
+  endforeach()
+  string(FIND "${last_out}" "SASS:" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "no-device run did not print the build manifest:\n${last_out}")
+  endif()
+endif()

@@ -1,0 +1,176 @@
+// The compatibility engine against every rule and table of compat.md §0, §3 and §5.
+#include <gtest/gtest.h>
+
+#include "harness/arch/arch_list.hpp"
+#include "harness/arch/compat.hpp"
+#include "suites/unit/toolkit_fixture.hpp"
+
+namespace archbench::arch {
+namespace {
+
+CodeTarget sass(int arch, Suffix s = Suffix::None, int from = 0) { return {ImageKind::Sass, arch, s, from ? from : arch, {}}; }
+CodeTarget ptx(int arch, Suffix s = Suffix::None, PtxIsa isa = {9, 0}) { return {ImageKind::Ptx, arch, s, arch, isa}; }
+ComputeCapability cc(int major, int minor) { return {major, minor}; }
+
+// Targets as the build would have them (ISA of nvcc 13.0 on the PTX).
+std::vector<CodeTarget> built(std::string_view list) {
+  auto targets = parse_arch_list(list, test::nvcc_13_0()).targets;
+  for (auto& t : targets) if (t.kind == ImageKind::Ptx) t.ptx_isa = {9, 0};
+  return targets;
+}
+
+Verdict on(std::string_view list, ComputeCapability dev, int driver = 13000, ComputeCapability needs = {7, 5}) {
+  return predict(ImageSet{built(list), needs}, DeviceFacts{dev, {driver}, false, false});
+}
+
+TEST(SassRule, SameMajorAndMinorAtLeast) {
+  EXPECT_TRUE(sass_runs_on(sass(80), cc(8, 6)));
+  EXPECT_TRUE(sass_runs_on(sass(80), cc(8, 9)));
+  EXPECT_FALSE(sass_runs_on(sass(86), cc(8, 0)));
+  EXPECT_FALSE(sass_runs_on(sass(80), cc(9, 0)));   // never across majors
+  EXPECT_FALSE(sass_runs_on(sass(90), cc(10, 0)));
+  EXPECT_TRUE(sass_runs_on(sass(100), cc(10, 3)));
+  EXPECT_TRUE(sass_runs_on(sass(120), cc(12, 1)));
+}
+
+TEST(SassRule, ArchSpecificIsExact) {
+  EXPECT_TRUE(sass_runs_on(sass(90, Suffix::ArchSpecific), cc(9, 0)));
+  EXPECT_FALSE(sass_runs_on(sass(100, Suffix::ArchSpecific), cc(10, 3)));
+  EXPECT_FALSE(sass_runs_on(sass(120, Suffix::ArchSpecific), cc(12, 1)));
+}
+
+TEST(SassRule, FamilyTable) {
+  EXPECT_TRUE(sass_runs_on(sass(100, Suffix::FamilySpecific), cc(10, 3)));
+  EXPECT_FALSE(sass_runs_on(sass(103, Suffix::FamilySpecific), cc(10, 0)));
+  EXPECT_TRUE(sass_runs_on(sass(120, Suffix::FamilySpecific), cc(12, 1)));
+  EXPECT_FALSE(sass_runs_on(sass(110, Suffix::FamilySpecific), cc(12, 0)));
+  EXPECT_EQ(family_members(100), (std::vector<int>{100, 103}));
+  EXPECT_EQ(family_members(121), (std::vector<int>{121}));
+}
+
+TEST(SassRule, TegraNeedsExactMatch) {
+  EXPECT_TRUE(is_tegra(87));
+  EXPECT_TRUE(is_tegra(110));
+  EXPECT_FALSE(is_tegra(86));
+  EXPECT_FALSE(sass_runs_on(sass(80), cc(8, 7)));   // desktop SASS on Orin
+  EXPECT_FALSE(sass_runs_on(sass(87), cc(8, 9)));   // Orin SASS on a desktop 8.9
+  EXPECT_TRUE(sass_runs_on(sass(87), cc(8, 7)));
+}
+
+TEST(PtxRule, AnyNewerDeviceAcrossMajors) {
+  EXPECT_TRUE(ptx_can_target(ptx(80), cc(9, 0)));
+  EXPECT_TRUE(ptx_can_target(ptx(75), cc(12, 0)));
+  EXPECT_FALSE(ptx_can_target(ptx(90), cc(8, 9)));
+  EXPECT_TRUE(ptx_can_target(ptx(90, Suffix::ArchSpecific), cc(9, 0)));
+  EXPECT_FALSE(ptx_can_target(ptx(90, Suffix::ArchSpecific), cc(10, 0)));  // compute_90a not on Blackwell
+  EXPECT_TRUE(ptx_can_target(ptx(120, Suffix::FamilySpecific), cc(12, 1)));
+  EXPECT_FALSE(ptx_can_target(ptx(100, Suffix::FamilySpecific), cc(12, 0)));
+}
+
+TEST(Predict, TheFourFoundationBuildsOnAnH200) {
+  EXPECT_EQ(on("8.0", cc(9, 0)).status, ImageStatus::Missing);
+  EXPECT_EQ(on("8.0+PTX", cc(9, 0)).label(), "ptx-jit from compute_80");
+  EXPECT_EQ(on("9.0", cc(9, 0)).label(), "sass sm_90");
+  EXPECT_EQ(on("9.0a", cc(9, 0)).label(), "sass sm_90a");
+}
+
+TEST(Predict, MissingSaysWhyAndHowToFix) {
+  const Verdict v = on("8.0", cc(9, 0));
+  EXPECT_NE(v.cause.find("built for SASS sm_80 and PTX none"), std::string::npos) << v.cause;
+  EXPECT_NE(v.cause.find("sm_80 is another major"), std::string::npos) << v.cause;
+  EXPECT_NE(v.cause.find("PTX <= compute_90"), std::string::npos) << v.cause;
+  EXPECT_NE(v.fix.find("add 9.0 to ARCHBENCH_ARCH_LIST"), std::string::npos) << v.fix;
+  EXPECT_NE(v.fix.find("use 8.0+PTX"), std::string::npos) << v.fix;
+  EXPECT_EQ(expected_cuda_error(v.status), 209);
+}
+
+TEST(Predict, ArchSpecificElsewhereIsMissing) {
+  const Verdict v = on("9.0a", cc(10, 0));
+  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_NE(v.cause.find("sm_90a runs only on exactly 9.0"), std::string::npos) << v.cause;
+}
+
+TEST(Predict, SassBeatsAnExactlyMatchingPtx) {  // H200: compute_80->sm_90 + compute_90 PTX ran the SASS
+  const Verdict v = predict(ImageSet{{sass(90, Suffix::None, 80), ptx(90)}, {7, 5}}, DeviceFacts{cc(9, 0), {13000}});
+  EXPECT_EQ(v.status, ImageStatus::Sass);
+  EXPECT_EQ(v.image->virtual_arch, 80);
+  EXPECT_EQ(v.label(), "sass sm_90 (from compute_80)");
+}
+
+TEST(Predict, NearestArchWins) {
+  EXPECT_EQ(on("8.0;8.6", cc(8, 9)).label(), "sass sm_86");
+  EXPECT_EQ(on("7.5+PTX;8.0+PTX", cc(9, 0)).label(), "ptx-jit from compute_80");
+  EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(12, 1)).label(), "sass sm_120");
+  EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(10, 3)).label(), "sass sm_100");
+  EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(11, 0)).status, ImageStatus::Missing);  // Thor: Tegra, < 12.0 PTX
+  EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(13, 0)).label(), "ptx-jit from compute_120");
+}
+
+TEST(Predict, PtxIsaNewerThanTheDriverIs222) {
+  const Verdict v = predict(ImageSet{{ptx(80, Suffix::None, {9, 2})}, {7, 5}}, DeviceFacts{cc(9, 0), {13000}});
+  EXPECT_EQ(v.status, ImageStatus::PtxTooNew);
+  EXPECT_EQ(expected_cuda_error(v.status), 222);
+  EXPECT_NE(v.cause.find("ISA 9.2"), std::string::npos) << v.cause;
+  EXPECT_NE(v.fix.find("r595"), std::string::npos) << v.fix;
+  // A 12.8 driver (ISA 8.7) cannot JIT CUDA 13.0's PTX either.
+  EXPECT_EQ(on("8.0+PTX", cc(9, 0), 12080).status, ImageStatus::PtxTooNew);
+  // Unknown driver version: not judged.
+  EXPECT_EQ(on("8.0+PTX", cc(9, 0), 0).status, ImageStatus::PtxJit);
+}
+
+TEST(Predict, EnvironmentSwitches) {
+  const ImageSet images{built("9.0;9.0+PTX"), {7, 5}};
+  EXPECT_EQ(predict(images, DeviceFacts{cc(9, 0), {13000}, true, false}).label(), "ptx-jit from compute_90");
+  const ImageSet sass_only{built("9.0"), {7, 5}};
+  EXPECT_EQ(predict(sass_only, DeviceFacts{cc(9, 0), {13000}, true, false}).status, ImageStatus::Missing);
+  const ImageSet ptx_only{built("8.0+PTX"), {7, 5}};
+  const Verdict v = predict(ptx_only, DeviceFacts{cc(9, 0), {13000}, false, true});
+  EXPECT_EQ(v.status, ImageStatus::JitDisabled);
+  EXPECT_EQ(expected_cuda_error(v.status), 223);
+}
+
+TEST(Predict, BelowMinimumIsUnsupportedNotMissing) {
+  const Verdict v = on("7.5;8.0", cc(7, 5), 13000, {8, 0});
+  EXPECT_EQ(v.status, ImageStatus::Unsupported);
+  EXPECT_NE(v.cause.find("needs 8.0"), std::string::npos);
+}
+
+TEST(Predict, StubImagesBelowTheKernelsNeedsDoNotCount) {
+  const Verdict v = on("7.5+PTX", cc(9, 0), 13000, {8, 0});
+  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_NE(v.cause.find("lack the 8.0 features"), std::string::npos) << v.cause;
+}
+
+TEST(Reconcile, AgreesWhenTheRuntimeSaysTheSame) {
+  const ImageSet images{built("8.0"), {7, 5}};
+  const Verdict p = predict(images, DeviceFacts{cc(9, 0), {13000}});
+  const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
+  EXPECT_TRUE(r.agrees);
+  EXPECT_EQ(r.verdict.status, ImageStatus::Missing);
+
+  const ImageSet jit{built("8.0+PTX"), {7, 5}};
+  const auto r2 = reconcile(predict(jit, DeviceFacts{cc(9, 0), {13000}}), RuntimeProbe{0, "", 90, 80}, jit);
+  EXPECT_TRUE(r2.agrees) << r2.disagreement;
+  EXPECT_EQ(r2.verdict.label(), "ptx-jit from compute_80");
+}
+
+TEST(Reconcile, DisagreementIsReportedWithBothSides) {
+  const ImageSet images{built("9.0"), {7, 5}};
+  const Verdict p = predict(images, DeviceFacts{cc(9, 0), {13000}});
+  const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
+  EXPECT_FALSE(r.agrees);
+  EXPECT_NE(r.disagreement.find("static prediction: sass sm_90"), std::string::npos) << r.disagreement;
+  EXPECT_EQ(r.verdict.status, ImageStatus::Missing);
+
+  const ImageSet missing{built("8.0"), {7, 5}};
+  const auto r2 = reconcile(predict(missing, DeviceFacts{cc(9, 0), {13000}}), RuntimeProbe{0, "", 90, 90}, missing);
+  EXPECT_FALSE(r2.agrees);
+
+  const ImageSet stub{built("9.0"), {8, 0}};
+  const auto r3 = reconcile(predict(stub, DeviceFacts{cc(9, 0), {13000}}), RuntimeProbe{0, "", 90, 75}, stub);
+  EXPECT_FALSE(r3.agrees);
+  EXPECT_EQ(r3.verdict.status, ImageStatus::Missing);
+}
+
+}  // namespace
+}  // namespace archbench::arch

@@ -1,0 +1,101 @@
+// Result model -> JSON -> result model, the failure rule, and the console writers.
+#include <gtest/gtest.h>
+
+#include "harness/ops/tensor.hpp"
+#include "harness/report/console.hpp"
+#include "harness/report/json.hpp"
+#include "harness/run/timer.hpp"
+
+namespace archbench {
+namespace {
+
+OperatorResult sample() {
+  OperatorResult r;
+  r.id = "matmul/gemm_tc/f16/M8192_N960_K320";
+  r.family = "matmul";
+  r.name = "gemm_tc";
+  r.dtype = "f16";
+  r.shape = "M8192_N960_K320";
+  r.impl = "own";
+  r.image.status = "sass";
+  r.image.label = "sass sm_90";
+  r.image.kernels.push_back({"gemm_tc_f16", "sass sm_90", 0, 90, 90});
+  CorrectnessResult c;
+  c.passed = true;
+  c.bench_shape_finite = true;
+  c.rel_error = 3e-4;
+  c.tolerance = 2e-2;
+  r.correctness = c;
+  TimingResult t;
+  t.samples_ms = {1.0, 3.0, 2.0, 4.0, 5.0};
+  summarize(t);
+  r.timing = t;
+  return r;
+}
+
+TEST(ResultJson, RoundTrips) {
+  const OperatorResult r = sample();
+  const nlohmann::json j = r;
+  const auto back = j.get<OperatorResult>();
+  EXPECT_EQ(back.id, r.id);
+  EXPECT_EQ(back.image.kernels.size(), 1u);
+  EXPECT_EQ(back.image.kernels[0].binary_version, 90);
+  ASSERT_TRUE(back.timing.has_value());
+  EXPECT_DOUBLE_EQ(back.timing->median_ms, 3.0);
+  EXPECT_DOUBLE_EQ(back.timing->q1_ms, 2.0);
+  EXPECT_DOUBLE_EQ(back.timing->q3_ms, 4.0);
+  EXPECT_EQ(j.at("failed"), false);
+}
+
+TEST(ResultRules, WhatCountsAsFailure) {
+  OperatorResult r = sample();
+  EXPECT_FALSE(r.failed());
+  r.image.status = "missing";
+  EXPECT_TRUE(r.failed());
+  r.image.status = "unsupported";
+  EXPECT_FALSE(r.failed());
+  r = sample();
+  r.correctness->passed = false;
+  EXPECT_TRUE(r.failed());
+  r = sample();
+  r.image.agrees = false;
+  EXPECT_TRUE(r.failed());
+  r = sample();
+  r.correctness.reset();
+  EXPECT_TRUE(r.failed());
+}
+
+TEST(Console, GroupsFindingsByCause) {
+  DeviceReport d;
+  for (int i = 0; i < 3; ++i) {
+    OperatorResult r = sample();
+    r.id += std::to_string(i);
+    r.image.status = "missing";
+    r.image.label = "missing";
+    r.image.cause = "built for SASS sm_80";
+    r.image.fix = "add 9.0";
+    r.correctness.reset();
+    r.timing.reset();
+    d.operators.push_back(r);
+  }
+  const std::string f = format_findings(d);
+  EXPECT_NE(f.find("3 operator(s)"), std::string::npos) << f;
+  EXPECT_NE(f.find("fix: add 9.0"), std::string::npos) << f;
+  EXPECT_NE(format_operator_table(d).find("missing"), std::string::npos);
+}
+
+TEST(Compare, NormwiseErrorAndNaNNeverPasses) {
+  const std::vector<double> ref{1.0, -2.0, 3.0, 4.0};
+  auto r = compare_to_reference({1.0, -2.0, 3.0, 4.0}, ref, 1e-5);
+  EXPECT_TRUE(r.passed);
+  EXPECT_DOUBLE_EQ(r.rel_error, 0.0);
+  r = compare_to_reference({1.0, -2.0, 3.0, 4.1}, ref, 1e-5);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NEAR(r.rel_error, 0.1 / std::sqrt(30.0), 1e-12);
+  r = compare_to_reference({1.0, -2.0, std::nan(""), 4.0}, ref, 1.0);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.non_finite, 1u);
+}
+
+}  // namespace
+}  // namespace archbench

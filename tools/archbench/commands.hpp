@@ -1,0 +1,39 @@
+// The archbench subcommands; main.cpp wires them to CLI11.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace archbench::cli {
+
+struct RunOptions {
+  std::string filter = "*";
+  std::vector<std::string> dtypes;
+  std::string device = "all";  // index or "all"
+  std::string json_path;
+  std::optional<uint64_t> seed;
+  bool timing = true;
+  bool hot_l2 = false;
+};
+int run_command(const RunOptions& o);
+
+struct ListOptions {
+  std::string filter = "*";
+  std::vector<std::string> dtypes;
+};
+int list_command(const ListOptions& o);
+
+// Internal: one phase for a set of operators on one device, in a fresh process.
+struct WorkerOptions {
+  std::string phase;  // check | time
+  int device = 0;
+  std::string ids_path;
+  std::string out_path;
+  uint64_t seed = 0;
+  bool hot_l2 = false;
+};
+int worker_command(const WorkerOptions& o);
+
+}  // namespace archbench::cli

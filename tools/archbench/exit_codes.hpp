@@ -1,0 +1,14 @@
+// archbench's exit codes (documented in README.md, "Exit codes").
+#pragma once
+
+namespace archbench::cli {
+
+enum ExitCode : int {
+  kOk = 0,            // everything ran; every operator has an image (or is unsupported) and is correct
+  kOperatorFailed = 1,  // an operator has no usable image, a wrong result, an error, or a probe disagreement
+  kUsage = 2,         // bad command line (unknown option, bad --dtype, --filter matching nothing, bad --device)
+  kNoDevice = 3,      // no usable CUDA driver or device: the message decodes the driver error
+  kInternal = 4,      // archbench itself failed (a worker died, an output could not be written)
+};
+
+}  // namespace archbench::cli

@@ -1,0 +1,67 @@
+// archbench: per device and per operator, which kernel image runs, whether it computes the
+// right answer, and how fast. See README.md.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "harness/manifest/build_manifest.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+
+int main(int argc, char** argv) {
+  using namespace archbench;
+  CLI::App app{"archbench: which kernel image runs on this GPU, is it right, how fast"};
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "print the build manifest and exit");
+
+  cli::RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
+  run_cmd->add_option("--filter", run.filter, "glob over operator ids, e.g. 'matmul/*' or '*/f16/*'");
+  run_cmd->add_option("--dtype", run.dtypes, "comma-separated dtypes: f32,tf32,f16,bf16")->delimiter(',');
+  run_cmd->add_option("--device", run.device, "device index or 'all'");
+  run_cmd->add_option("--json", run.json_path, "write the results as JSON (schema archbench.run v1)");
+  run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)");
+  run_cmd->add_flag("!--no-timing", run.timing, "image and correctness only");
+  run_cmd->add_flag("--hot-l2", run.hot_l2, "do not flush the L2 between timing samples");
+
+  cli::ListOptions list;
+  auto* list_cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
+  list_cmd->add_option("--filter", list.filter, "glob over operator ids");
+  list_cmd->add_option("--dtype", list.dtypes, "comma-separated dtypes")->delimiter(',');
+
+  cli::WorkerOptions worker;
+  auto* worker_cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
+  worker_cmd->group("");  // hidden from --help
+  worker_cmd->add_option("--phase", worker.phase)->required()->check(CLI::IsMember({"check", "time"}));
+  worker_cmd->add_option("--device", worker.device)->required();
+  worker_cmd->add_option("--ids", worker.ids_path)->required();
+  worker_cmd->add_option("--out", worker.out_path)->required();
+  worker_cmd->add_option("--seed", worker.seed)->required();
+  worker_cmd->add_flag("--hot-l2", worker.hot_l2);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return cli::kUsage;
+  }
+  try {
+    if (version) {
+      std::cout << format_manifest(build_manifest());
+      return cli::kOk;
+    }
+    if (*run_cmd) return cli::run_command(run);
+    if (*list_cmd) return cli::list_command(list);
+    if (*worker_cmd) return cli::worker_command(worker);
+    std::cout << app.help();
+    return cli::kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "archbench: internal error: " << e.what() << "\n";
+    return cli::kInternal;
+  }
+}

@@ -1,0 +1,145 @@
+// archbench run: for every selected device, a check phase (image probe + correctness, in a
+// CUDA_LAUNCH_BLOCKING=1 worker) and a timing phase (asynchronous, in a second worker), then
+// the report and the exit code.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "harness/device/environment.hpp"
+#include "harness/report/console.hpp"
+#include "harness/report/json.hpp"
+#include "harness/run/phases.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/selection.hpp"
+#include "tools/archbench/worker_process.hpp"
+
+namespace archbench::cli {
+namespace {
+
+std::vector<int> select_devices(const std::string& spec, const Environment& env) {
+  const int count = static_cast<int>(env.devices.size());
+  if (spec == "all") {
+    std::vector<int> all;
+    for (int i = 0; i < count; ++i) all.push_back(i);
+    return all;
+  }
+  int index = -1;
+  try {
+    size_t used = 0;
+    index = std::stoi(spec, &used);
+    if (used != spec.size()) index = -1;
+  } catch (const std::exception&) {
+    index = -1;
+  }
+  if (index < 0 || index >= count) {
+    throw UsageError(fmt::format("--device '{}' is not 'all' or an index below {} (the visible device count)", spec, count));
+  }
+  return {index};
+}
+
+// Results of a phase, in operator order; operators the worker never reported carry its failure.
+void merge_phase(std::vector<OperatorResult>& results, const std::vector<std::string>& sent,
+                 const WorkerOutcome& outcome, const std::string& phase) {
+  std::map<std::string, const OperatorResult*> by_id;
+  for (const auto& r : outcome.results) by_id[r.id] = &r;
+  for (auto& r : results) {
+    auto it = by_id.find(r.id);
+    if (it != by_id.end()) {
+      if (phase == "check") {
+        r = *it->second;
+      } else {
+        r.timing = it->second->timing;
+        if (!it->second->error.empty()) r.error = it->second->error;
+      }
+    } else if (!outcome.failure.empty() && std::ranges::find(sent, r.id) != sent.end()) {
+      r.error = outcome.failure + " before reporting this operator";
+    }
+  }
+}
+
+}  // namespace
+
+int run_command(const RunOptions& o) {
+  std::vector<const Operator*> ops;
+  try {
+    ops = select_operators(o.filter, o.dtypes);
+  } catch (const UsageError& e) {
+    std::cerr << "archbench run: " << e.what() << "\n";
+    return kUsage;
+  }
+
+  RunReport report;
+  report.build = build_manifest();
+  report.environment = probe_environment();
+  if (!report.environment.usable()) {
+    std::cout << format_manifest(report.build);
+    std::cerr << "archbench run: no usable CUDA device: "
+              << (report.environment.device_count_error != 0 ? report.environment.device_count_error_text
+                                                             : std::string("the driver reports 0 devices"))
+              << "\n";
+    if (!o.json_path.empty()) write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
+    return kNoDevice;
+  }
+  std::vector<int> devices;
+  try {
+    devices = select_devices(o.device, report.environment);
+  } catch (const UsageError& e) {
+    std::cerr << "archbench run: " << e.what() << "\n";
+    return kUsage;
+  }
+  const uint64_t seed = o.seed.value_or(std::random_device{}() | (uint64_t{std::random_device{}()} << 32));
+
+  bool worker_failed = false;
+  for (int index : devices) {
+    DeviceReport dr;
+    dr.device = report.environment.devices[static_cast<size_t>(index)];
+    std::vector<std::string> ids;
+    for (const auto* op : ops) {
+      dr.operators.push_back(describe(*op));
+      ids.push_back(op->id());
+    }
+    const WorkerOutcome check = run_worker("check", index, ids, seed, o.hot_l2);
+    merge_phase(dr.operators, ids, check, "check");
+    worker_failed |= !check.failure.empty();
+
+    if (o.timing) {
+      std::vector<std::string> timed;
+      for (const auto& r : dr.operators) if (!r.failed() && r.correctness) timed.push_back(r.id);
+      if (!timed.empty()) {
+        const WorkerOutcome time = run_worker("time", index, timed, seed, o.hot_l2);
+        dr.ceilings = time.ceilings;
+        merge_phase(dr.operators, timed, time, "time");
+        worker_failed |= !time.failure.empty();
+      }
+    }
+    std::cout << format_device_header(report.environment, dr, report.build) << "seed " << seed
+              << " | check: CUDA_LAUNCH_BLOCKING=1 worker | timing: async worker, CUDA events, median, "
+              << (o.hot_l2 ? "hot L2" : "cold L2") << "\n\n"
+              << format_operator_table(dr);
+    const std::string findings = format_findings(dr);
+    if (!findings.empty()) std::cout << "\nfindings:\n" << findings;
+    std::cout << "\n";
+    report.devices.push_back(std::move(dr));
+  }
+  std::cout << format_summary(report);
+
+  if (!o.json_path.empty()) {
+    try {
+      write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "archbench run: " << e.what() << "\n";
+      return kInternal;
+    }
+  }
+  for (const auto& d : report.devices) {
+    for (const auto& r : d.operators) if (r.failed()) return kOperatorFailed;
+  }
+  return worker_failed ? kInternal : kOk;
+}
+
+}  // namespace archbench::cli

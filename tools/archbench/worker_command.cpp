@@ -1,0 +1,56 @@
+// The worker side of a run phase: runs the listed operators on one device and reports each
+// as one JSON line as soon as it is done.
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "harness/device/environment.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/report/json.hpp"
+#include "harness/run/ceilings.hpp"
+#include "harness/run/phases.hpp"
+#include "harness/util/cuda_raii.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/worker_process.hpp"
+
+namespace archbench::cli {
+
+int worker_command(const WorkerOptions& o) {
+  std::vector<std::string> ids;
+  {
+    std::ifstream f(o.ids_path);
+    for (std::string line; std::getline(f, line);) if (!line.empty()) ids.push_back(line);
+  }
+  const Environment env = probe_environment();
+  if (!env.usable() || o.device < 0 || o.device >= static_cast<int>(env.devices.size())) {
+    std::cerr << "archbench worker: device " << o.device << " is not usable: " << env.device_count_error_text << "\n";
+    return kNoDevice;
+  }
+  ARCHBENCH_CUDA_CHECK(cudaSetDevice(o.device));
+  const DeviceInfo& dev = env.devices[static_cast<size_t>(o.device)];
+
+  std::optional<Ceilings> ceilings;
+  TimerConfig cfg;
+  cfg.cold_l2 = !o.hot_l2;
+  if (o.phase == "time") {
+    CudaStream stream;
+    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes));
+    append_line(o.out_path, nlohmann::json{{"type", "ceilings"}, {"ceilings", *ceilings}}.dump());
+  }
+  for (const auto& id : ids) {
+    const Operator* op = nullptr;
+    for (const auto& candidate : registry().all()) if (candidate->id() == id) op = candidate.get();
+    if (op == nullptr) {
+      std::cerr << "archbench worker: unknown operator " << id << "\n";
+      return kInternal;
+    }
+    OperatorResult r = describe(*op);
+    if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r);
+    else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);
+    append_line(o.out_path, nlohmann::json{{"type", "operator"}, {"result", r}}.dump());
+  }
+  return kOk;
+}
+
+}  // namespace archbench::cli
