@@ -3,8 +3,9 @@
 # 9.0, 9.0a), `archbench run` on each with its exit code, and the full ctest on the 9.0 build.
 # Logs go to $OUT (or ./h200-out). Usage: ci/h200_foundation.sh [filter]
 set -uo pipefail
-out="${OUT:-$PWD/h200-out}"
-mkdir -p "$out"
+final="${OUT:-$PWD/h200-out}"
+out="$(mktemp -d)"   # everything lands here; $final gets the reports, the ctest log and one tarball
+mkdir -p "$final"
 filter="${1:-*}"
 lists=("8.0" "8.0+PTX" "9.0" "9.0a")
 names=("sm80" "sm80ptx" "sm90" "sm90a")
@@ -28,3 +29,5 @@ done
 
 ctest --test-dir /tmp/ab-sm90 --output-on-failure -j4 > "$out/ctest-sm90.log" 2>&1
 echo "ctest sm90 exit $?"; tail -5 "$out/ctest-sm90.log"
+cp "$out"/run-*.txt "$out/ctest-sm90.log" "$final/"
+tar -czf "$final/logs.tgz" -C "$out" .

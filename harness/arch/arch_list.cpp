@@ -1,5 +1,7 @@
 #include "harness/arch/arch_list.hpp"
 
+#include <utility>
+#include <iterator>
 #include <algorithm>
 #include <array>
 #include <cctype>

@@ -1,5 +1,7 @@
 #include "harness/arch/compat.hpp"
 
+#include <string>
+#include <utility>
 #include <algorithm>
 #include <array>
 

@@ -1,5 +1,6 @@
 #include "harness/device/environment.hpp"
 
+#include <string>
 #include <cuda_runtime.h>
 
 #include <array>

@@ -2,6 +2,8 @@
 // probe), and how to build a runnable problem with its float64 reference check.
 #pragma once
 
+#include <string_view>
+#include <utility>
 #include <cuda_runtime.h>
 
 #include <cstdint>

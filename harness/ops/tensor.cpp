@@ -1,5 +1,6 @@
 #include "harness/ops/tensor.hpp"
 
+#include <algorithm>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

@@ -1,5 +1,7 @@
 #include "harness/report/console.hpp"
 
+#include <vector>
+#include <string>
 #include <fmt/format.h>
 
 #include <map>

@@ -1,3 +1,4 @@
+#include <string>
 #include "harness/report/json.hpp"
 
 namespace archbench {

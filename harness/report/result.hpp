@@ -2,6 +2,8 @@
 // Writers (console, JSON) read it; nothing else decides what a result means.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,5 +1,7 @@
 #include "harness/run/ceilings.hpp"
 
+#include <string>
+#include <algorithm>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -2,6 +2,8 @@
 // large device-to-device copy. The "% of ceiling" of every operator is relative to these.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cuda_runtime.h>
 
 #include "harness/ops/dtype.hpp"

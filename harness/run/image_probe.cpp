@@ -1,5 +1,6 @@
 #include "harness/run/image_probe.hpp"
 
+#include <string>
 #include <cuda_runtime.h>
 
 #include "harness/util/cublas_check.hpp"

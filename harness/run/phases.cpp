@@ -1,5 +1,8 @@
 #include "harness/run/phases.hpp"
 
+#include <string>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 

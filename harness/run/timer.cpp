@@ -1,5 +1,6 @@
 #include "harness/run/timer.hpp"
 
+#include <vector>
 #include <algorithm>
 #include <chrono>
 

@@ -2,6 +2,7 @@
 // CUBLAS_STATUS_ARCH_MISMATCH), which becomes a library operator's verdict.
 #pragma once
 
+#include <utility>
 #include <cublas_v2.h>
 
 #include <stdexcept>

@@ -2,6 +2,7 @@
 // throws with the call's text, where it was made, and the error's name and number.
 #pragma once
 
+#include <utility>
 #include <cuda_runtime.h>
 
 #include <stdexcept>

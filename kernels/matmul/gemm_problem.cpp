@@ -1,5 +1,7 @@
 #include "kernels/matmul/gemm_problem.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <algorithm>
 #include <cmath>
 #include <thread>

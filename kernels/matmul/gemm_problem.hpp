@@ -2,6 +2,8 @@
 // float64 reference. Own kernels and cuBLAS twins differ only in the launch function.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 

@@ -1,5 +1,10 @@
 #include "kernels/matmul/matmul_operators.hpp"
 
+#include <vector>
+#include <memory>
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cublas_v2.h>
 
 #include <array>

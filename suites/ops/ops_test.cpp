@@ -1,6 +1,8 @@
 // Image + correctness of every registered operator × dtype, as one test each. Without a GPU
 // (or for a device below an operator's minimum compute capability) the test is skipped with
 // the reason; a missing image, a wrong result or a probe disagreement fails it.
+#include <cstddef>
+#include <cstdint>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // The arch-list grammar against PyTorch's and CMake's documented behaviour (compat.md §1-2).
+#include <vector>
+#include <string>
 #include <gtest/gtest.h>
 
 #include "harness/arch/arch_list.hpp"

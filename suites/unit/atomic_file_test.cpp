@@ -1,3 +1,5 @@
+#include <string>
+#include <stdexcept>
 #include <gtest/gtest.h>
 
 #include <filesystem>

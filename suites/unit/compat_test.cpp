@@ -1,4 +1,6 @@
 // The compatibility engine against every rule and table of compat.md §0, §3 and §5.
+#include <vector>
+#include <string>
 #include <gtest/gtest.h>
 
 #include "harness/arch/arch_list.hpp"

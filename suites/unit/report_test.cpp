@@ -1,4 +1,7 @@
 // Result model -> JSON -> result model, the failure rule, and the console writers.
+#include <vector>
+#include <string>
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include "harness/ops/tensor.hpp"

@@ -1,3 +1,5 @@
+#include <vector>
+#include <string>
 #include <fmt/format.h>
 
 #include <iostream>

@@ -1,6 +1,8 @@
 // archbench run: for every selected device, a check phase (image probe + correctness, in a
 // CUDA_LAUNCH_BLOCKING=1 worker) and a timing phase (asynchronous, in a second worker), then
 // the report and the exit code.
+#include <cstddef>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <algorithm>

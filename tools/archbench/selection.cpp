@@ -1,3 +1,5 @@
+#include <vector>
+#include <string>
 #include "tools/archbench/selection.hpp"
 
 namespace archbench::cli {

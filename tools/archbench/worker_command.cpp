@@ -1,5 +1,8 @@
 // The worker side of a run phase: runs the listed operators on one device and reports each
 // as one JSON line as soon as it is done.
+#include <optional>
+#include <vector>
+#include <string>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,10 @@
 #include "tools/archbench/worker_process.hpp"
 
+#include <vector>
+#include <string>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
