@@ -12,7 +12,7 @@ names=("sm80" "sm80ptx" "sm90" "sm90a")
 jobs="$(( $(nproc) / 4 ))"; [ "$jobs" -lt 1 ] && jobs=1
 
 for i in "${!lists[@]}"; do
-  ( cmake -S . -B "/tmp/ab-${names[$i]}" -G Ninja -DARCHBENCH_ARCH_LIST="${lists[$i]}" -DARCHBENCH_BUILD_BENCHMARKS=ON \
+  ( cmake -S . -B "/tmp/ab-${names[$i]}" -G Ninja -DARCHBENCH_ARCH_LIST="${lists[$i]}" -DARCHBENCH_BUILD_BENCHMARKS=ON -DARCHBENCH_GIT_REVISION="${GITREV:-unknown}" \
       > "$out/configure-${names[$i]}.log" 2>&1 &&
     /usr/bin/time -f "%e s" -o "$out/buildtime-${names[$i]}.txt" cmake --build "/tmp/ab-${names[$i]}" -j"$jobs" \
       > "$out/build-${names[$i]}.log" 2>&1

@@ -12,6 +12,8 @@ enum class DType { F32, TF32, F16, BF16 };
 [[nodiscard]] std::string_view dtype_name(DType d);                // "f32", "tf32", "f16", "bf16"
 [[nodiscard]] std::optional<DType> parse_dtype(std::string_view s);  // also fp32/float32, fp16/half, ...
 [[nodiscard]] size_t storage_bytes(DType d);
+// What is in memory: tf32 math keeps f32 storage.
+[[nodiscard]] inline DType storage_dtype(DType math) { return math == DType::TF32 ? DType::F32 : math; }
 // Normwise relative-error bound against the float64 reference (README: "Correctness").
 [[nodiscard]] double tolerance(DType d);
 

@@ -10,8 +10,6 @@
 namespace archbench::kernels::matmul {
 namespace {
 
-DType storage_of(DType math) { return math == DType::TF32 ? DType::F32 : math; }
-
 // C = A · Bᵀ in float64; both operands are K-contiguous, so each output is one dot product.
 std::vector<double> reference_gemm(const std::vector<double>& a, const std::vector<double>& b, GemmDims d) {
   std::vector<double> c(static_cast<size_t>(d.M) * d.N);
@@ -45,7 +43,7 @@ GemmDims GemmDims::check_dims() const { return {std::min(M, 272), std::min(N, 32
 GemmProblem::GemmProblem(GemmDims dims, DType math, GemmLaunch launch, ProblemScale scale, uint64_t seed)
     : dims_(scale == ProblemScale::Check ? dims.check_dims() : dims), math_(math), launch_(std::move(launch)) {
   std::mt19937_64 rng(seed);
-  const DType storage = storage_of(math);
+  const DType storage = storage_dtype(math);
   host_a_ = random_tensor(storage, static_cast<size_t>(dims_.M) * dims_.K, rng);
   host_b_ = random_tensor(storage, static_cast<size_t>(dims_.N) * dims_.K, rng);
   a_ = upload(host_a_);

@@ -9,7 +9,8 @@
 //     thread's 4 consecutive m (or n) values for one k are one float4 load.
 //   * Two shared buffers: the next slice is fetched from global memory into registers while
 //     the current one is used, then written to the other buffer; one barrier per k-step.
-#include "gemm_kernels.hpp"
+#include "kernels/matmul/gemm_kernels.hpp"
+#include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,15 +20,6 @@
 
 namespace archbench::kernels::matmul {
 namespace {
-
-void check_cuda(cudaError_t err, const char* call, const char* file, int line) {
-  if (err != cudaSuccess) {
-    throw std::runtime_error(std::string(call) + " failed at " + file + ":" +
-                             std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
-                             std::to_string(static_cast<int>(err)) + ")");
-  }
-}
-#define GEMM_SIMT_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
@@ -208,7 +200,7 @@ void launch_gemm_simt_f32(const float* A, const float* B, float* C, int M, int N
   validate(A, B, C, M, N, K);
   const dim3 grid((N + kBlockN - 1) / kBlockN, (M + kBlockM - 1) / kBlockM);
   gemm_simt_f32<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
-  GEMM_SIMT_CHECK(cudaGetLastError());
+  ARCHBENCH_CUDA_CHECK(cudaGetLastError());
 }
 
 const void* gemm_simt_f32_kernel() { return reinterpret_cast<const void*>(&gemm_simt_f32); }

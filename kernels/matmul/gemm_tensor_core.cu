@@ -13,7 +13,8 @@
 //     "col" (k-major per n) operand layout mma expects, so no transposition is needed.
 //   * Built for targets older than sm_80 (no cp.async, no bf16 mma) the kernel only fills its
 //     C tile with quiet NaN, so running such code fails any correctness check visibly.
-#include "gemm_kernels.hpp"
+#include "kernels/matmul/gemm_kernels.hpp"
+#include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -26,15 +27,6 @@
 
 namespace archbench::kernels::matmul {
 namespace {
-
-void check_cuda(cudaError_t err, const char* call, const char* file, int line) {
-  if (err != cudaSuccess) {
-    throw std::runtime_error(std::string(call) + " failed at " + file + ":" +
-                             std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
-                             std::to_string(static_cast<int>(err)) + ")");
-  }
-}
-#define GEMM_TC_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
@@ -378,14 +370,14 @@ void opt_in_shared_memory() {
   static std::mutex mutex;
   static std::vector<bool> done_on_device;
   int device = 0;
-  GEMM_TC_CHECK(cudaGetDevice(&device));
+  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
   const auto index = static_cast<std::size_t>(device);
   if (index >= done_on_device.size()) {
     done_on_device.resize(index + 1, false);
   }
   if (!done_on_device[index]) {
-    GEMM_TC_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&gemm_tc<T>),
+    ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&gemm_tc<T>),
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
     done_on_device[index] = true;
   }
@@ -398,7 +390,7 @@ void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K,
   opt_in_shared_memory<T>();
   const dim3 grid((N + kBlockN - 1) / kBlockN, (M + kBlockM - 1) / kBlockM);
   gemm_tc<T><<<grid, kThreads, kSmemBytes, stream>>>(A, B, C, M, N, K);
-  GEMM_TC_CHECK(cudaGetLastError());
+  ARCHBENCH_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace

@@ -5,11 +5,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cublas_v2.h>
-
 #include <array>
 
-#include "harness/util/cublas_check.hpp"
+#include "harness/ops/cublas_gemm.hpp"
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_problem.hpp"
 
@@ -67,21 +65,9 @@ void launch_tc_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& 
   launch_gemm_tc_bf16(a.as<__nv_bfloat16>(), b.as<__nv_bfloat16>(), c.as<__nv_bfloat16>(), d.M, d.N, d.K, s);
 }
 
-// cuBLAS is column-major: the row-major C[M,N] = A·Bᵀ is the column-major Cᵀ[N,M] = B·Aᵀ,
-// i.e. op(B) = T on the [K,N] column-major view of B and op(A) = N on the [K,M] view of A.
 GemmLaunch cublas_launch(DType math) {
   return [math](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-    cudaDataType_t type = CUDA_R_32F;
-    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-    if (math == DType::TF32) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
-    if (math == DType::F16) type = CUDA_R_16F;
-    if (math == DType::BF16) type = CUDA_R_16BF;
-    const float alpha = 1.0f, beta = 0.0f;
-    cublasHandle_t h = cublas_handle();
-    ARCHBENCH_CUBLAS_CHECK(cublasSetStream(h, s));
-    ARCHBENCH_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, d.N, d.M, d.K, &alpha, b.buffer.get(), type, d.K,
-                                        a.buffer.get(), type, d.K, &beta, c.buffer.get(), type, d.N, compute,
-                                        CUBLAS_GEMM_DEFAULT));
+    cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), d.M, d.N, d.K, s);
   };
 }
 
