@@ -27,7 +27,24 @@ for i in "${!lists[@]}"; do
   echo "exit code: ${PIPESTATUS[0]}" | tee -a "$out/run-${names[$i]}.txt"
 done
 
+# The JIT switches, judged by the same engine (compat.md §5.5): no JIT allowed on a PTX-only
+# build -> jit-disabled (223); forced JIT on a SASS-only build -> missing (209).
+{
+  echo "=== 8.0+PTX build, CUDA_DISABLE_PTX_JIT=1 CUDA_CACHE_DISABLE=1"
+  CUDA_DISABLE_PTX_JIT=1 CUDA_CACHE_DISABLE=1 /tmp/ab-sm80ptx/archbench run --no-timing --filter 'matmul/gemm_*/*/M4096*'
+  echo "exit code: $?"
+  echo "=== 9.0 build, CUDA_FORCE_PTX_JIT=1"
+  CUDA_FORCE_PTX_JIT=1 /tmp/ab-sm90/archbench run --no-timing --filter 'matmul/gemm_*/*/M4096*'
+  echo "exit code: $?"
+} > "$out/run-jit-switches.txt" 2>&1
+
 ctest --test-dir /tmp/ab-sm90 --output-on-failure -j4 > "$out/ctest-sm90.log" 2>&1
 echo "ctest sm90 exit $?"; tail -5 "$out/ctest-sm90.log"
-cp "$out"/run-*.txt "$out/ctest-sm90.log" "$final/"
+ctest --test-dir /tmp/ab-sm80 -L gpu -j4 > "$out/ctest-sm80-gpu.log" 2>&1
+echo "ctest sm80 -L gpu exit $? (own kernels must fail: no image)"; tail -4 "$out/ctest-sm80-gpu.log"
+/tmp/ab-sm90/suites/archbench_bench --benchmark_filter='M4096' --benchmark_out="$out/bench-sm90.json" \
+  --benchmark_out_format=json > "$out/bench-sm90.txt" 2>&1
+echo "bench exit $?"
+cat "$out/run-jit-switches.txt" | grep -E "===|summary|exit code|jit|missing" | head -20
+cp "$out"/run-*.txt "$out"/ctest-*.log "$final/"
 tar -czf "$final/logs.tgz" -C "$out" .
