@@ -139,8 +139,12 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
     v.cause = "unsupported on this device (needs " + images.needs.str() + ", device is " + dev.str() + ")";
     return v;
   }
+  // A kernel defined in several containers repeats its targets; judge each distinct one once.
+  std::vector<CodeTarget> distinct = images.targets;
+  std::ranges::sort(distinct);
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   std::vector<CodeTarget> usable, stubs, sass, ptx;
-  for (const auto& t : images.targets) {
+  for (const auto& t : distinct) {
     (ComputeCapability::from_number(t.virtual_arch) < images.needs ? stubs : usable).push_back(t);
   }
   for (const auto& t : usable) (t.kind == ImageKind::Sass ? sass : ptx).push_back(t);
@@ -162,7 +166,7 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
     if (ptx_can_target(t, dev) && (jit == nullptr || t.arch > jit->arch)) jit = &t;
   }
   std::vector<CodeTarget> all_sass, all_ptx;
-  for (const auto& t : images.targets) (t.kind == ImageKind::Sass ? all_sass : all_ptx).push_back(t);
+  for (const auto& t : distinct) (t.kind == ImageKind::Sass ? all_sass : all_ptx).push_back(t);
   const std::string built = "built for SASS " + list_or_none(all_sass) + " and PTX " + list_or_none(all_ptx);
   std::string sass_reason = device.force_ptx_jit ? "CUDA_FORCE_PTX_JIT is set, so SASS is ignored" : why_no_sass(sass, dev);
   std::string stub_note;

@@ -1,6 +1,7 @@
 #include "harness/arch/cuda_versions.hpp"
 
 #include <array>
+#include <string>
 
 namespace archbench::arch {
 namespace {
@@ -53,6 +54,15 @@ std::optional<DriverNeed> driver_needed_for(PtxIsa isa) {
     if (row.isa >= isa) return DriverNeed{CudaVersion::from(row.cuda_major, row.cuda_minor), row.branch};
   }
   return std::nullopt;
+}
+
+std::optional<CudaVersion> cuda_of_driver_branch(int branch) {
+  const IsaRow* best = nullptr;
+  for (const auto& row : kIsaTable) {
+    if (std::stoi(row.branch + 1) <= branch) best = &row;
+  }
+  if (best == nullptr) return std::nullopt;
+  return CudaVersion::from(best->cuda_major, best->cuda_minor);
 }
 
 int minimum_driver_branch_for_runtime(int runtime_major) {

@@ -38,6 +38,9 @@ struct DriverNeed {
 };
 [[nodiscard]] std::optional<DriverNeed> driver_needed_for(PtxIsa isa);
 
+// The CUDA version a driver branch reports (r580 -> 13.0, r570 -> 12.8); nullopt when unknown.
+[[nodiscard]] std::optional<CudaVersion> cuda_of_driver_branch(int branch);
+
 // The minimum driver branch for a runtime major (13.x needs r580; compat.md §3.4).
 [[nodiscard]] int minimum_driver_branch_for_runtime(int runtime_major);
 

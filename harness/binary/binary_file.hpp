@@ -36,6 +36,7 @@ struct FatbinEntry {
   bool is_image = false;           // raw_kind is 1 or 2: an image the driver can load or JIT
   arch::CodeTarget target;         // kind, arch, a/f suffix from the flags; ptx_isa for PTX
   Compression compression = Compression::None;
+  uint64_t flags = 0;              // the raw entry flags (compat.md §4.3), e.g. 0x2 debug
   uint64_t offset = 0;             // file offset of the entry header
   uint64_t payload_offset = 0;     // file offset of the (possibly compressed) payload
   uint64_t payload_size = 0;       // bytes stored in the file

@@ -49,7 +49,11 @@ void to_json(json& j, const TimingResult& r) {
   j = json{{"median_ms", r.median_ms}, {"q1_ms", r.q1_ms},       {"q3_ms", r.q3_ms},
            {"min_ms", r.min_ms},       {"max_ms", r.max_ms},     {"samples_ms", r.samples_ms},
            {"tflops", r.tflops},       {"gbps", r.gbps},         {"pct_of_ceiling", r.pct_of_ceiling},
-           {"ceiling", r.ceiling},     {"mode", r.mode},         {"cold_l2", r.cold_l2}};
+           {"ceiling", r.ceiling},     {"mode", r.mode},         {"cold_l2", r.cold_l2},
+           {"sm_mhz", r.sm_mhz},       {"event_reasons", r.event_reasons},
+           {"throttled_samples", r.throttled_samples},        {"median_sm_mhz", r.median_sm_mhz},
+           {"median_cycles", r.median_cycles},                {"rel_noise", r.rel_noise},
+           {"stop_reason", r.stop_reason},                    {"injected_slowdown", r.injected_slowdown}};
 }
 
 void from_json(const json& j, TimingResult& r) {
@@ -65,6 +69,14 @@ void from_json(const json& j, TimingResult& r) {
   j.at("ceiling").get_to(r.ceiling);
   j.at("mode").get_to(r.mode);
   j.at("cold_l2").get_to(r.cold_l2);
+  j.at("sm_mhz").get_to(r.sm_mhz);
+  j.at("event_reasons").get_to(r.event_reasons);
+  j.at("throttled_samples").get_to(r.throttled_samples);
+  j.at("median_sm_mhz").get_to(r.median_sm_mhz);
+  j.at("median_cycles").get_to(r.median_cycles);
+  j.at("rel_noise").get_to(r.rel_noise);
+  j.at("stop_reason").get_to(r.stop_reason);
+  j.at("injected_slowdown").get_to(r.injected_slowdown);
 }
 
 void to_json(json& j, const OperatorResult& r) {

@@ -53,6 +53,15 @@ struct TimingResult {
   std::string ceiling;        // which ceiling bounded it: "f16 tensor 741 TFLOP/s" or "DRAM 4.1 TB/s"
   std::string mode = "async";
   bool cold_l2 = true;
+  // Clocks per sample through NVML (empty when NVML is unavailable).
+  std::vector<unsigned> sm_mhz;
+  std::vector<uint64_t> event_reasons;
+  size_t throttled_samples = 0;  // samples taken under a power cap / thermal / hardware slowdown
+  double median_sm_mhz = 0;
+  double median_cycles = 0;      // median time x median SM clock: comparable across clock drift
+  double rel_noise = 0;          // standard error of the median / median
+  std::string stop_reason;       // "noise target", "time cap", "max samples"
+  double injected_slowdown = 0;  // test-only ARCHBENCH_TEST_SLOWDOWN fraction applied, 0 = none
 };
 
 struct OperatorResult {

@@ -3,6 +3,13 @@
 #include <string>
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "harness/binary/binary_file.hpp"
 #include "harness/util/cublas_check.hpp"
 
 namespace archbench {
@@ -36,11 +43,49 @@ arch::RuntimeProbe probe_kernel(const void* host_stub) {
   return p;
 }
 
-}  // namespace
-
-arch::Verdict predict_operator_kernel(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device) {
-  return arch::predict(arch::ImageSet{build.targets, op.spec().min_cc}, device);
+// This process's own kernels and their images, read once from its executable by the same
+// reader `archbench inspect` uses: the static prediction comes from what is really there.
+const std::map<std::string, std::vector<arch::CodeTarget>>& own_images() {
+  static const auto images = [] {
+    std::map<std::string, std::vector<arch::CodeTarget>> m;
+    for (auto& k : binary::BinaryFile::open("/proc/self/exe").kernels()) m[k.mangled] = std::move(k.images);
+    return m;
+  }();
+  return images;
 }
+
+// The kernel's images in the executable, with the virtual arch taken from the manifest (the
+// fatbin entry does not record it); nullopt with the reason when it cannot be found.
+std::optional<std::vector<arch::CodeTarget>> executable_images(const void* stub, const BuildManifest& build,
+                                                               std::string& why) {
+  const char* name = nullptr;
+  if (cudaError_t e = cudaFuncGetName(&name, stub); e != cudaSuccess || name == nullptr) {
+    cudaGetLastError();
+    why = std::string("cudaFuncGetName failed: ") + cudaGetErrorName(e);
+    return std::nullopt;
+  }
+  const auto& own = own_images();
+  auto it = own.find(name);
+  if (it == own.end()) {
+    why = std::string("kernel ") + name + " not found in this executable's fatbin";
+    return std::nullopt;
+  }
+  std::vector<arch::CodeTarget> images = it->second;
+  for (auto& img : images) {
+    for (const auto& t : build.targets) {
+      if (t.kind == img.kind && t.arch == img.arch && t.suffix == img.suffix) img.virtual_arch = t.virtual_arch;
+    }
+  }
+  return images;
+}
+
+std::set<std::tuple<arch::ImageKind, int, arch::Suffix>> target_set(const std::vector<arch::CodeTarget>& ts) {
+  std::set<std::tuple<arch::ImageKind, int, arch::Suffix>> s;
+  for (const auto& t : ts) s.insert({t.kind, t.arch, t.suffix});
+  return s;
+}
+
+}  // namespace
 
 ImageResult probe_image(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device) {
   ImageResult r;
@@ -55,12 +100,24 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
     r.label = cublas_runtime_version();
     return r;
   }
-  const arch::ImageSet images{build.targets, op.spec().min_cc};
-  const arch::Verdict predicted = arch::predict(images, device);
   int worst = -1;
   for (const auto& k : op.kernels()) {
+    // Three sources must agree: the manifest (what configure resolved), the executable's own
+    // fatbin (what the linker embedded), and the driver (what it loads on this device).
+    std::string why;
+    const auto from_exe = executable_images(k.host_stub, build, why);
+    const arch::ImageSet images{from_exe ? *from_exe : build.targets, op.spec().min_cc};
+    const arch::Verdict predicted = arch::predict(images, device);
     const arch::RuntimeProbe probe = probe_kernel(k.host_stub);
-    const arch::ReconciledVerdict v = arch::reconcile(predicted, probe, images);
+    arch::ReconciledVerdict v = arch::reconcile(predicted, probe, images);
+    if (!from_exe) {
+      v.agrees = false;
+      v.disagreement = "cannot cross-check with the executable: " + why;
+    } else if (target_set(*from_exe) != target_set(build.targets)) {
+      v.agrees = false;
+      v.disagreement = "the executable holds " + arch::join_names(*from_exe) + " but the build manifest says " +
+                       arch::join_names(build.targets);
+    }
     r.kernels.push_back({k.name, v.verdict.label(), probe.error, probe.binary_version, probe.ptx_version});
     if (!v.agrees) {
       r.agrees = false;

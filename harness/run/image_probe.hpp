@@ -9,11 +9,8 @@
 
 namespace archbench {
 
-// Static prediction only (no CUDA call): what the build manifest implies for this device.
-[[nodiscard]] arch::Verdict predict_operator_kernel(const Operator& op, const BuildManifest& build,
-                                                    const arch::DeviceFacts& device);
-
-// Static prediction confirmed by the runtime on the current device.
+// Static prediction from the executable's own fatbin (cross-checked against the manifest),
+// confirmed by the runtime on the current device.
 [[nodiscard]] ImageResult probe_image(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device);
 
 }  // namespace archbench

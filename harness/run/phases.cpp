@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fnmatch.h>
+#include <stdexcept>
 
 #include "harness/run/ceilings.hpp"
 #include "harness/run/image_probe.hpp"
+#include "harness/run/spin_delay.hpp"
 #include "harness/util/cublas_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 
@@ -87,12 +90,48 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
   });
 }
 
+namespace {
+
+// ARCHBENCH_TEST_SLOWDOWN="<glob>=<fraction>" slows matching operators (test-only, README).
+double injected_slowdown_for(const std::string& id) {
+  const char* knob = std::getenv("ARCHBENCH_TEST_SLOWDOWN");  // "<glob>=<fraction>", test-only
+  if (knob == nullptr) return 0;
+  const std::string k = knob;
+  const auto eq = k.rfind('=');
+  if (eq == std::string::npos) throw std::invalid_argument("ARCHBENCH_TEST_SLOWDOWN must be <glob>=<fraction>");
+  if (fnmatch(k.substr(0, eq).c_str(), id.c_str(), 0) != 0) return 0;
+  return std::stod(k.substr(eq + 1));
+}
+
+}  // namespace
+
 void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes, const TimerConfig& cfg,
                    uint64_t seed, OperatorResult& r) {
   guarded(r, [&] {
     CudaStream stream;
     auto p = op.make_problem(ProblemScale::Bench, seed);
-    TimingResult t = time_launches([&](cudaStream_t s) { p->launch(s); }, stream.get(), cfg, l2_bytes);
+    LaunchFn launch = [&](cudaStream_t s) { p->launch(s); };
+    const double slowdown = injected_slowdown_for(op.id());
+    if (slowdown > 0) {
+      // Calibrate: the operator's own median now, at the SM clock it runs at, then a spin of
+      // that fraction of it after every launch, inside the timed region.
+      TimerConfig pilot = cfg;
+      pilot.min_samples = 10;
+      pilot.max_seconds = 0.2;
+      const TimingResult base = time_launches(launch, stream.get(), pilot, l2_bytes);
+      int khz = 0;
+      int device = 0;
+      ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
+      ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+      const double mhz = base.median_sm_mhz > 0 ? base.median_sm_mhz : khz / 1000.0;
+      const auto cycles = static_cast<long long>(slowdown * base.median_ms * 1e-3 * mhz * 1e6);
+      launch = [&, cycles](cudaStream_t s) {
+        p->launch(s);
+        launch_spin_delay(cycles, s);
+      };
+    }
+    TimingResult t = time_launches(launch, stream.get(), cfg, l2_bytes);
+    t.injected_slowdown = slowdown;
     t.mode = launch_blocking_in_effect() ? "blocking" : "async";
     apply_roofline(t, op.spec().flops, op.spec().bytes, op.spec().dtype, ceilings);
     r.timing = t;

@@ -3,6 +3,9 @@
 #include <vector>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+
+#include "harness/device/nvml.hpp"
 
 #include "harness/util/cuda_raii.hpp"
 
@@ -27,6 +30,18 @@ void summarize(TimingResult& t) {
   t.q1_ms = quantile(s, 0.25);
   t.median_ms = quantile(s, 0.5);
   t.q3_ms = quantile(s, 0.75);
+  // SE(median) ~ 1.2533 sigma / sqrt(n), sigma estimated robustly as IQR / 1.349.
+  t.rel_noise = (s.size() > 1 && t.median_ms > 0)
+                    ? 1.2533 * ((t.q3_ms - t.q1_ms) / 1.349) / std::sqrt(static_cast<double>(s.size())) / t.median_ms
+                    : 0;
+  if (!t.sm_mhz.empty()) {
+    std::vector<double> mhz(t.sm_mhz.begin(), t.sm_mhz.end());
+    std::ranges::sort(mhz);
+    t.median_sm_mhz = quantile(mhz, 0.5);
+    t.median_cycles = t.median_ms * 1e-3 * t.median_sm_mhz * 1e6;
+  }
+  t.throttled_samples = static_cast<size_t>(std::ranges::count_if(
+      t.event_reasons, [](uint64_t r) { return (r & ClockSample::kThrottleMask) != 0; }));
 }
 
 TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg, size_t l2_bytes) {
@@ -43,8 +58,19 @@ TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const Ti
   TimingResult t;
   t.cold_l2 = cfg.cold_l2;
   const auto deadline = clock::now() + std::chrono::duration<double>(cfg.max_seconds);
+  auto& nvml = Nvml::instance();
   for (int i = 0; i < cfg.max_samples; ++i) {
-    if (i >= cfg.min_samples && clock::now() > deadline) break;
+    if (i >= cfg.min_samples) {
+      if (clock::now() > deadline) {
+        t.stop_reason = "time cap";
+        break;
+      }
+      summarize(t);
+      if (t.rel_noise < cfg.target_noise) {
+        t.stop_reason = "noise target";
+        break;
+      }
+    }
     if (cfg.cold_l2) ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush.get(), i & 0xff, flush.bytes(), stream));
     ARCHBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream));
     launch(stream);
@@ -53,7 +79,16 @@ TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const Ti
     float ms = 0;
     ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     t.samples_ms.push_back(ms);
+    // Clocks right after the sample: what the SM ran at while the kernel did (the sample is
+    // synchronous, so the reading is at most a few microseconds late).
+    if (!cfg.device_uuid.empty()) {
+      if (auto c = nvml.sample(cfg.device_uuid)) {
+        t.sm_mhz.push_back(c->sm_mhz);
+        t.event_reasons.push_back(c->event_reasons);
+      }
+    }
   }
+  if (t.stop_reason.empty()) t.stop_reason = "max samples";
   summarize(t);
   return t;
 }

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "harness/report/result.hpp"
@@ -13,10 +14,12 @@ namespace archbench {
 
 struct TimerConfig {
   int min_samples = 20;
-  int max_samples = 200;
-  double max_seconds = 1.0;     // stop adding samples past this (after min_samples)
-  double warmup_seconds = 0.05; // and at least 3 warm-up launches
+  int max_samples = 1000;
+  double max_seconds = 1.0;      // time cap per operator (after min_samples)
+  double target_noise = 0.005;   // stop once the median's standard error is below 0.5% of it
+  double warmup_seconds = 0.05;  // and at least 3 warm-up launches
   bool cold_l2 = true;
+  std::string device_uuid;       // for NVML clocks per sample; empty = no clocks
 };
 
 using LaunchFn = std::function<void(cudaStream_t)>;
@@ -24,7 +27,8 @@ using LaunchFn = std::function<void(cudaStream_t)>;
 [[nodiscard]] TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg,
                                          size_t l2_bytes);
 
-// Median / quartiles of the samples (linear interpolation).
+// Median / quartiles / min / max of the samples (linear interpolation), the median's relative
+// standard error, and the clock summary when clocks were sampled.
 void summarize(TimingResult& t);
 
 }  // namespace archbench

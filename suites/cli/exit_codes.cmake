@@ -15,6 +15,32 @@ expect_exit(2 run --dtype f8)
 expect_exit(2 run --no-such-option)
 expect_exit(2 run --filter "nosuch/*")
 
+# inspect: archbench's own executable (built for ARCH_LIST by this build).
+expect_exit(0 inspect "${ARCHBENCH}")
+expect_exit(5 inspect "${CMAKE_CURRENT_LIST_FILE}")           # not ELF, not a fatbin
+expect_exit(5 inspect "/nonexistent/file.so")
+expect_exit(2 inspect "${ARCHBENCH}" --device "Voodoo 5")
+expect_exit(2 inspect "${ARCHBENCH}" --fleet "/nonexistent/fleet.json")
+if(ARCH_LIST STREQUAL "8.0+PTX")  # the CI preset: SASS sm_80 + PTX compute_80
+  expect_exit(0 inspect "${ARCHBENCH}" --device 8.6)           # sm_80 SASS runs on 8.6
+  string(FIND "${last_out}" "8.6: " pos)
+  expect_exit(0 inspect "${ARCHBENCH}" --device "RTX 5090")    # JIT from compute_80
+  string(FIND "${last_out}" "run only through PTX JIT" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "inspect --device 'RTX 5090' did not report PTX JIT:\n${last_out}")
+  endif()
+  expect_exit(1 inspect "${ARCHBENCH}" --device 7.5)           # nothing for 7.5
+  string(FIND "${last_out}" "every launch fails with 'no kernel image'" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "inspect --device 7.5 did not say every launch fails:\n${last_out}")
+  endif()
+  expect_exit(1 inspect "${ARCHBENCH}" --device 9.0@12080)     # CUDA 13's PTX ISA 9.0 on a 12.8 driver
+  string(FIND "${last_out}" "PTX too new" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "inspect --device 9.0@12080 did not flag PTX too new:\n${last_out}")
+  endif()
+endif()
+
 # run: on a machine with a GPU this is a real run; without one (CI) it must exit 3 and name
 # the driver error, after printing the build manifest.
 execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE has_gpu OUTPUT_QUIET ERROR_QUIET)

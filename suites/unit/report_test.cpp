@@ -87,7 +87,7 @@ TEST(Console, GroupsFindingsByCause) {
   EXPECT_NE(format_operator_table(d).find("missing"), std::string::npos);
 }
 
-TEST(Compare, NormwiseErrorAndNaNNeverPasses) {
+TEST(ReferenceCompare, NormwiseErrorAndNaNNeverPasses) {
   const std::vector<double> ref{1.0, -2.0, 3.0, 4.0};
   auto r = compare_to_reference({1.0, -2.0, 3.0, 4.0}, ref, 1e-5);
   EXPECT_TRUE(r.passed);

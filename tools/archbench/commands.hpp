@@ -25,6 +25,33 @@ struct ListOptions {
 };
 int list_command(const ListOptions& o);
 
+struct InspectOptions {
+  std::vector<std::string> files;
+  bool kernels = false;
+  std::string filter = "*";
+  std::string json_path;
+  std::vector<std::string> devices;
+  std::string driver;
+  std::string fleet_path;
+};
+int inspect_command(const InspectOptions& o);
+
+struct BaselineUpdateOptions {
+  std::string from;                 // run results (archbench run --json)
+  std::string dir = "baselines";    // writes <dir>/<device-key>.json per device
+  std::string out;                  // or exactly this file (one device only)
+  bool force = false;
+};
+int baseline_update_command(const BaselineUpdateOptions& o);
+
+struct CompareOptions {
+  std::string baseline;
+  std::string results;
+  std::string thresholds;
+  std::string json_path;
+};
+int compare_command(const CompareOptions& o);
+
 // Internal: one phase for a set of operators on one device, in a fresh process.
 struct WorkerOptions {
   std::string phase;  // check | time

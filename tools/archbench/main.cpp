@@ -30,6 +30,32 @@ int main(int argc, char** argv) {
   list_cmd->add_option("--filter", list.filter, "glob over operator ids");
   list_cmd->add_option("--dtype", list.dtypes, "comma-separated dtypes")->delimiter(',');
 
+  cli::InspectOptions inspect;
+  auto* inspect_cmd = app.add_subcommand("inspect", "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)");
+  inspect_cmd->add_option("files", inspect.files, "ELF executables, shared libraries, objects, fatbin or cubin files")->required();
+  inspect_cmd->add_flag("--kernels", inspect.kernels, "list every kernel with its images (and verdicts)");
+  inspect_cmd->add_option("--filter", inspect.filter, "glob over kernel names (demangled or mangled)");
+  inspect_cmd->add_option("--json", inspect.json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1)");
+  inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9), CC@driver (12.0@12080), or a product (\"RTX 5090\", H100, L4)");
+  inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)");
+  inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see README)");
+
+  cli::BaselineUpdateOptions update;
+  auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
+  baseline_cmd->require_subcommand(1);
+  auto* update_cmd = baseline_cmd->add_subcommand("update", "store run results as the baseline of their device(s)");
+  update_cmd->add_option("--from", update.from, "results of archbench run --json")->required();
+  update_cmd->add_option("--dir", update.dir, "directory of <device-key>.json baselines (default: baselines)");
+  update_cmd->add_option("--out", update.out, "write exactly this file (results of one device only)");
+  update_cmd->add_flag("--force", update.force, "replace a baseline of another device key or build, or an unreadable one");
+
+  cli::CompareOptions cmp;
+  auto* compare_cmd = app.add_subcommand("compare", "compare results with a baseline; non-zero exit on any regression");
+  compare_cmd->add_option("--baseline", cmp.baseline, "baseline file (baselines/<device-key>.json)")->required();
+  compare_cmd->add_option("results", cmp.results, "results of archbench run --json")->required();
+  compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
+  compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");
+
   cli::WorkerOptions worker;
   auto* worker_cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
   worker_cmd->group("");  // hidden from --help
@@ -57,6 +83,9 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return cli::run_command(run);
     if (*list_cmd) return cli::list_command(list);
+    if (*inspect_cmd) return cli::inspect_command(inspect);
+    if (*update_cmd) return cli::baseline_update_command(update);
+    if (*compare_cmd) return cli::compare_command(cmp);
     if (*worker_cmd) return cli::worker_command(worker);
     std::cout << app.help();
     return cli::kUsage;

@@ -36,6 +36,7 @@ int worker_command(const WorkerOptions& o) {
   std::optional<Ceilings> ceilings;
   TimerConfig cfg;
   cfg.cold_l2 = !o.hot_l2;
+  cfg.device_uuid = dev.uuid;
   if (o.phase == "time") {
     CudaStream stream;
     ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes));

@@ -1,0 +1,123 @@
+#include "harness/baseline/baseline_file.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/report/json.hpp"
+#include "harness/util/atomic_file.hpp"
+
+namespace archbench {
+namespace {
+
+using nlohmann::json;
+
+json read_json(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw StoredFileError("cannot read " + path + ": " + ec.message());
+  if (size > kMaxStoredFileBytes) {
+    throw StoredFileError(path + " is " + std::to_string(size) + " bytes, over the " +
+                          std::to_string(kMaxStoredFileBytes) + "-byte limit for stored results");
+  }
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw StoredFileError("cannot read " + path);
+  try {
+    return json::parse(f);
+  } catch (const json::parse_error& e) {
+    throw StoredFileError(path + " is not valid JSON (corrupt or truncated): " + e.what());
+  }
+}
+
+void expect_schema(const json& j, const std::string& path, const char* schema, int version) {
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != schema) {
+    throw StoredFileError(path + " is not an " + std::string(schema) + " file (field \"schema\")");
+  }
+  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer() || j["schema_version"] != version) {
+    throw StoredFileError(path + ": schema_version " + (j.contains("schema_version") ? j["schema_version"].dump() : "missing") +
+                          ", this archbench reads version " + std::to_string(version));
+  }
+}
+
+std::vector<OperatorResult> read_operators(const json& ops, const std::string& path) {
+  std::vector<OperatorResult> out;
+  for (const auto& o : ops) {
+    try {
+      out.push_back(o.get<OperatorResult>());
+    } catch (const json::exception& e) {
+      throw StoredFileError(path + ": operator " + (o.contains("id") ? o["id"].dump() : "?") + " is malformed: " + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string device_key(const std::string& name, const std::string& cc, size_t memory_bytes) {
+  std::string slug;
+  for (char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) slug += static_cast<char>(std::tolower(u));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  std::string ccd;
+  for (char c : cc) if (c != '.') ccd += c;
+  const auto gib = static_cast<unsigned long long>((static_cast<double>(memory_bytes) / (1ull << 30)) + 0.5);
+  return slug + "-cc" + ccd + "-" + std::to_string(gib) + "g";
+}
+
+std::vector<DeviceResults> load_run_results(const std::string& path) {
+  const json j = read_json(path);
+  expect_schema(j, path, "archbench.run", kRunSchemaVersion);
+  std::vector<DeviceResults> out;
+  try {
+    for (const auto& d : j.at("devices")) {
+      DeviceResults r;
+      r.device = d.at("device");
+      r.build = j.at("build");
+      r.key = device_key(r.device.at("name"), r.device.at("cc"), r.device.at("memory_bytes"));
+      r.operators = read_operators(d.at("operators"), path);
+      out.push_back(std::move(r));
+    }
+  } catch (const json::exception& e) {
+    throw StoredFileError(path + ": missing or malformed field: " + e.what());
+  }
+  if (out.empty()) throw StoredFileError(path + " holds no device results (was there a GPU?)");
+  return out;
+}
+
+DeviceResults load_baseline(const std::string& path) {
+  const json j = read_json(path);
+  expect_schema(j, path, "archbench.baseline", kBaselineSchemaVersion);
+  DeviceResults r;
+  try {
+    r.key = j.at("device_key");
+    r.device = j.at("device");
+    r.build = j.at("build");
+    r.operators = read_operators(j.at("operators"), path);
+  } catch (const json::exception& e) {
+    throw StoredFileError(path + ": missing or malformed field: " + e.what());
+  }
+  const std::string expected = device_key(r.device.value("name", ""), r.device.value("cc", ""), r.device.value("memory_bytes", size_t{0}));
+  if (expected != r.key) throw StoredFileError(path + ": device_key \"" + r.key + "\" does not match its device (" + expected + ")");
+  return r;
+}
+
+void save_baseline(const std::string& path, const DeviceResults& d) {
+  json j{{"schema", "archbench.baseline"}, {"schema_version", kBaselineSchemaVersion}, {"device_key", d.key},
+         {"device", d.device}, {"build", d.build}, {"operators", d.operators}};
+  write_file_atomically(path, j.dump(1) + "\n");
+}
+
+std::string build_difference(const json& a, const json& b) {
+  std::string diff;
+  for (const char* field : {"arch_list", "sass", "ptx", "nvcc"}) {
+    const json va = a.value(field, json()), vb = b.value(field, json());
+    if (va != vb) diff += std::string(diff.empty() ? "" : "; ") + field + " " + va.dump() + " vs " + vb.dump();
+  }
+  return diff;
+}
+
+}  // namespace archbench

@@ -1,0 +1,45 @@
+// Stored results: reading run results (schema archbench.run) and per-device baselines
+// (schema archbench.baseline), with validation, and writing baselines atomically.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/report/result.hpp"
+
+namespace archbench {
+
+class StoredFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kBaselineSchemaVersion = 1;
+inline constexpr size_t kMaxStoredFileBytes = size_t{256} << 20;  // results with every sample stay far below
+
+// "nvidia-h200-cc90-140g": product name, compute capability and memory size. The UUID is kept as
+// provenance only: identical machines have different UUIDs.
+[[nodiscard]] std::string device_key(const std::string& name, const std::string& cc, size_t memory_bytes);
+
+// One device's results as stored: what a baseline holds, and what a run report holds per device.
+struct DeviceResults {
+  std::string key;
+  nlohmann::json device;  // name, cc, uuid, ... as written
+  nlohmann::json build;   // the build manifest as written
+  std::vector<OperatorResult> operators;
+};
+
+// Reads a run report (`archbench run --json`) and returns its devices. Throws StoredFileError
+// naming the file and what is wrong (unreadable, too large, not JSON, wrong schema or version,
+// missing fields).
+[[nodiscard]] std::vector<DeviceResults> load_run_results(const std::string& path);
+
+[[nodiscard]] DeviceResults load_baseline(const std::string& path);
+void save_baseline(const std::string& path, const DeviceResults& d);
+
+// The parts of two build manifests that decide which images exist: arch list and targets, nvcc.
+[[nodiscard]] std::string build_difference(const nlohmann::json& a, const nlohmann::json& b);
+
+}  // namespace archbench

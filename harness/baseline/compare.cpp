@@ -1,0 +1,135 @@
+#include "harness/baseline/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "harness/baseline/statistics.hpp"
+
+namespace archbench {
+namespace {
+
+// 0 = runs from SASS (or a library's own images), 1 = needs JIT, 2 = does not run.
+int image_rank(const std::string& status) {
+  if (status == "sass" || status == "library") return 0;
+  if (status == "ptx-jit") return 1;
+  if (status == "unsupported") return 0;  // a property of the device, which the key fixes
+  return 2;
+}
+
+bool correct(const OperatorResult& r) { return r.correctness && r.correctness->passed && r.correctness->bench_shape_finite; }
+
+Comparison compare_one(const OperatorResult& base, const OperatorResult& now, const Thresholds& th) {
+  Comparison c;
+  c.id = now.id;
+  c.family = now.family;
+  if (image_rank(now.image.status) > image_rank(base.image.status)) {
+    c.change = Change::ImageRegressed;
+    c.detail = "was " + base.image.label + ", now " + now.image.label + (now.image.cause.empty() ? "" : ": " + now.image.cause);
+    return c;
+  }
+  if (correct(base) && !correct(now)) {
+    c.change = Change::CorrectnessRegressed;
+    c.detail = now.correctness ? fmt::format("rel. error {:.2e} (tolerance {:.0e}), was {:.2e}", now.correctness->rel_error,
+                                             now.correctness->tolerance, base.correctness->rel_error)
+                               : "not checked: " + (now.error.empty() ? now.image.label : now.error);
+    return c;
+  }
+  if (!base.timing || !now.timing || base.timing->samples_ms.empty() || now.timing->samples_ms.empty()) {
+    c.detail = base.timing ? "not timed in these results" : "not timed in the baseline";
+    return c;
+  }
+  const auto& b = *base.timing;
+  const auto& n = *now.timing;
+  c.base_ms = b.median_ms;
+  c.now_ms = n.median_ms;
+  c.effect = stats::relative_shift(b.samples_ms, n.samples_ms);
+  c.p_value = stats::mann_whitney_p(b.samples_ms, n.samples_ms);
+  const bool have_cycles = b.median_cycles > 0 && n.median_cycles > 0;
+  if (have_cycles) c.cycles_effect = n.median_cycles / b.median_cycles - 1;
+  const auto& rule = th.rule(now.family);
+  const bool significant = std::abs(c.effect) >= rule.min_effect && c.p_value < rule.alpha;
+  // A clock change alone (same cycles) is not a code regression: confirm in cycle space.
+  const bool cycles_agree = !have_cycles || std::abs(c.cycles_effect) >= rule.min_effect * 0.5;
+  if (significant && cycles_agree) c.change = c.effect > 0 ? Change::Slower : Change::Faster;
+  c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%, p={:.1e}{})", b.median_ms, n.median_ms, 100 * c.effect, c.p_value,
+                         have_cycles ? fmt::format(", cycles {:+.1f}%", 100 * c.cycles_effect) : "");
+  if (significant && !cycles_agree) c.detail += " - within clock drift";
+  return c;
+}
+
+}  // namespace
+
+const Thresholds::Rule& Thresholds::rule(const std::string& family) const {
+  auto it = families.find(family);
+  return it == families.end() ? fallback : it->second;
+}
+
+Thresholds Thresholds::load(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw StoredFileError("cannot read thresholds file " + path);
+  Thresholds t;
+  try {
+    const auto j = nlohmann::json::parse(f);
+    auto read_rule = [](const nlohmann::json& r, Rule base) {
+      base.min_effect = r.value("min_effect", base.min_effect);
+      base.alpha = r.value("alpha", base.alpha);
+      if (!(base.min_effect >= 0 && base.min_effect < 10 && base.alpha > 0 && base.alpha <= 1)) {
+        throw std::invalid_argument("min_effect must be in [0, 10) and alpha in (0, 1]");
+      }
+      return base;
+    };
+    if (j.contains("default")) t.fallback = read_rule(j.at("default"), t.fallback);
+    if (j.contains("families")) {
+      for (const auto& [family, r] : j.at("families").items()) t.families[family] = read_rule(r, t.fallback);
+    }
+  } catch (const std::exception& e) {
+    throw StoredFileError("thresholds file " + path + ": " + e.what());
+  }
+  return t;
+}
+
+std::string_view change_name(Change c) {
+  switch (c) {
+    case Change::Same: return "same";
+    case Change::Faster: return "faster";
+    case Change::Slower: return "slower";
+    case Change::ImageRegressed: return "image-regressed";
+    case Change::CorrectnessRegressed: return "correctness-regressed";
+    case Change::New: return "new";
+    case Change::Absent: return "absent";
+  }
+  return "?";
+}
+
+std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now, const Thresholds& th) {
+  std::vector<Comparison> out;
+  for (const auto& b : baseline.operators) {
+    auto it = std::ranges::find(now.operators, b.id, &OperatorResult::id);
+    if (it == now.operators.end()) {
+      Comparison c;
+      c.id = b.id;
+      c.family = b.family;
+      c.change = Change::Absent;
+      c.detail = "in the baseline, absent from these results (filtered out, or the operator was removed)";
+      out.push_back(c);
+    } else {
+      out.push_back(compare_one(b, *it, th));
+    }
+  }
+  for (const auto& n : now.operators) {
+    if (std::ranges::find(baseline.operators, n.id, &OperatorResult::id) != baseline.operators.end()) continue;
+    Comparison c;
+    c.id = n.id;
+    c.family = n.family;
+    c.change = Change::New;
+    c.detail = "not in the baseline (" + n.image.label + ")";
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace archbench

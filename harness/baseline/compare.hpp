@@ -1,0 +1,51 @@
+// Compares one device's results with its baseline: per operator same / faster / slower (with
+// effect size and p-value) / image regressed / correctness regressed / new / absent. Nothing is
+// dropped silently: an operator in either file gets a row.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_file.hpp"
+
+namespace archbench {
+
+// When a timing difference counts: a robust shift of at least `min_effect` (relative) with a
+// Mann-Whitney p-value below `alpha`, confirmed in cycles when both sides recorded SM clocks.
+struct Thresholds {
+  struct Rule {
+    double min_effect = 0.05;
+    double alpha = 0.001;
+  };
+  Rule fallback;
+  std::map<std::string, Rule> families;
+
+  [[nodiscard]] const Rule& rule(const std::string& family) const;
+  // {"default": {"min_effect": 0.05, "alpha": 0.001}, "families": {"matmul": {"min_effect": 0.03}}}
+  // Throws StoredFileError for an unreadable or malformed file.
+  static Thresholds load(const std::string& path);
+};
+
+enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent };
+[[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ...
+
+struct Comparison {
+  std::string id;
+  std::string family;
+  Change change = Change::Same;
+  double effect = 0;         // relative time shift (Hodges-Lehmann), +0.05 = 5% slower
+  double p_value = 1;
+  double cycles_effect = 0;  // relative change of median cycles (0 when clocks unknown)
+  double base_ms = 0, now_ms = 0;
+  std::string detail;
+  [[nodiscard]] bool regression() const {
+    return change == Change::Slower || change == Change::ImageRegressed || change == Change::CorrectnessRegressed ||
+           change == Change::Absent;
+  }
+};
+
+[[nodiscard]] std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now,
+                                                      const Thresholds& thresholds);
+
+}  // namespace archbench

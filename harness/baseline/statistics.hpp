@@ -1,0 +1,18 @@
+// Robust two-sample statistics for timing comparisons (no normality assumed).
+#pragma once
+
+#include <vector>
+
+namespace archbench::stats {
+
+[[nodiscard]] double median(std::vector<double> v);
+
+// Mann-Whitney U test, two-sided, normal approximation with tie correction (fine for the 20+
+// samples archbench keeps per operator). Returns the p-value; 1 when either side is empty.
+[[nodiscard]] double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+
+// Hodges-Lehmann estimate of the shift b - a (median of all pairwise differences), relative to
+// median(a): a robust effect size, +0.05 = b is 5% slower.
+[[nodiscard]] double relative_shift(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace archbench::stats

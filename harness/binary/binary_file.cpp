@@ -1,0 +1,202 @@
+#include "harness/binary/binary_file.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <map>
+#include <thread>
+
+#include "harness/binary/decompress.hpp"
+#include "harness/binary/elf_reader.hpp"
+#include "harness/binary/fatbin_walk.hpp"
+#include "harness/binary/kernel_names.hpp"
+#include "harness/binary/mapped_file.hpp"
+
+namespace archbench::binary {
+
+using detail::Bytes;
+using detail::ErrorSite;
+
+namespace {
+
+std::string describe(const std::string& path, uint64_t offset, const std::string& what) {
+  return path + ": at offset " + detail::hex(offset) + ": " + what;
+}
+
+// A cubin on its own (compat.md §4.4): the SASS arch sits in e_flags, where depends on the ABI version.
+FatbinEntry raw_cubin_entry(const detail::ElfImage& elf, uint64_t size) {
+  FatbinEntry e;
+  e.raw_kind = 2;
+  e.is_image = true;
+  e.target.kind = arch::ImageKind::Sass;
+  e.target.arch = static_cast<int>(elf.abi_version() >= 8 ? (elf.flags() >> 8) & 0xff : elf.flags() & 0xff);
+  e.target.virtual_arch = e.target.arch;
+  e.payload_size = size;
+  e.uncompressed_size = size;
+  return e;
+}
+
+// Entries run in parallel only when there are enough to pay for the threads.
+constexpr size_t kParallelThreshold = 64;
+
+}  // namespace
+
+BinaryError::BinaryError(const std::string& path, uint64_t offset, const std::string& what)
+    : std::runtime_error(describe(path, offset, what)), path_(path), offset_(offset) {}
+
+std::string_view compression_name(Compression c) {
+  switch (c) {
+    case Compression::Lz4: return "lz4";
+    case Compression::Zstd: return "zstd";
+    case Compression::None: break;
+  }
+  return "none";
+}
+
+struct BinaryFile::Impl {
+  std::string path;
+  detail::MappedFile map;
+  std::vector<FatbinEntry> entries;
+  int containers = 0;
+
+  explicit Impl(const std::string& p) : path(p), map(p) {}
+
+  // A payload as stored (a view into the map) or decompressed (owned).
+  struct Payload {
+    std::vector<std::byte> owned;
+    Bytes bytes;
+  };
+  [[nodiscard]] Payload decode(const FatbinEntry& e) const;
+  // Names defined by one image entry (empty for non-images).
+  [[nodiscard]] std::vector<std::string> kernel_names(const FatbinEntry& e) const;
+  [[nodiscard]] ErrorSite payload_site(const FatbinEntry& e) const;
+};
+
+ErrorSite BinaryFile::Impl::payload_site(const FatbinEntry& e) const {
+  // Inside a decompressed payload there is no file offset: name the entry instead.
+  if (e.compression == Compression::None) return {path, e.payload_offset};
+  return {path, e.offset, std::string(compression_name(e.compression)) + " payload of the entry"};
+}
+
+BinaryFile::Impl::Payload BinaryFile::Impl::decode(const FatbinEntry& e) const {
+  // Entries come from the caller too: check them against this file again.
+  const auto end = detail::checked_add(e.payload_offset, e.payload_size);
+  if (!end || *end > map.bytes().size()) throw BinaryError(path, e.offset, "entry payload lies past the end of the file");
+  if ((e.flags & detail::kFlagZlib) != 0 && e.compression == Compression::None) {
+    throw BinaryError(path, e.offset, "entry uses the old (zlib) fatbin compression, which is not supported");
+  }
+  Payload p;
+  p.bytes = map.bytes().subspan(e.payload_offset, e.payload_size);
+  if (e.compression != Compression::None) {
+    p.owned = detail::decompress(e.compression, p.bytes, e.uncompressed_size, payload_site(e));
+    p.bytes = p.owned;
+  }
+  return p;
+}
+
+std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e) const {
+  if (!e.is_image) return {};
+  const Payload p = decode(e);
+  if (e.target.kind == arch::ImageKind::Ptx) {
+    return detail::ptx_kernel_names({reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size()});
+  }
+  return detail::cubin_kernel_names(p.bytes, payload_site(e));
+}
+
+BinaryFile BinaryFile::open(const std::string& path) {
+  auto impl = std::make_unique<Impl>(path);
+  const Bytes file = impl->map.bytes();
+  const ErrorSite site(path, 0);
+  if (detail::has_fatbin_magic(file)) {
+    detail::walk_fatbin_section(file, 0, file.size(), false, path, impl->containers, impl->entries);
+  } else if (detail::has_elf_magic(file)) {
+    const detail::ElfImage elf(file, site);
+    if (elf.machine() == detail::kEmCuda) {
+      impl->entries.push_back(raw_cubin_entry(elf, file.size()));
+    } else {
+      for (const auto& s : elf.sections()) {
+        const bool relocatable = s.name == "__nv_relfatbin";
+        if (s.name != ".nv_fatbin" && !relocatable) continue;
+        detail::walk_fatbin_section(file, s.offset, s.size, relocatable, path, impl->containers, impl->entries);
+      }
+    }
+  } else {
+    site.fail(0, "not an ELF file or fatbin");
+  }
+  return BinaryFile(std::move(impl));
+}
+
+BinaryFile::BinaryFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+BinaryFile::BinaryFile(BinaryFile&&) noexcept = default;
+BinaryFile& BinaryFile::operator=(BinaryFile&&) noexcept = default;
+BinaryFile::~BinaryFile() = default;
+
+const std::string& BinaryFile::path() const { return impl_->path; }
+const std::vector<FatbinEntry>& BinaryFile::entries() const { return impl_->entries; }
+int BinaryFile::container_count() const { return impl_->containers; }
+
+std::vector<std::byte> BinaryFile::payload(const FatbinEntry& e) const {
+  auto p = impl_->decode(e);
+  if (e.compression == Compression::None) return {p.bytes.begin(), p.bytes.end()};
+  return std::move(p.owned);
+}
+
+std::vector<KernelImages> BinaryFile::kernels() const {
+  const auto& entries = impl_->entries;
+  std::vector<std::vector<std::string>> names(entries.size());
+  std::vector<std::exception_ptr> errors(entries.size());
+  // open() turned read-ahead off (it reads scattered headers); here every payload is read in order.
+  uint64_t lo = UINT64_MAX;
+  uint64_t hi = 0;
+  for (const auto& e : entries) {
+    if (!e.is_image) continue;
+    lo = std::min(lo, e.payload_offset);
+    hi = std::max(hi, e.payload_offset + e.payload_size);  // open() checked the sum
+  }
+  if (lo < hi) impl_->map.read_ahead(lo, hi - lo);
+  auto work = [&](size_t i) {
+    try {
+      names[i] = impl_->kernel_names(entries[i]);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  if (entries.size() <= kParallelThreshold) {
+    for (size_t i = 0; i < entries.size(); ++i) work(i);
+  } else {
+    std::atomic<size_t> next{0};
+    const size_t workers = std::max(1U, std::thread::hardware_concurrency());
+    std::vector<std::jthread> pool;
+    pool.reserve(workers);
+    for (size_t w = 0; w < workers; ++w) {
+      pool.emplace_back([&] {
+        for (size_t i = next++; i < entries.size(); i = next++) work(i);
+      });
+    }
+  }  // the jthreads join here
+  // The first failure in file order, so that the error does not depend on scheduling.
+  for (const auto& err : errors) {
+    if (err) std::rethrow_exception(err);
+  }
+
+  std::map<std::string, KernelImages> by_name;  // sorted by mangled name
+  for (size_t i = 0; i < entries.size(); ++i) {
+    auto& list = names[i];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    for (auto& n : list) {
+      auto [it, inserted] = by_name.try_emplace(n);
+      if (inserted) it->second.mangled = n;
+      it->second.images.push_back(entries[i].target);
+    }
+  }
+  std::vector<KernelImages> out;
+  out.reserve(by_name.size());
+  for (auto& [name, k] : by_name) {
+    k.demangled = detail::demangle(k.mangled);
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace archbench::binary

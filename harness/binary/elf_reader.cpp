@@ -1,0 +1,59 @@
+#include "harness/binary/elf_reader.hpp"
+
+#include <elf.h>
+
+namespace archbench::binary::detail {
+
+bool has_elf_magic(Bytes data) {
+  return data.size() >= SELFMAG && std::memcmp(data.data(), ELFMAG, SELFMAG) == 0;
+}
+
+std::string_view string_at(Bytes table, uint64_t table_offset, uint64_t offset, const ErrorSite& site) {
+  if (offset >= table.size()) site.fail(table_offset, "string offset " + hex(offset) + " past its table");
+  const auto* begin = reinterpret_cast<const char*>(table.data()) + offset;
+  const void* nul = std::memchr(begin, 0, table.size() - offset);
+  if (nul == nullptr) site.fail(table_offset + offset, "unterminated string");
+  return {begin, static_cast<std::size_t>(static_cast<const char*>(nul) - begin)};
+}
+
+ElfImage::ElfImage(Bytes data, const ErrorSite& site) : data_(data) {
+  if (!fits(0, sizeof(Elf64_Ehdr), data.size())) site.fail(0, "truncated ELF header");
+  const auto eh = load<Elf64_Ehdr>(data, 0);
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64) site.fail(EI_CLASS, "not a 64-bit ELF");
+  if (eh.e_ident[EI_DATA] != ELFDATA2LSB) site.fail(EI_DATA, "not a little-endian ELF");
+  machine_ = eh.e_machine;
+  flags_ = eh.e_flags;
+  abi_version_ = eh.e_ident[EI_ABIVERSION];
+  if (eh.e_shoff == 0) return;  // no section headers: nothing to read (valid for some ELF files)
+
+  if (eh.e_shentsize < sizeof(Elf64_Shdr)) site.fail(offsetof(Elf64_Ehdr, e_shentsize), "section header size too small");
+  if (!fits(eh.e_shoff, sizeof(Elf64_Shdr), data.size())) site.fail(offsetof(Elf64_Ehdr, e_shoff), "section header table past the end of the file");
+  // Extended numbering: counts too large for the header live in section 0.
+  const auto sh0 = load<Elf64_Shdr>(data, eh.e_shoff);
+  uint64_t count = eh.e_shnum != 0 ? eh.e_shnum : sh0.sh_size;
+  uint64_t strndx = eh.e_shstrndx != SHN_XINDEX ? eh.e_shstrndx : sh0.sh_link;
+  // A count that cannot fit in the file fails the same check as a short table; no multiplication overflows.
+  if (count > (data.size() - eh.e_shoff) / eh.e_shentsize) site.fail(offsetof(Elf64_Ehdr, e_shoff), "section header table past the end of the file");
+  if (strndx >= count && strndx != SHN_UNDEF) site.fail(offsetof(Elf64_Ehdr, e_shstrndx), "section name table index out of range");
+
+  std::vector<Elf64_Shdr> raw;
+  raw.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t at = eh.e_shoff + i * eh.e_shentsize;
+    auto sh = load<Elf64_Shdr>(data, at);
+    if (sh.sh_type == SHT_NOBITS) sh.sh_offset = sh.sh_size = 0;  // occupies no file bytes; its offset may point anywhere
+    if (!fits(sh.sh_offset, sh.sh_size, data.size())) site.fail(at, "section " + std::to_string(i) + " lies past the end of the file");
+    raw.push_back(sh);
+  }
+  // SHN_UNDEF: no name table, every section is unnamed.
+  const bool named = strndx != SHN_UNDEF;
+  const uint64_t names_offset = named ? raw[strndx].sh_offset : 0;
+  const Bytes name_table = named ? data.subspan(names_offset, raw[strndx].sh_size) : Bytes{};
+  sections_.reserve(count);
+  for (const auto& sh : raw) {
+    const std::string_view name = named ? string_at(name_table, names_offset, sh.sh_name, site) : std::string_view{};
+    sections_.push_back({name, sh.sh_type, sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_entsize});
+  }
+}
+
+}  // namespace archbench::binary::detail

@@ -1,0 +1,158 @@
+// Baseline files (corrupt, wrong schema version, wrong device key, refusing to overwrite) and the
+// comparison verdicts, on synthetic results.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "harness/baseline/compare.hpp"
+#include "harness/report/json.hpp"
+#include "harness/run/timer.hpp"
+
+namespace archbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() : path_(fs::temp_directory_path() / ("archbench_baseline_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path path_;
+};
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+OperatorResult op(const std::string& id, double center_ms, unsigned seed, const std::string& image = "sass") {
+  OperatorResult r;
+  r.id = id;
+  r.family = "matmul";
+  r.image.status = image;
+  r.image.label = image == "sass" ? "sass sm_90" : image;
+  CorrectnessResult c;
+  c.passed = true;
+  c.bench_shape_finite = true;
+  r.correctness = c;
+  TimingResult t;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> d(center_ms, center_ms * 0.005);
+  for (int i = 0; i < 40; ++i) t.samples_ms.push_back(d(rng));
+  summarize(t);
+  r.timing = t;
+  return r;
+}
+
+DeviceResults device(std::vector<OperatorResult> ops) {
+  DeviceResults d;
+  d.device = {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"memory_bytes", size_t{150110011392}}, {"uuid", "GPU-1"}};
+  d.key = device_key("NVIDIA H200", "9.0", 150110011392);
+  d.build = {{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}};
+  d.operators = std::move(ops);
+  return d;
+}
+
+TEST(DeviceKey, NameCcAndMemory) {
+  EXPECT_EQ(device_key("NVIDIA H200", "9.0", 150110011392), "nvidia-h200-cc90-140g");
+  EXPECT_EQ(device_key("NVIDIA GeForce RTX 5090", "12.0", 34190000000ull), "nvidia-geforce-rtx-5090-cc120-32g");
+}
+
+TEST(BaselineFile, RoundTripsAtomically) {
+  TempDir dir;
+  const auto path = dir.file("b.json");
+  save_baseline(path, device({op("a", 1.0, 1)}));
+  const auto back = load_baseline(path);
+  EXPECT_EQ(back.key, "nvidia-h200-cc90-140g");
+  ASSERT_EQ(back.operators.size(), 1u);
+  EXPECT_EQ(back.operators[0].timing->samples_ms.size(), 40u);
+}
+
+TEST(BaselineFile, RejectsCorruptForeignAndOldFiles) {
+  TempDir dir;
+  auto expect_error = [](const std::string& path, const std::string& says) {
+    try {
+      (void)load_baseline(path);
+      ADD_FAILURE() << "accepted " << path;
+    } catch (const StoredFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  };
+  const auto good = dir.file("good.json");
+  save_baseline(good, device({op("a", 1.0, 1)}));
+  std::ifstream in(good);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+  write(dir.file("truncated.json"), text.substr(0, text.size() / 2));
+  expect_error(dir.file("truncated.json"), "not valid JSON");
+  write(dir.file("empty.json"), "");
+  expect_error(dir.file("empty.json"), "not valid JSON");
+  write(dir.file("results.json"), R"({"schema": "archbench.run", "schema_version": 1})");
+  expect_error(dir.file("results.json"), "not an archbench.baseline file");
+  auto j = nlohmann::json::parse(text);
+  j["schema_version"] = 99;
+  write(dir.file("future.json"), j.dump());
+  expect_error(dir.file("future.json"), "schema_version 99");
+  j = nlohmann::json::parse(text);
+  j["device_key"] = "nvidia-a100-cc80-80g";
+  write(dir.file("foreign.json"), j.dump());
+  expect_error(dir.file("foreign.json"), "does not match its device");
+  j = nlohmann::json::parse(text);
+  j["operators"][0].erase("timing");
+  write(dir.file("missing.json"), j.dump());
+  expect_error(dir.file("missing.json"), "malformed");
+  expect_error(dir.file("nonexistent.json"), "cannot read");
+}
+
+TEST(Compare, SameBuildSameNoiseIsSame) {
+  const auto rows = compare_results(device({op("a", 1.0, 1), op("b", 0.05, 2)}), device({op("a", 1.0, 3), op("b", 0.05, 4)}), {});
+  for (const auto& r : rows) EXPECT_EQ(r.change, Change::Same) << r.id << ": " << r.detail;
+}
+
+TEST(Compare, FlagsEveryKindOfRegression) {
+  auto slow = op("slow", 1.10, 5);
+  auto image = op("image", 1.0, 6, "ptx-jit");
+  auto wrong = op("wrong", 1.0, 7);
+  wrong.correctness->passed = false;
+  const auto base = device({op("slow", 1.0, 1), op("image", 1.0, 2), op("wrong", 1.0, 3), op("gone", 1.0, 4), op("fast", 1.0, 8)});
+  const auto now = device({slow, image, wrong, op("new", 1.0, 9), op("fast", 0.8, 10)});
+  std::map<std::string, Change> got;
+  for (const auto& r : compare_results(base, now, {})) got[r.id] = r.change;
+  EXPECT_EQ(got["slow"], Change::Slower);
+  EXPECT_EQ(got["image"], Change::ImageRegressed);
+  EXPECT_EQ(got["wrong"], Change::CorrectnessRegressed);
+  EXPECT_EQ(got["gone"], Change::Absent);
+  EXPECT_EQ(got["new"], Change::New);
+  EXPECT_EQ(got["fast"], Change::Faster);
+}
+
+TEST(Compare, ThresholdsPerFamilyAndClockDrift) {
+  TempDir dir;
+  write(dir.file("t.json"), R"({"default": {"min_effect": 0.2}, "families": {"matmul": {"min_effect": 0.02}}})");
+  const auto th = Thresholds::load(dir.file("t.json"));
+  EXPECT_DOUBLE_EQ(th.rule("matmul").min_effect, 0.02);
+  EXPECT_DOUBLE_EQ(th.rule("conv").min_effect, 0.2);
+  const auto rows = compare_results(device({op("a", 1.0, 1)}), device({op("a", 1.10, 2)}), th);
+  EXPECT_EQ(rows[0].change, Change::Slower);
+
+  // 10% slower in time but the SM clock dropped 10%: same cycles -> not a code regression.
+  auto base = op("a", 1.0, 1);
+  auto now = op("a", 1.10, 2);
+  base.timing->median_cycles = 1.0e6;
+  now.timing->median_cycles = 1.0e6;
+  const auto drift = compare_results(device({base}), device({now}), th);
+  EXPECT_EQ(drift[0].change, Change::Same) << drift[0].detail;
+  EXPECT_NE(drift[0].detail.find("clock drift"), std::string::npos);
+
+  write(dir.file("bad.json"), R"({"default": {"min_effect": -1}})");
+  EXPECT_THROW((void)Thresholds::load(dir.file("bad.json")), StoredFileError);
+}
+
+}  // namespace
+}  // namespace archbench

@@ -1,0 +1,122 @@
+// archbench baseline update / archbench compare: stored per-device baselines as a CI gate.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "harness/baseline/compare.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+
+namespace archbench::cli {
+
+int baseline_update_command(const BaselineUpdateOptions& o) {
+  std::vector<DeviceResults> devices;
+  try {
+    devices = load_run_results(o.from);
+  } catch (const StoredFileError& e) {
+    std::cerr << "archbench baseline update: " << e.what() << "\n";
+    return kBadInput;
+  }
+  if (!o.out.empty() && devices.size() != 1) {
+    std::cerr << "archbench baseline update: --out names one file but " << o.from << " holds " << devices.size()
+              << " devices; use --dir\n";
+    return kUsage;
+  }
+  int rc = kOk;
+  for (const auto& d : devices) {
+    const std::string path = o.out.empty() ? (std::filesystem::path(o.dir) / (d.key + ".json")).string() : o.out;
+    if (std::filesystem::exists(path) && !o.force) {
+      try {
+        const DeviceResults old = load_baseline(path);
+        if (old.key != d.key) {
+          std::cerr << fmt::format("archbench baseline update: {} is the baseline of {}, not {}; refusing (--force overrides)\n",
+                                   path, old.key, d.key);
+          rc = kBadInput;
+          continue;
+        }
+        if (auto diff = build_difference(old.build, d.build); !diff.empty()) {
+          std::cerr << fmt::format("archbench baseline update: {} was made by a different build ({}); refusing (--force overrides)\n",
+                                   path, diff);
+          rc = kBadInput;
+          continue;
+        }
+      } catch (const StoredFileError& e) {
+        std::cerr << "archbench baseline update: the existing baseline cannot be read, refusing to replace it (--force overrides): "
+                  << e.what() << "\n";
+        rc = kBadInput;
+        continue;
+      }
+    }
+    try {
+      if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent);
+      save_baseline(path, d);
+    } catch (const std::exception& e) {
+      std::cerr << "archbench baseline update: " << e.what() << "\n";
+      return kInternal;
+    }
+    std::cout << fmt::format("wrote {} ({} operators, device {})\n", path, d.operators.size(), d.key);
+  }
+  return rc;
+}
+
+int compare_command(const CompareOptions& o) {
+  DeviceResults baseline;
+  std::vector<DeviceResults> results;
+  Thresholds thresholds;
+  try {
+    baseline = load_baseline(o.baseline);
+    results = load_run_results(o.results);
+    if (!o.thresholds.empty()) thresholds = Thresholds::load(o.thresholds);
+  } catch (const StoredFileError& e) {
+    std::cerr << "archbench compare: " << e.what() << "\n";
+    return kBadInput;
+  }
+  const DeviceResults* now = nullptr;
+  std::string keys;
+  for (const auto& d : results) {
+    keys += (keys.empty() ? "" : ", ") + d.key;
+    if (d.key == baseline.key) now = &d;
+  }
+  if (now == nullptr) {
+    std::cerr << fmt::format("archbench compare: {} is the baseline of {}, but {} holds results for {}\n", o.baseline,
+                             baseline.key, o.results, keys);
+    return kBadInput;
+  }
+  std::cout << fmt::format("compare {} against baseline {} ({})\n", o.results, o.baseline, baseline.key);
+  if (auto diff = build_difference(baseline.build, now->build); !diff.empty()) {
+    std::cout << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
+  }
+  const auto rows = compare_results(baseline, *now, thresholds);
+  std::map<Change, int> counts;
+  int regressions = 0;
+  nlohmann::json out = nlohmann::json::array();
+  std::cout << fmt::format("{:<46} {:<22} {}\n", "operator", "change", "detail");
+  for (const auto& r : rows) {
+    ++counts[r.change];
+    regressions += r.regression() ? 1 : 0;
+    std::cout << fmt::format("{:<46} {:<22} {}\n", r.id, change_name(r.change), r.detail);
+    out.push_back({{"id", r.id}, {"change", change_name(r.change)}, {"regression", r.regression()}, {"effect", r.effect},
+                   {"p_value", r.p_value}, {"cycles_effect", r.cycles_effect}, {"base_ms", r.base_ms},
+                   {"now_ms", r.now_ms}, {"detail", r.detail}});
+  }
+  std::string summary;
+  for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
+  std::cout << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, regressions, regressions ? "FAIL" : "PASS");
+  if (!o.json_path.empty()) {
+    try {
+      write_file_atomically(o.json_path, nlohmann::json{{"schema", "archbench.compare"}, {"schema_version", 1},
+                                                        {"device_key", baseline.key}, {"operators", out}}
+                                             .dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "archbench compare: " << e.what() << "\n";
+      return kInternal;
+    }
+  }
+  return regressions > 0 ? kOperatorFailed : kOk;
+}
+
+}  // namespace archbench::cli

@@ -1,0 +1,204 @@
+// archbench inspect: the device code in any binary, per target and per kernel, and which
+// devices could run it, without a GPU (harness/binary reads, harness/arch judges).
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "harness/arch/compat.hpp"
+#include "harness/binary/binary_file.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/fleet.hpp"
+#include "tools/archbench/selection.hpp"
+
+namespace archbench::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string grouped(size_t n) {  // 3141 -> "3,141"
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+// A target as cuobjdump would count it, plus the PTX ISA for PTX.
+std::string entry_label(const binary::FatbinEntry& e) {
+  std::string s = e.target.name();
+  if (e.target.kind == arch::ImageKind::Ptx && e.target.ptx_isa.known()) s += " (ISA " + e.target.ptx_isa.str() + ")";
+  return s;
+}
+
+struct DeviceTally {
+  std::map<arch::ImageStatus, size_t> by_status;
+  std::map<std::string, std::vector<std::string>> missing_by_cause;  // cause -> kernels
+  std::string first_fix;
+};
+
+// Ordered by arch number, then suffix, so sm_75 comes before sm_100.
+struct ByArch {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto key = [](const std::string& s) {
+      const auto digits = s.find_first_of("0123456789");
+      return std::make_tuple(s.substr(0, digits), digits == std::string::npos ? 0 : std::stoi(s.substr(digits)), s);
+    };
+    return key(a) < key(b);
+  }
+};
+using TargetCounts = std::map<std::string, size_t, ByArch>;
+
+std::string device_title(const arch::DeviceSpec& d) {
+  std::string t = d.cc.str();
+  if (d.label != d.cc.str()) t = d.label + " (" + d.cc.str() + ")";
+  if (!d.products.empty()) {  // a few examples are enough
+    const auto third = d.products.find(',', d.products.find(',', d.products.find(',') + 1) + 1);
+    t += " [" + (third == std::string::npos ? d.products : d.products.substr(0, third) + ", ...") + "]";
+  }
+  t += ", driver " + (d.driver.known() ? "CUDA " + d.driver.str() : std::string("unknown (PTX ISA not judged)"));
+  return t;
+}
+
+std::string device_summary(const arch::DeviceSpec& d, const DeviceTally& t, size_t kernels) {
+  auto count = [&](arch::ImageStatus s) { auto it = t.by_status.find(s); return it == t.by_status.end() ? size_t{0} : it->second; };
+  const size_t sass = count(arch::ImageStatus::Sass), jit = count(arch::ImageStatus::PtxJit);
+  const size_t bad = kernels - sass - jit;
+  std::string s = fmt::format("  {}: {} of {} kernels have SASS, {} run only through PTX JIT", d.cc.str(), grouped(sass),
+                              grouped(kernels), grouped(jit));
+  if (count(arch::ImageStatus::PtxTooNew) > 0) s += fmt::format(", {} have PTX too new for the driver", grouped(count(arch::ImageStatus::PtxTooNew)));
+  if (bad == 0) return s + " -> every kernel loads\n";
+  if (sass + jit == 0 && count(arch::ImageStatus::PtxTooNew) == kernels) {
+    return s + " -> every launch fails with 'the provided PTX was compiled with an unsupported toolchain' (222)\n";
+  }
+  if (sass + jit == 0) return s + " -> every launch fails with 'no kernel image'\n";
+  return s + fmt::format(" -> {} kernel(s) fail to launch\n", grouped(bad));
+}
+
+}  // namespace
+
+int inspect_command(const InspectOptions& o) {
+  std::vector<arch::DeviceSpec> devices;
+  try {
+    devices = device_specs(o.devices, o.driver, o.fleet_path);
+  } catch (const UsageError& e) {
+    std::cerr << "archbench inspect: " << e.what() << "\n";
+    return kUsage;
+  }
+  const bool need_kernels = o.kernels || !devices.empty() || o.filter != "*";
+  bool unreadable = false, any_missing = false;
+  json report{{"schema", "archbench.inspect"}, {"schema_version", 1}, {"files", json::array()}};
+
+  for (const auto& path : o.files) {
+    std::optional<binary::BinaryFile> file;
+    try {
+      file = binary::BinaryFile::open(path);
+    } catch (const std::exception& e) {
+      std::cerr << "archbench inspect: " << e.what() << "\n";
+      unreadable = true;
+      continue;
+    }
+    json jf{{"path", path}, {"containers", file->container_count()}};
+    TargetCounts sass, ptx;
+    std::map<std::string, size_t> other, compression;
+    for (const auto& e : file->entries()) {
+      if (!e.is_image) ++other["kind " + std::to_string(e.raw_kind)];
+      else (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[entry_label(e)]++;
+      ++compression[std::string(binary::compression_name(e.compression))];
+    }
+    std::cout << fmt::format("{}: {} entries in {} fatbin container(s)\n", path, grouped(file->entries().size()),
+                             file->container_count());
+    auto line = [](const char* title, const auto& m) {
+      std::string s = fmt::format("  {:<6}", title);
+      if (m.empty()) s += " none";
+      for (const auto& [k, v] : m) s += fmt::format(" {} x{}", k, grouped(v));
+      return s + "\n";
+    };
+    std::cout << line("SASS", sass) << line("PTX", ptx);
+    if (!other.empty()) std::cout << line("other", other);
+    std::cout << line("compr.", compression);
+    jf["sass"] = sass;
+    jf["ptx"] = ptx;
+    jf["other"] = other;
+    jf["compression"] = compression;
+
+    if (need_kernels) {
+      std::vector<binary::KernelImages> kernels;
+      try {
+        kernels = file->kernels();
+      } catch (const std::exception& e) {
+        std::cerr << "archbench inspect: " << e.what() << "\n";
+        unreadable = true;
+        continue;
+      }
+      std::erase_if(kernels, [&](const binary::KernelImages& k) {
+        return fnmatch(o.filter.c_str(), k.demangled.c_str(), 0) != 0 && fnmatch(o.filter.c_str(), k.mangled.c_str(), 0) != 0;
+      });
+      std::cout << fmt::format("  kernels: {}{}\n", grouped(kernels.size()), o.filter == "*" ? "" : " matching " + o.filter);
+
+      std::vector<DeviceTally> tallies(devices.size());
+      jf["kernels"] = json::array();
+      for (const auto& k : kernels) {
+        json jk{{"mangled", k.mangled}, {"demangled", k.demangled}, {"images", json::array()}, {"verdicts", json::object()}};
+        for (const auto& img : k.images) jk["images"].push_back(img.name());
+        std::string verdicts;
+        for (size_t d = 0; d < devices.size(); ++d) {
+          const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, arch::DeviceFacts{devices[d].cc, devices[d].driver});
+          tallies[d].by_status[v.status]++;
+          if (!v.loads()) {
+            tallies[d].missing_by_cause[v.label() + ": " + v.cause].push_back(k.demangled);
+            if (tallies[d].first_fix.empty()) tallies[d].first_fix = v.fix;
+            any_missing = true;
+          }
+          jk["verdicts"][devices[d].label] = {{"status", arch::status_name(v.status)}, {"label", v.label()},
+                                              {"cause", v.cause}, {"fix", v.fix}};
+          verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
+        }
+        if (o.kernels) {
+          std::string images;
+          for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
+          std::cout << fmt::format("    {}  <{}>{}\n", k.demangled, images, verdicts);
+        }
+        jf["kernels"].push_back(std::move(jk));
+      }
+      jf["devices"] = json::array();
+      for (size_t d = 0; d < devices.size(); ++d) {
+        const auto& t = tallies[d];
+        std::cout << fmt::format("  on {}\n", device_title(devices[d])) << device_summary(devices[d], t, kernels.size());
+        json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
+                {"kernels", kernels.size()}, {"counts", json::object()}, {"fix", t.first_fix}};
+        for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
+        int shown = 0;
+        for (const auto& [cause, names] : t.missing_by_cause) {
+          if (++shown > 5) {
+            std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.missing_by_cause.size() - 5);
+            break;
+          }
+          std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names.size()), names.front(), cause);
+        }
+        if (!t.first_fix.empty()) std::cout << "    fix: " << t.first_fix << "\n";
+        jf["devices"].push_back(std::move(jd));
+      }
+    }
+    report["files"].push_back(std::move(jf));
+  }
+
+  if (!o.json_path.empty()) {
+    try {
+      write_file_atomically(o.json_path, report.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "archbench inspect: " << e.what() << "\n";
+      return kInternal;
+    }
+  }
+  if (unreadable) return kBadInput;
+  return any_missing ? kOperatorFailed : kOk;
+}
+
+}  // namespace archbench::cli
