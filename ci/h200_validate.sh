@@ -36,11 +36,15 @@ cp "$base" "$final/"
   done
 } >> "$final/validate.txt" 2>&1
 
+cp "$out"/aa1-compare.txt "$final/" 2>/dev/null
+tar -czf "$final/logs.tgz" -C "$out" .
+grep -E "exit|summary|===" "$final/validate.txt" | head -40
+
 {
   cuobjdump="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
   torch_lib="$(python3 -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cuda.so"))' 2>/dev/null)"
   libs=("$b/archbench" /usr/local/cuda/lib64/libcublasLt.so.13 "$torch_lib")
-  for l in /usr/lib/x86_64-linux-gnu/libcudnn_engines_precompiled.so.9 /usr/lib/x86_64-linux-gnu/libcudnn_engines_runtime_compiled.so.9; do
+  for l in /usr/lib/x86_64-linux-gnu/libcudnn_engines_precompiled.so.9; do
     [ -f "$l" ] && libs+=("$l")
   done
   for lib in "${libs[@]}"; do
@@ -58,7 +62,4 @@ cp "$base" "$final/"
     "$b/archbench" inspect "$torch_lib" --device 9.0 --driver 580; echo "exit $?"
   fi
 } > "$final/inspect.txt" 2>&1
-
-cp "$out"/aa1-compare.txt "$final/" 2>/dev/null
-tar -czf "$final/logs.tgz" -C "$out" .
-grep -E "exit|summary|===" "$final/validate.txt" | head -40
+grep -E "===|equal|DIFFERENT|s$|kernels have" "$final/inspect.txt" | head -40

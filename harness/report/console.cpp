@@ -73,6 +73,7 @@ std::string format_findings(const DeviceReport& d) {
                         r.correctness->rel_error, r.correctness->tolerance, r.correctness->non_finite,
                         r.correctness->elements, r.correctness->check_shape,
                         r.correctness->bench_shape_finite ? "" : "; full shape has unwritten or non-finite elements");
+    if (key.empty() && !r.image.note.empty()) key = "note: " + r.image.note;
     if (key.empty()) continue;
     if (!by_cause.contains(key)) order.push_back(key);
     by_cause[key].push_back(r.id);

@@ -7,7 +7,7 @@ using nlohmann::json;
 
 void to_json(json& j, const ImageResult& r) {
   j = json{{"status", r.status}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix}, {"agrees", r.agrees},
-           {"disagreement", r.disagreement}, {"kernels", json::array()}};
+           {"disagreement", r.disagreement}, {"note", r.note}, {"kernels", json::array()}};
   for (const auto& k : r.kernels) {
     j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
                             {"binary_version", k.binary_version}, {"ptx_version", k.ptx_version}});
@@ -21,6 +21,7 @@ void from_json(const json& j, ImageResult& r) {
   j.at("fix").get_to(r.fix);
   j.at("agrees").get_to(r.agrees);
   j.at("disagreement").get_to(r.disagreement);
+  r.note = j.value("note", "");
   for (const auto& k : j.at("kernels")) {
     r.kernels.push_back({k.at("name"), k.at("label"), k.at("runtime_error"), k.at("binary_version"), k.at("ptx_version")});
   }

@@ -21,6 +21,7 @@ struct ImageResult {
   std::string fix;
   bool agrees = true;   // runtime probe agrees with the static prediction
   std::string disagreement;
+  std::string note;     // e.g. why the executable's own images could not be consulted
   struct Kernel {
     std::string name;
     std::string label;
