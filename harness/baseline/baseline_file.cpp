@@ -1,11 +1,13 @@
 #include "harness/baseline/baseline_file.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "harness/report/json.hpp"
+#include "harness/run/timer.hpp"
 #include "harness/util/atomic_file.hpp"
 
 namespace archbench {
@@ -86,6 +88,35 @@ std::vector<DeviceResults> load_run_results(const std::string& path) {
   }
   if (out.empty()) throw StoredFileError(path + " holds no device results (was there a GPU?)");
   return out;
+}
+
+DeviceResults merge_runs(const std::vector<DeviceResults>& runs) {
+  if (runs.empty()) throw StoredFileError("no runs to merge");
+  DeviceResults merged = runs.front();
+  for (auto& op : merged.operators) {
+    if (op.timing) op.timing->run_medians_ms = {op.timing->median_ms};
+  }
+  for (size_t i = 1; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    if (run.key != merged.key) throw StoredFileError("cannot pool runs of " + merged.key + " and " + run.key);
+    if (auto diff = build_difference(merged.build, run.build); !diff.empty()) {
+      throw StoredFileError("cannot pool runs of different builds: " + diff);
+    }
+    for (auto& op : merged.operators) {
+      auto it = std::find_if(run.operators.begin(), run.operators.end(), [&](const OperatorResult& o) { return o.id == op.id; });
+      if (it == run.operators.end() || !it->timing || !op.timing) continue;
+      auto& t = *op.timing;
+      const auto& u = *it->timing;
+      t.samples_ms.insert(t.samples_ms.end(), u.samples_ms.begin(), u.samples_ms.end());
+      t.sm_mhz.insert(t.sm_mhz.end(), u.sm_mhz.begin(), u.sm_mhz.end());
+      t.event_reasons.insert(t.event_reasons.end(), u.event_reasons.begin(), u.event_reasons.end());
+      t.run_medians_ms.push_back(u.median_ms);
+    }
+  }
+  for (auto& op : merged.operators) {
+    if (op.timing) summarize(*op.timing);
+  }
+  return merged;
 }
 
 DeviceResults load_baseline(const std::string& path) {

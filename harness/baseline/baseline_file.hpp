@@ -36,6 +36,11 @@ struct DeviceResults {
 // missing fields).
 [[nodiscard]] std::vector<DeviceResults> load_run_results(const std::string& path);
 
+// Pools several runs of one device into one baseline: per operator the first run's verdicts,
+// every run's samples, and each run's median in run_medians_ms. Throws StoredFileError when the
+// runs are of different devices or builds.
+[[nodiscard]] DeviceResults merge_runs(const std::vector<DeviceResults>& runs);
+
 [[nodiscard]] DeviceResults load_baseline(const std::string& path);
 void save_baseline(const std::string& path, const DeviceResults& d);
 

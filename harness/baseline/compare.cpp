@@ -44,18 +44,29 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   }
   const auto& b = *base.timing;
   const auto& n = *now.timing;
-  c.base_ms = b.median_ms;
+  // The baseline's envelope: the lowest and highest median of the runs it pools. A new median
+  // counts only beyond the envelope by min_effect, so run-to-run noise is not a regression.
+  const std::vector<double> medians = b.run_medians_ms.empty() ? std::vector<double>{b.median_ms} : b.run_medians_ms;
+  const double lo = *std::ranges::min_element(medians), hi = *std::ranges::max_element(medians);
+  c.base_ms = stats::median(medians);
   c.now_ms = n.median_ms;
-  c.effect = stats::relative_shift(b.samples_ms, n.samples_ms);
+  c.effect = c.base_ms > 0 ? n.median_ms / c.base_ms - 1 : 0;
   c.p_value = stats::mann_whitney_p(b.samples_ms, n.samples_ms);
   const bool have_cycles = b.median_cycles > 0 && n.median_cycles > 0;
   if (have_cycles) c.cycles_effect = n.median_cycles / b.median_cycles - 1;
   const auto& rule = th.rule(now.family);
-  const bool significant = std::abs(c.effect) >= rule.min_effect && c.p_value < rule.alpha;
+  // The margin grows with the run-to-run spread the baseline saw: a noisy operator (cuBLAS at
+  // large shapes moved ~10% between runs on the H200 with identical clocks) must move further.
+  const double spread = c.base_ms > 0 ? (hi - lo) / c.base_ms : 0;
+  const double margin = std::max(rule.min_effect, spread);
+  const bool slower = n.median_ms > hi * (1 + margin);
+  const bool faster = n.median_ms < lo * (1 - margin);
+  const bool significant = (slower || faster) && c.p_value < rule.alpha;
   // A clock change alone (same cycles) is not a code regression: confirm in cycle space.
   const bool cycles_agree = !have_cycles || std::abs(c.cycles_effect) >= rule.min_effect * 0.5;
-  if (significant && cycles_agree) c.change = c.effect > 0 ? Change::Slower : Change::Faster;
-  c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%, p={:.1e}{})", b.median_ms, n.median_ms, 100 * c.effect, c.p_value,
+  if (significant && cycles_agree) c.change = slower ? Change::Slower : Change::Faster;
+  c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%, baseline runs {:.4f}-{:.4f}, margin {:.1f}%, p={:.1e}{})",
+                         c.base_ms, n.median_ms, 100 * c.effect, lo, hi, 100 * margin, c.p_value,
                          have_cycles ? fmt::format(", cycles {:+.1f}%", 100 * c.cycles_effect) : "");
   if (significant && !cycles_agree) c.detail += " - within clock drift";
   return c;

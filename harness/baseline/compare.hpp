@@ -11,18 +11,20 @@
 
 namespace archbench {
 
-// When a timing difference counts: a robust shift of at least `min_effect` (relative) with a
-// Mann-Whitney p-value below `alpha`, confirmed in cycles when both sides recorded SM clocks.
+// When a timing difference counts: the new median lies beyond the baseline's envelope (the range
+// of its runs' medians) by a margin of max(`min_effect`, the envelope's own relative width), the
+// Mann-Whitney p-value is below `alpha`, and the change shows in cycles too when both sides
+// recorded SM clocks.
 struct Thresholds {
   struct Rule {
-    double min_effect = 0.05;
+    double min_effect = 0.03;
     double alpha = 0.001;
   };
   Rule fallback;
   std::map<std::string, Rule> families;
 
   [[nodiscard]] const Rule& rule(const std::string& family) const;
-  // {"default": {"min_effect": 0.05, "alpha": 0.001}, "families": {"matmul": {"min_effect": 0.03}}}
+  // {"default": {"min_effect": 0.03, "alpha": 0.001}, "families": {"matmul": {"min_effect": 0.03}}}
   // Throws StoredFileError for an unreadable or malformed file.
   static Thresholds load(const std::string& path);
 };
@@ -34,7 +36,7 @@ struct Comparison {
   std::string id;
   std::string family;
   Change change = Change::Same;
-  double effect = 0;         // relative time shift (Hodges-Lehmann), +0.05 = 5% slower
+  double effect = 0;         // new median / baseline median - 1: +0.05 = 5% slower
   double p_value = 1;
   double cycles_effect = 0;  // relative change of median cycles (0 when clocks unknown)
   double base_ms = 0, now_ms = 0;

@@ -45,13 +45,5 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
   return std::erfc(std::max(z, 0.0) / std::sqrt(2.0));
 }
 
-double relative_shift(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.empty() || b.empty()) return 0;
-  std::vector<double> diffs;
-  diffs.reserve(a.size() * b.size());
-  for (double x : a) for (double y : b) diffs.push_back(y - x);
-  const double base = median(a);
-  return base > 0 ? median(std::move(diffs)) / base : 0;
-}
 
 }  // namespace archbench::stats

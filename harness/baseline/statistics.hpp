@@ -11,8 +11,5 @@ namespace archbench::stats {
 // samples archbench keeps per operator). Returns the p-value; 1 when either side is empty.
 [[nodiscard]] double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
 
-// Hodges-Lehmann estimate of the shift b - a (median of all pairwise differences), relative to
-// median(a): a robust effect size, +0.05 = b is 5% slower.
-[[nodiscard]] double relative_shift(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace archbench::stats

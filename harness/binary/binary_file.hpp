@@ -41,7 +41,7 @@ struct FatbinEntry {
   uint64_t payload_offset = 0;     // file offset of the (possibly compressed) payload
   uint64_t payload_size = 0;       // bytes stored in the file
   uint64_t uncompressed_size = 0;  // bytes after decompression (== payload_size when not compressed)
-  int container = 0;               // index of its container in file order
+  int container = 0;               // index of its container in file order (0 for a raw cubin, which has none)
   bool relocatable = false;        // from __nv_relfatbin (-rdc objects)
 };
 

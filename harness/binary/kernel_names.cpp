@@ -31,9 +31,9 @@ std::vector<std::string> cubin_kernel_names(Bytes cubin, const ErrorSite& site) 
     const Bytes symbols = elf.contents(s);
     for (uint64_t at = 0; symbols.size() - at >= s.entsize; at += s.entsize) {
       const auto sym = load<Elf64_Sym>(symbols, at);
-      // Weak too: -rdc cubins bind template kernels STB_WEAK (their PTX says `.weak .entry`).
-      const auto bind = ELF64_ST_BIND(sym.st_info);
-      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || (bind != STB_GLOBAL && bind != STB_WEAK)) continue;
+      // The entry bit decides, not the binding: -rdc cubins bind template kernels STB_WEAK, and
+      // kernels with internal linkage (anonymous namespace, static) are STB_LOCAL.
+      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC) continue;
       if ((sym.st_other & kStoCudaEntry) == 0 || sym.st_shndx == SHN_UNDEF) continue;
       const auto name = string_at(strings, strtab.offset, sym.st_name, site);
       if (!name.empty()) names.emplace_back(name);  // nothing can launch a kernel without a name

@@ -54,7 +54,8 @@ void to_json(json& j, const TimingResult& r) {
            {"sm_mhz", r.sm_mhz},       {"event_reasons", r.event_reasons},
            {"throttled_samples", r.throttled_samples},        {"median_sm_mhz", r.median_sm_mhz},
            {"median_cycles", r.median_cycles},                {"rel_noise", r.rel_noise},
-           {"stop_reason", r.stop_reason},                    {"injected_slowdown", r.injected_slowdown}};
+           {"stop_reason", r.stop_reason},                    {"injected_slowdown", r.injected_slowdown},
+           {"run_medians_ms", r.run_medians_ms}};
 }
 
 void from_json(const json& j, TimingResult& r) {
@@ -78,6 +79,7 @@ void from_json(const json& j, TimingResult& r) {
   j.at("rel_noise").get_to(r.rel_noise);
   j.at("stop_reason").get_to(r.stop_reason);
   j.at("injected_slowdown").get_to(r.injected_slowdown);
+  r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});
 }
 
 void to_json(json& j, const OperatorResult& r) {

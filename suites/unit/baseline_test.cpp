@@ -132,6 +132,19 @@ TEST(Compare, FlagsEveryKindOfRegression) {
   EXPECT_EQ(got["fast"], Change::Faster);
 }
 
+TEST(Compare, PooledRunsSetTheEnvelope) {
+  // Three baseline runs whose medians differ by 8% (run-to-run noise, tight within each run).
+  const auto base = merge_runs({device({op("a", 1.00, 1)}), device({op("a", 1.08, 2)}), device({op("a", 1.04, 3)})});
+  ASSERT_EQ(base.operators[0].timing->run_medians_ms.size(), 3u);
+  EXPECT_EQ(base.operators[0].timing->samples_ms.size(), 120u);
+  EXPECT_EQ(compare_results(base, device({op("a", 1.07, 4)}), {})[0].change, Change::Same);
+  EXPECT_EQ(compare_results(base, device({op("a", 1.20, 5)}), {})[0].change, Change::Slower);  // margin = 8% spread
+  EXPECT_EQ(compare_results(base, device({op("a", 0.90, 6)}), {})[0].change, Change::Faster);
+  auto other = device({op("a", 1.0, 7)});
+  other.key = "nvidia-a100-cc80-80g";
+  EXPECT_THROW((void)merge_runs({device({op("a", 1.0, 1)}), other}), StoredFileError);
+}
+
 TEST(Compare, ThresholdsPerFamilyAndClockDrift) {
   TempDir dir;
   write(dir.file("t.json"), R"({"default": {"min_effect": 0.2}, "families": {"matmul": {"min_effect": 0.02}}})");

@@ -129,7 +129,7 @@ TEST(BinaryFixtureExe, LinkedExecutableKeepsKernelsPerImage) {
 
 // The .nv_fatbin bytes on their own, as `fatbinary` writes them.
 TEST(BinaryRaw, FatbinFileReadsLikeItsSection) {
-  const auto& obj = test::binary_fixture("mode_none");
+  const std::string obj = test::binary_fixture("mode_none");
   const auto f = BinaryFile::open(obj);
   ASSERT_EQ(f.entries().size(), 2U);
   const uint64_t container = f.entries()[0].offset - 16;
@@ -152,7 +152,7 @@ TEST(BinaryRaw, FatbinFileReadsLikeItsSection) {
 
 // Containers back to back, some after 8 bytes of padding; enough entries for kernels() to go parallel.
 TEST(BinaryRaw, ManyContainersInOneSection) {
-  const auto& obj = test::binary_fixture("mode_size");
+  const std::string obj = test::binary_fixture("mode_size");
   const auto f = BinaryFile::open(obj);
   const uint64_t container = f.entries().at(0).offset - 16;
   const auto bytes = test::read_bytes(obj);

@@ -72,7 +72,7 @@ struct Layout {
 
 Layout layout_of(const std::string& fixture) {
   Layout l;
-  const auto& path = test::binary_fixture(fixture);
+  const std::string path = test::binary_fixture(fixture);
   l.bytes = test::read_bytes(path);
   const auto f = BinaryFile::open(path);
   l.entries = f.entries();

@@ -14,15 +14,24 @@
 namespace archbench::cli {
 
 int baseline_update_command(const BaselineUpdateOptions& o) {
+  // Every run of the same device is pooled into one baseline for that device.
   std::vector<DeviceResults> devices;
   try {
-    devices = load_run_results(o.from);
+    std::map<std::string, std::vector<DeviceResults>> runs_by_key;
+    std::vector<std::string> order;
+    for (const auto& path : o.from) {
+      for (auto& d : load_run_results(path)) {
+        if (!runs_by_key.contains(d.key)) order.push_back(d.key);
+        runs_by_key[d.key].push_back(std::move(d));
+      }
+    }
+    for (const auto& key : order) devices.push_back(merge_runs(runs_by_key[key]));
   } catch (const StoredFileError& e) {
     std::cerr << "archbench baseline update: " << e.what() << "\n";
     return kBadInput;
   }
   if (!o.out.empty() && devices.size() != 1) {
-    std::cerr << "archbench baseline update: --out names one file but " << o.from << " holds " << devices.size()
+    std::cerr << "archbench baseline update: --out names one file but the results hold " << devices.size()
               << " devices; use --dir\n";
     return kUsage;
   }
@@ -58,7 +67,8 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
       std::cerr << "archbench baseline update: " << e.what() << "\n";
       return kInternal;
     }
-    std::cout << fmt::format("wrote {} ({} operators, device {})\n", path, d.operators.size(), d.key);
+    std::cout << fmt::format("wrote {} ({} operators, device {}, {} run(s))\n", path, d.operators.size(), d.key,
+                             o.from.size());
   }
   return rc;
 }

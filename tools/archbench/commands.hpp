@@ -37,7 +37,7 @@ struct InspectOptions {
 int inspect_command(const InspectOptions& o);
 
 struct BaselineUpdateOptions {
-  std::string from;                 // run results (archbench run --json)
+  std::vector<std::string> from;    // run results (archbench run --json); several runs are pooled
   std::string dir = "baselines";    // writes <dir>/<device-key>.json per device
   std::string out;                  // or exactly this file (one device only)
   bool force = false;

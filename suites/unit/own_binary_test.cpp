@@ -1,0 +1,34 @@
+// The inspector on archbench's own executable: every own kernel (several with internal linkage,
+// which cubins mark STB_LOCAL) is found with exactly the images the build manifest lists. This
+// is the static half of the cross-check `archbench run` makes against the driver.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "harness/binary/binary_file.hpp"
+#include "harness/manifest/build_manifest.hpp"
+
+namespace archbench {
+namespace {
+
+TEST(OwnBinary, EveryOwnKernelHasTheManifestsImages) {
+  const auto file = binary::BinaryFile::open(ARCHBENCH_TEST_EXE);
+  const auto kernels = file.kernels();
+  std::set<std::string> manifest;
+  for (const auto& t : build_manifest().targets) manifest.insert(t.name());
+  int own = 0;
+  for (const auto& k : kernels) {
+    if (k.demangled.find("archbench::") == std::string::npos) continue;
+    ++own;
+    std::set<std::string> images;
+    for (const auto& t : k.images) images.insert(t.name());
+    EXPECT_EQ(images, manifest) << k.demangled;
+  }
+  EXPECT_GE(own, 3) << "gemm_simt_f32, gemm_tc<__half>, gemm_tc<__nv_bfloat16> at least";
+  EXPECT_TRUE(std::ranges::any_of(kernels, [](const auto& k) { return k.demangled.find("gemm_tc<__half>") != std::string::npos; }));
+}
+
+}  // namespace
+}  // namespace archbench
