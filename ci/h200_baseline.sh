@@ -26,7 +26,7 @@ base="$(ls "$out"/baselines/*.json | head -1)"; cp "$base" "$final/"
       ARCHBENCH_TEST_SLOWDOWN="matmul/gemm_tc/*=$pct" "$b/archbench" run --filter 'matmul/gemm_tc/*' \
         --json "$out/slow$pct-$i.json" > "$out/slow$pct-$i.txt" 2>&1
       echo "=== slowdown $pct run $i"
-      "$b/archbench" compare --baseline "$base" "$out/slow$pct-$i.json" | grep -E "gemm_tc|summary"; echo "compare exit $?"
+      "$b/archbench" compare --baseline "$base" "$out/slow$pct-$i.json" --filter 'matmul/gemm_tc/*' | grep -E "gemm_tc|summary"; echo "compare exit $?"
     done
   done
 } > "$final/validate.txt" 2>&1

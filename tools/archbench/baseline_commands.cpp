@@ -1,6 +1,8 @@
 // archbench baseline update / archbench compare: stored per-device baselines as a CI gate.
 #include <fmt/format.h>
 
+#include <fnmatch.h>
+
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -100,7 +102,14 @@ int compare_command(const CompareOptions& o) {
   if (auto diff = build_difference(baseline.build, now->build); !diff.empty()) {
     std::cout << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
   }
-  const auto rows = compare_results(baseline, *now, thresholds);
+  // --filter narrows both sides alike, so a partial run is not reported as "absent".
+  auto keep = [&](std::vector<OperatorResult>& ops) {
+    std::erase_if(ops, [&](const OperatorResult& r) { return fnmatch(o.filter.c_str(), r.id.c_str(), 0) != 0; });
+  };
+  DeviceResults current = *now;
+  keep(baseline.operators);
+  keep(current.operators);
+  const auto rows = compare_results(baseline, current, thresholds);
   std::map<Change, int> counts;
   int regressions = 0;
   nlohmann::json out = nlohmann::json::array();

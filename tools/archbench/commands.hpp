@@ -49,6 +49,7 @@ struct CompareOptions {
   std::string results;
   std::string thresholds;
   std::string json_path;
+  std::string filter = "*";  // compare only operators whose id matches (both sides)
 };
 int compare_command(const CompareOptions& o);
 

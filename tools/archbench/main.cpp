@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("results", cmp.results, "results of archbench run --json")->required();
   compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
   compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");
+  compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches this glob (on both sides)");
 
   cli::WorkerOptions worker;
   auto* worker_cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
