@@ -1,9 +1,7 @@
 // libFuzzer target for harness/binary: the input is a whole file (ELF, fatbin or cubin); open it,
 // list its kernels and decode every payload. Only BinaryError may escape the reader.
-// Build (not part of CMake):
-//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address -I. suites/fuzz/fuzz_binary_reader.cpp \
-//     harness/binary/*.cpp harness/arch/*.cpp -llz4 -lzstd -o fuzz_binary_reader
-//   ./fuzz_binary_reader -max_total_time=60 -max_len=65536 suites/fuzz/corpus
+// Built and run for a bounded time by suites/fuzz/run_fuzz.sh (ctest: fuzz.binary_reader), with clang:
+//   suites/fuzz/run_fuzz.sh <source dir> <scratch dir> <seconds>
 #include <sys/mman.h>
 #include <unistd.h>
 

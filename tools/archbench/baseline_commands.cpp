@@ -79,9 +79,22 @@ int compare_command(const CompareOptions& o) {
   DeviceResults baseline;
   std::vector<DeviceResults> results;
   Thresholds thresholds;
+  std::string baseline_path = o.baseline;
   try {
-    baseline = load_baseline(o.baseline);
     results = load_run_results(o.results);
+    if (std::filesystem::is_directory(o.baseline)) {  // a directory of <device-key>.json: pick ours
+      baseline_path.clear();
+      for (const auto& d : results) {
+        const auto candidate = std::filesystem::path(o.baseline) / (d.key + ".json");
+        if (std::filesystem::exists(candidate)) baseline_path = candidate.string();
+      }
+      if (baseline_path.empty()) {
+        std::cerr << "archbench compare: no baseline for " << results.front().key << " in " << o.baseline
+                  << " (make one with archbench baseline update)\n";
+        return kBadInput;
+      }
+    }
+    baseline = load_baseline(baseline_path);
     if (!o.thresholds.empty()) thresholds = Thresholds::load(o.thresholds);
   } catch (const StoredFileError& e) {
     std::cerr << "archbench compare: " << e.what() << "\n";
@@ -94,11 +107,11 @@ int compare_command(const CompareOptions& o) {
     if (d.key == baseline.key) now = &d;
   }
   if (now == nullptr) {
-    std::cerr << fmt::format("archbench compare: {} is the baseline of {}, but {} holds results for {}\n", o.baseline,
+    std::cerr << fmt::format("archbench compare: {} is the baseline of {}, but {} holds results for {}\n", baseline_path,
                              baseline.key, o.results, keys);
     return kBadInput;
   }
-  std::cout << fmt::format("compare {} against baseline {} ({})\n", o.results, o.baseline, baseline.key);
+  std::cout << fmt::format("compare {} against baseline {} ({})\n", o.results, baseline_path, baseline.key);
   if (auto diff = build_difference(baseline.build, now->build); !diff.empty()) {
     std::cout << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
   }

@@ -37,12 +37,6 @@ std::string entry_label(const binary::FatbinEntry& e) {
   return s;
 }
 
-struct DeviceTally {
-  std::map<arch::ImageStatus, size_t> by_status;
-  std::map<std::string, std::vector<std::string>> missing_by_cause;  // cause -> kernels
-  std::string first_fix;
-};
-
 // Ordered by arch number, then suffix, so sm_75 comes before sm_100.
 struct ByArch {
   bool operator()(const std::string& a, const std::string& b) const {
@@ -54,6 +48,26 @@ struct ByArch {
   }
 };
 using TargetCounts = std::map<std::string, size_t, ByArch>;
+// "sass sm_86", "ptx-jit from compute_80": by kind, then by the target's arch.
+struct ByArchLabel {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto split = [](const std::string& s) {
+      const auto sp = s.rfind(' ');
+      return std::make_pair(s.substr(0, sp == std::string::npos ? 0 : sp), sp == std::string::npos ? s : s.substr(sp + 1));
+    };
+    const auto [ka, ta] = split(a);
+    const auto [kb, tb] = split(b);
+    if (ka != kb) return ka < kb;
+    return ByArch{}(ta, tb);
+  }
+};
+
+struct DeviceTally {
+  std::map<arch::ImageStatus, size_t> by_status;
+  std::map<std::string, size_t, ByArchLabel> by_image;  // "sass sm_86" -> kernels that would use it
+  std::map<std::string, std::vector<std::string>> missing_by_cause;  // cause -> kernels
+  std::string first_fix;
+};
 
 std::string device_title(const arch::DeviceSpec& d) {
   std::string t = d.cc.str();
@@ -78,7 +92,8 @@ std::string device_summary(const arch::DeviceSpec& d, const DeviceTally& t, size
     return s + " -> every launch fails with 'the provided PTX was compiled with an unsupported toolchain' (222)\n";
   }
   if (sass + jit == 0) return s + " -> every launch fails with 'no kernel image'\n";
-  return s + fmt::format(" -> {} kernel(s) fail to launch\n", grouped(bad));
+  return s + fmt::format(" -> {} kernel(s) have no image here (fatal when launched; a library that dispatches per "
+                         "architecture, like cuBLAS, never launches most of them on this device)\n", grouped(bad));
 }
 
 }  // namespace
@@ -151,6 +166,7 @@ int inspect_command(const InspectOptions& o) {
         for (size_t d = 0; d < devices.size(); ++d) {
           const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, arch::DeviceFacts{devices[d].cc, devices[d].driver});
           tallies[d].by_status[v.status]++;
+          if (v.loads()) tallies[d].by_image[v.label()]++;
           if (!v.loads()) {
             tallies[d].missing_by_cause[v.label() + ": " + v.cause].push_back(k.demangled);
             if (tallies[d].first_fix.empty()) tallies[d].first_fix = v.fix;
@@ -171,6 +187,11 @@ int inspect_command(const InspectOptions& o) {
       for (size_t d = 0; d < devices.size(); ++d) {
         const auto& t = tallies[d];
         std::cout << fmt::format("  on {}\n", device_title(devices[d])) << device_summary(devices[d], t, kernels.size());
+        if (!t.by_image.empty()) {
+          std::string used;
+          for (const auto& [label, n] : t.by_image) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
+          std::cout << "    images used: " << used << "\n";
+        }
         json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
                 {"kernels", kernels.size()}, {"counts", json::object()}, {"fix", t.first_fix}};
         for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
@@ -180,9 +201,11 @@ int inspect_command(const InspectOptions& o) {
             std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.missing_by_cause.size() - 5);
             break;
           }
-          std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names.size()), names.front(), cause);
+          const std::string example = names.front().size() > 100 ? names.front().substr(0, 97) + "..." : names.front();
+          std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names.size()), example, cause);
         }
         if (!t.first_fix.empty()) std::cout << "    fix: " << t.first_fix << "\n";
+        jd["images_used"] = t.by_image;
         jf["devices"].push_back(std::move(jd));
       }
     }

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
 
   cli::CompareOptions cmp;
   auto* compare_cmd = app.add_subcommand("compare", "compare results with a baseline; non-zero exit on any regression");
-  compare_cmd->add_option("--baseline", cmp.baseline, "baseline file (baselines/<device-key>.json)")->required();
+  compare_cmd->add_option("--baseline", cmp.baseline, "baseline file, or a directory holding <device-key>.json (e.g. baselines)")->required();
   compare_cmd->add_option("results", cmp.results, "results of archbench run --json")->required();
   compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
   compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");

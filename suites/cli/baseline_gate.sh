@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The baseline gate as a test: run every operator on this machine's first GPU and compare with
+# the committed baseline of its device key. Exit 77 (ctest: skipped) with the reason when there
+# is no usable GPU or no baseline for this device. Usage: baseline_gate.sh ARCHBENCH BASELINE_DIR
+set -uo pipefail
+archbench="$1"; baselines="$2"
+out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
+"$archbench" run --device 0 --json "$out/results.json" > "$out/run.log" 2>&1
+rc=$?
+if [ "$rc" -eq 3 ]; then echo "SKIP: $(tail -1 "$out/run.log")"; exit 77; fi
+cat "$out/run.log"
+"$archbench" compare --baseline "$baselines" "$out/results.json" 2> "$out/compare.err"
+rc=$?
+if [ "$rc" -eq 5 ] && grep -q "no baseline for" "$out/compare.err"; then echo "SKIP: $(cat "$out/compare.err")"; exit 77; fi
+cat "$out/compare.err"
+exit "$rc"
