@@ -47,8 +47,9 @@ std::string why_no_sass(const std::vector<CodeTarget>& sass, ComputeCapability d
   return out;
 }
 
-std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev) {
+std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev, bool suggest_ptx = true) {
   std::string fix = "add " + dev.str() + " to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";
+  if (!suggest_ptx) return fix;
   // Suggest +PTX on the newest SASS entry that PTX from it could serve.
   const CodeTarget* best = nullptr;
   for (const auto& t : usable) {
@@ -197,8 +198,9 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
     auto need = driver_needed_for(jit->ptx_isa);
     v.cause = "PTX " + jit->name() + " is ISA " + jit->ptx_isa.str() + ", newer than the " + max_isa->str() +
               " this driver (CUDA " + device.driver.str() + ") can JIT";
+    // More PTX from the same toolkit would be just as new: only SASS or a newer driver helps.
     v.fix = (need ? "update the driver to " + need->branch + " (CUDA " + need->cuda.str() + ") or newer, or " : "") +
-            fix_for(usable, dev) + " built with this toolkit";
+            fix_for(usable, dev, false);
     return v;
   }
   v.status = ImageStatus::PtxJit;
