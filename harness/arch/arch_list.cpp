@@ -78,8 +78,9 @@ std::vector<std::string> split_items(std::string_view text, std::string_view giv
   return items;
 }
 
-const std::regex kTorchItem(R"(^([0-9]+)\.([0-9])([af]?)(?:\(([0-9]+)\.([0-9])([af]?)\))?(\+PTX)?$)");
-const std::regex kCMakeItem(R"(^([0-9]+)([af]?)(-real|-virtual)?$)");
+// Bounded digit counts: no arch number overflows an int (fuzzing found "868888868888").
+const std::regex kTorchItem(R"(^([0-9]{1,2})\.([0-9])([af]?)(?:\(([0-9]{1,2})\.([0-9])([af]?)\))?(\+PTX)?$)");
+const std::regex kCMakeItem(R"(^([0-9]{1,3})([af]?)(-real|-virtual)?$)");
 
 struct Collector {
   std::string_view given;

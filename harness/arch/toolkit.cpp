@@ -33,14 +33,14 @@ PtxIsa Toolkit::ptx_isa() const { return ptx_isa_of_cuda(version).value_or(PtxIs
 
 Toolkit Toolkit::from_nvcc_output(std::string_view version_text, std::string_view gpu_code_text) {
   Toolkit tk;
-  static const std::regex release(R"(release ([0-9]+)\.([0-9]+))");
+  static const std::regex release(R"(release ([0-9]{1,3})\.([0-9]{1,3}))");
   std::match_results<std::string_view::const_iterator> m;
   if (!std::regex_search(version_text.begin(), version_text.end(), m, release)) {
     throw std::invalid_argument("cannot read the release from `nvcc --version` output");
   }
   tk.version = CudaVersion::from(std::stoi(m[1].str()), std::stoi(m[2].str()));
 
-  static const std::regex code(R"(sm_([0-9]+)\b)");
+  static const std::regex code(R"(sm_([0-9]{1,4})\b)");
   for (std::regex_iterator<std::string_view::const_iterator> it(gpu_code_text.begin(), gpu_code_text.end(), code), end;
        it != end; ++it) {
     tk.archs.push_back(std::stoi((*it)[1].str()));

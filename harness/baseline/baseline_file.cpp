@@ -27,7 +27,7 @@ json read_json(const std::string& path) {
   if (!f) throw StoredFileError("cannot read " + path);
   try {
     return json::parse(f);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers that overflow (out_of_range)
     throw StoredFileError(path + " is not valid JSON (corrupt or truncated): " + e.what());
   }
 }
@@ -128,11 +128,11 @@ DeviceResults load_baseline(const std::string& path) {
     r.device = j.at("device");
     r.build = j.at("build");
     r.operators = read_operators(j.at("operators"), path);
+    const std::string expected = device_key(r.device.at("name"), r.device.at("cc"), r.device.at("memory_bytes"));
+    if (expected != r.key) throw StoredFileError(path + ": device_key \"" + r.key + "\" does not match its device (" + expected + ")");
   } catch (const json::exception& e) {
     throw StoredFileError(path + ": missing or malformed field: " + e.what());
   }
-  const std::string expected = device_key(r.device.value("name", ""), r.device.value("cc", ""), r.device.value("memory_bytes", size_t{0}));
-  if (expected != r.key) throw StoredFileError(path + ": device_key \"" + r.key + "\" does not match its device (" + expected + ")");
   return r;
 }
 

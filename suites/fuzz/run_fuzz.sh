@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the fatbin/ELF reader with clang (ASan + UBSan) and runs it for
-# a bounded time on a scratch copy of the seed corpus. Exit 77 (ctest: skipped) without clang's
-# libFuzzer runtime. Usage: run_fuzz.sh SOURCE_DIR BUILD_DIR SECONDS
+# Builds one libFuzzer target with clang (ASan + UBSan) and runs it for a bounded time on a
+# scratch copy of its seed corpus. Exit 77 (ctest: skipped) without clang's libFuzzer runtime.
+# Usage: run_fuzz.sh TARGET SOURCE_DIR BUILD_DIR GENERATED_DIR SECONDS
+#   TARGET: binary_reader | arch_list | stored_json
 set -uo pipefail
-src="$1"; build="$2"; seconds="${3:-20}"
+target="$1"; src="$2"; build="$3"; gen="$4"; seconds="${5:-20}"
 cxx="$(command -v clang++-14 || command -v clang++ || true)"
 if [ -z "$cxx" ]; then echo "SKIP: clang++ not installed (apt-get install clang libclang-rt-14-dev)"; exit 77; fi
+cuda="${CUDA_HOME:-/usr/local/cuda}"
+case "$target" in
+  binary_reader) sources=("$src"/harness/binary/*.cpp "$src"/harness/arch/*.cpp); libs=(-llz4 -lzstd) ;;
+  arch_list)     sources=("$src"/harness/arch/*.cpp); libs=() ;;
+  stored_json)   # the loaders and what they reach: result model, JSON, statistics, timer summary, manifest
+    sources=("$src"/harness/baseline/*.cpp "$src"/harness/report/json.cpp "$src"/harness/report/result.cpp
+             "$src"/harness/run/timer.cpp "$src"/harness/device/nvml.cpp "$src"/harness/util/atomic_file.cpp
+             "$src"/harness/util/cuda_check.cpp "$src"/harness/manifest/build_manifest.cpp "$src"/harness/arch/*.cpp)
+    libs=(-L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lcudart -lfmt -ldl) ;;
+  *) echo "unknown fuzz target $target"; exit 2 ;;
+esac
 mkdir -p "$build"
-if ! "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$src" \
-    "$src/suites/fuzz/fuzz_binary_reader.cpp" "$src"/harness/binary/*.cpp "$src"/harness/arch/*.cpp \
-    -llz4 -lzstd -o "$build/fuzz_binary_reader" 2> "$build/fuzz_build.log"; then
-  if grep -q "libclang_rt.fuzzer\|cannot find.*fuzzer" "$build/fuzz_build.log"; then
+exe="$build/fuzz_$target"
+if ! "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DFMT_SHARED \
+    -I"$src" -I"$gen" -isystem "$cuda/include" "$src/suites/fuzz/fuzz_$target.cpp" "${sources[@]}" "${libs[@]}" \
+    -o "$exe" 2> "$build/fuzz_$target.build.log"; then
+  if grep -q "libclang_rt.fuzzer\|cannot find.*fuzzer" "$build/fuzz_$target.build.log"; then
     echo "SKIP: clang's libFuzzer runtime missing (apt-get install libclang-rt-14-dev)"; exit 77
   fi
-  cat "$build/fuzz_build.log"; exit 1
+  cat "$build/fuzz_$target.build.log"; exit 1
 fi
-corpus="$build/fuzz_corpus"; rm -rf "$corpus"; mkdir -p "$corpus"
-"$build/fuzz_binary_reader" "$corpus" "$src/suites/fuzz/corpus" -max_total_time="$seconds" -max_len=65536 \
-  -print_final_stats=1 2>&1 | tail -25
+corpus="$build/corpus_$target"; rm -rf "$corpus"; mkdir -p "$corpus"
+"$exe" "$corpus" "$src/suites/fuzz/corpus_$target" -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 -error_exitcode=1 \
+  2>&1 | tail -25
 exit "${PIPESTATUS[0]}"

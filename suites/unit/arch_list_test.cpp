@@ -115,6 +115,8 @@ INSTANTIATE_TEST_SUITE_P(
         Invalid{"9.0a(9.0)", "SASS cannot be built from that PTX"},
         Invalid{"8.0.1", "unknown arch '8.0.1'"},
         Invalid{"sm_80", "unknown arch 'sm_80'"},
+        Invalid{"868888868888", "unknown arch '868888868888'"},  // found by fuzzing: no int overflow
+        Invalid{"99999999999.0", "unknown arch"},
         Invalid{"native", "needs GPU detection"}),
     [](const testing::TestParamInfo<Invalid>& info) { return "case" + std::to_string(info.index); });
 

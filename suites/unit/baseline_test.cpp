@@ -108,6 +108,13 @@ TEST(BaselineFile, RejectsCorruptForeignAndOldFiles) {
   write(dir.file("missing.json"), j.dump());
   expect_error(dir.file("missing.json"), "malformed");
   expect_error(dir.file("nonexistent.json"), "cannot read");
+  // Found by fuzzing: a number that overflows is a parse failure too, not an escaping exception.
+  write(dir.file("overflow.json"), R"({"schema": "archbench.baseline", "schema_version": 1, "x": 150110E11392})");
+  expect_error(dir.file("overflow.json"), "not valid JSON");
+  j = nlohmann::json::parse(text);
+  j["device"]["memory_bytes"] = "lots";
+  write(dir.file("wrongtype.json"), j.dump());
+  expect_error(dir.file("wrongtype.json"), "malformed");
 }
 
 TEST(Compare, SameBuildSameNoiseIsSame) {
