@@ -41,6 +41,26 @@ if(ARCH_LIST STREQUAL "8.0+PTX")  # the CI preset: SASS sm_80 + PTX compute_80
   endif()
 endif()
 
+# baselines and compare (fixtures: one H200 operator; an A100 baseline; the same run 50% slower)
+set(fx "${FIXTURES}")
+expect_exit(0 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200.json")
+expect_exit(1 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200_slower.json")
+expect_exit(5 compare --baseline "${fx}/baseline_a100.json" "${fx}/results_h200.json")       # foreign baseline
+string(FIND "${last_err}" "is the baseline of nvidia-a100-sxm4-80gb-cc80-80g" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "foreign baseline message:\n${last_err}")
+endif()
+expect_exit(5 compare --baseline "${CMAKE_CURRENT_LIST_FILE}" "${fx}/results_h200.json")      # corrupt baseline
+expect_exit(5 compare --baseline "${fx}" "${fx}/results_h200_slower.json")                    # dir without this key
+set(tmp "${WORK_DIR}/baseline_update")
+file(REMOVE_RECURSE "${tmp}")
+file(MAKE_DIRECTORY "${tmp}")
+file(COPY "${fx}/baseline_a100.json" DESTINATION "${tmp}")
+expect_exit(5 baseline update --from "${fx}/results_h200.json" --out "${tmp}/baseline_a100.json")  # refuses
+expect_exit(0 baseline update --from "${fx}/results_h200.json" --from "${fx}/results_h200.json" --dir "${tmp}")
+expect_exit(0 compare --baseline "${tmp}" "${fx}/results_h200.json")
+file(REMOVE_RECURSE "${tmp}")
+
 # run: on a machine with a GPU this is a real run; without one (CI) it must exit 3 and name
 # the driver error, after printing the build manifest.
 execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE has_gpu OUTPUT_QUIET ERROR_QUIET)
