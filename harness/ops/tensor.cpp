@@ -66,6 +66,15 @@ std::vector<double> download(const DeviceTensor& t) {
   return out;
 }
 
+CheckResult check_all_finite(const DeviceTensor& t) {
+  const auto got = download(t);
+  CheckResult r;
+  r.elements = got.size();
+  r.non_finite = static_cast<size_t>(std::ranges::count_if(got, [](double v) { return !std::isfinite(v); }));
+  r.passed = r.non_finite == 0;
+  return r;
+}
+
 CheckResult compare_to_reference(const std::vector<double>& got, const std::vector<double>& ref, double tol) {
   if (got.size() != ref.size()) throw std::logic_error("compare_to_reference: size mismatch");
   CheckResult r;

@@ -42,6 +42,9 @@ struct CheckResult {
   size_t elements = 0;
 };
 
+// Every element written (no poison left) and finite: the check for shapes beyond the CPU reference.
+[[nodiscard]] CheckResult check_all_finite(const DeviceTensor& t);
+
 [[nodiscard]] CheckResult compare_to_reference(const std::vector<double>& got, const std::vector<double>& ref, double tol);
 
 }  // namespace archbench

@@ -60,13 +60,6 @@ CheckResult GemmProblem::check() const {
   return compare_to_reference(download(c_), reference_gemm(host_a_.values, host_b_.values, dims_), tolerance(math_));
 }
 
-CheckResult GemmProblem::check_finite() const {
-  const auto got = download(c_);
-  CheckResult r;
-  r.elements = got.size();
-  r.non_finite = static_cast<size_t>(std::ranges::count_if(got, [](double v) { return !std::isfinite(v); }));
-  r.passed = r.non_finite == 0;
-  return r;
-}
+CheckResult GemmProblem::check_finite() const { return check_all_finite(c_); }
 
 }  // namespace archbench::kernels::matmul

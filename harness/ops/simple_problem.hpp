@@ -1,0 +1,64 @@
+// A problem made of input tensors and one output, a launch function and a float64 reference:
+// enough for the memory-bound families (norms, elementwise), whose references are cheap enough
+// to check every element of the benchmark shape itself.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/ops/operator.hpp"
+
+namespace archbench {
+
+struct TensorShape {
+  DType dtype = DType::F32;
+  size_t numel = 0;
+  double lo = -1.0, hi = 1.0;  // the range random inputs are drawn from
+};
+
+using SimpleLaunch = std::function<void(const std::vector<DeviceTensor>& inputs, DeviceTensor& output, cudaStream_t)>;
+using SimpleReference = std::function<std::vector<double>(const std::vector<std::vector<double>>& inputs)>;
+
+class SimpleProblem final : public Problem {
+ public:
+  SimpleProblem(std::string shape, const std::vector<TensorShape>& inputs, TensorShape output, SimpleLaunch launch,
+                SimpleReference reference, double tolerance, uint64_t seed);
+  [[nodiscard]] std::string shape() const override { return shape_; }
+  void poison_output() override { poison(output_); }
+  void launch(cudaStream_t stream) override { launch_(inputs_, output_, stream); }
+  [[nodiscard]] CheckResult check() const override;
+  [[nodiscard]] CheckResult check_finite() const override;
+
+ private:
+  std::string shape_;
+  std::vector<HostTensor> host_inputs_;
+  std::vector<DeviceTensor> inputs_;
+  DeviceTensor output_;
+  SimpleLaunch launch_;
+  SimpleReference reference_;
+  double tolerance_;
+};
+
+// An operator whose problem is a SimpleProblem at one shape (Check and Bench scale alike).
+class SimpleOperator final : public Operator {
+ public:
+  SimpleOperator(OperatorSpec spec, std::vector<TensorShape> inputs, TensorShape output, SimpleLaunch launch,
+                 SimpleReference reference, std::vector<KernelRef> kernels)
+      : Operator(std::move(spec)), inputs_(std::move(inputs)), output_(output), launch_(std::move(launch)),
+        reference_(std::move(reference)), kernels_(std::move(kernels)) {}
+  [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
+  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale, uint64_t seed) const override {
+    return std::make_unique<SimpleProblem>(spec().shape, inputs_, output_, launch_, reference_, tolerance(spec().dtype),
+                                           seed);
+  }
+
+ private:
+  std::vector<TensorShape> inputs_;
+  TensorShape output_;
+  SimpleLaunch launch_;
+  SimpleReference reference_;
+  std::vector<KernelRef> kernels_;
+};
+
+}  // namespace archbench
