@@ -18,6 +18,7 @@ namespace archbench::cli {
 int baseline_update_command(const BaselineUpdateOptions& o) {
   // Every run of the same device is pooled into one baseline for that device.
   std::vector<DeviceResults> devices;
+  std::vector<size_t> runs_per_device;
   try {
     std::map<std::string, std::vector<DeviceResults>> runs_by_key;
     std::vector<std::string> order;
@@ -27,7 +28,10 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
         runs_by_key[d.key].push_back(std::move(d));
       }
     }
-    for (const auto& key : order) devices.push_back(merge_runs(runs_by_key[key]));
+    for (const auto& key : order) {
+      devices.push_back(merge_runs(runs_by_key[key]));
+      runs_per_device.push_back(runs_by_key[key].size());
+    }
   } catch (const StoredFileError& e) {
     std::cerr << "archbench baseline update: " << e.what() << "\n";
     return kBadInput;
@@ -38,7 +42,8 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
     return kUsage;
   }
   int rc = kOk;
-  for (const auto& d : devices) {
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const DeviceResults& d = devices[i];
     const std::string path = o.out.empty() ? (std::filesystem::path(o.dir) / (d.key + ".json")).string() : o.out;
     if (std::filesystem::exists(path) && !o.force) {
       try {
@@ -69,8 +74,8 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
       std::cerr << "archbench baseline update: " << e.what() << "\n";
       return kInternal;
     }
-    std::cout << fmt::format("wrote {} ({} operators, device {}, {} run(s))\n", path, d.operators.size(), d.key,
-                             o.from.size());
+    std::cout << fmt::format("wrote {} ({} operators, device {}, {} run(s) pooled)\n", path, d.operators.size(), d.key,
+                             runs_per_device[i]);
   }
   return rc;
 }
