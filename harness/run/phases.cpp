@@ -32,6 +32,17 @@ void guarded(OperatorResult& r, Body body) {
   }
 }
 
+// ARCHBENCH_TEST_SLOWDOWN="<glob>=<fraction>" slows matching operators (test-only, README).
+double injected_slowdown_for(const std::string& id) {
+  const char* knob = std::getenv("ARCHBENCH_TEST_SLOWDOWN");
+  if (knob == nullptr) return 0;
+  const std::string k = knob;
+  const auto eq = k.rfind('=');
+  if (eq == std::string::npos) throw std::invalid_argument("ARCHBENCH_TEST_SLOWDOWN must be <glob>=<fraction>");
+  if (fnmatch(k.substr(0, eq).c_str(), id.c_str(), 0) != 0) return 0;
+  return std::stod(k.substr(eq + 1));
+}
+
 }  // namespace
 
 OperatorResult describe(const Operator& op) {
@@ -89,21 +100,6 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
     r.correctness = c;
   });
 }
-
-namespace {
-
-// ARCHBENCH_TEST_SLOWDOWN="<glob>=<fraction>" slows matching operators (test-only, README).
-double injected_slowdown_for(const std::string& id) {
-  const char* knob = std::getenv("ARCHBENCH_TEST_SLOWDOWN");  // "<glob>=<fraction>", test-only
-  if (knob == nullptr) return 0;
-  const std::string k = knob;
-  const auto eq = k.rfind('=');
-  if (eq == std::string::npos) throw std::invalid_argument("ARCHBENCH_TEST_SLOWDOWN must be <glob>=<fraction>");
-  if (fnmatch(k.substr(0, eq).c_str(), id.c_str(), 0) != 0) return 0;
-  return std::stod(k.substr(eq + 1));
-}
-
-}  // namespace
 
 void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes, const TimerConfig& cfg,
                    uint64_t seed, OperatorResult& r) {
