@@ -157,3 +157,29 @@ json report_to_json(const RunReport& r) {
 }
 
 }  // namespace archbench
+
+namespace archbench {
+
+nlohmann::json report_to_gbench_json(const RunReport& r) {
+  json benchmarks = json::array();
+  int family = 0;
+  for (const auto& d : r.devices) {
+    for (const auto& o : d.operators) {
+      if (!o.timing) continue;
+      const std::string name = r.devices.size() > 1 ? "gpu" + std::to_string(d.device.index) + "/" + o.id : o.id;
+      const auto& samples = o.timing->samples_ms;
+      for (size_t k = 0; k < samples.size(); ++k) {
+        benchmarks.push_back({{"name", name}, {"family_index", family}, {"per_family_instance_index", 0},
+                              {"run_name", name}, {"run_type", "iteration"}, {"repetitions", samples.size()},
+                              {"repetition_index", k}, {"threads", 1}, {"iterations", 1}, {"real_time", samples[k]},
+                              {"cpu_time", samples[k]}, {"time_unit", "ms"}});
+      }
+      ++family;
+    }
+  }
+  return json{{"context", {{"executable", "archbench"}, {"library_build_type", "release"}, {"archbench_version", r.build.archbench_version},
+                           {"git_revision", r.build.git_revision}, {"arch_list", r.build.arch_list}}},
+              {"benchmarks", benchmarks}};
+}
+
+}  // namespace archbench

@@ -26,4 +26,9 @@ void to_json(nlohmann::json& j, const BuildManifest& m);
 
 [[nodiscard]] nlohmann::json report_to_json(const RunReport& r);
 
+// The timings in Google Benchmark's JSON format (each sample one repetition, in ms), so its
+// tools/compare.py can compare two archbench runs. Device index is part of the name when a run
+// measured several devices.
+[[nodiscard]] nlohmann::json report_to_gbench_json(const RunReport& r);
+
 }  // namespace archbench

@@ -50,6 +50,22 @@ TEST(ResultJson, RoundTrips) {
   EXPECT_EQ(j.at("failed"), false);
 }
 
+TEST(ResultJson, GoogleBenchmarkFormatHasOneRepetitionPerSample) {
+  RunReport report;
+  DeviceReport d;
+  d.operators.push_back(sample());
+  report.devices.push_back(d);
+  const auto j = report_to_gbench_json(report);
+  ASSERT_EQ(j.at("benchmarks").size(), 5u);
+  const auto& b = j.at("benchmarks")[1];
+  EXPECT_EQ(b.at("name"), "matmul/gemm_tc/f16/M8192_N960_K320");
+  EXPECT_EQ(b.at("repetitions"), 5);
+  EXPECT_EQ(b.at("repetition_index"), 1);
+  EXPECT_EQ(b.at("time_unit"), "ms");
+  EXPECT_DOUBLE_EQ(b.at("real_time").get<double>(), 3.0);
+  EXPECT_TRUE(j.at("context").contains("executable"));
+}
+
 TEST(ResultRules, WhatCountsAsFailure) {
   OperatorResult r = sample();
   EXPECT_FALSE(r.failed());

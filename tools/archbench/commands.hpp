@@ -13,6 +13,7 @@ struct RunOptions {
   std::vector<std::string> dtypes;
   std::string device = "all";  // index or "all"
   std::string json_path;
+  std::string gbench_json_path;
   std::optional<uint64_t> seed;
   bool timing = true;
   bool hot_l2 = false;

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--dtype", run.dtypes, "comma-separated dtypes: f32,tf32,f16,bf16")->delimiter(',');
   run_cmd->add_option("--device", run.device, "device index or 'all'");
   run_cmd->add_option("--json", run.json_path, "write the results as JSON (schema archbench.run v1)");
+  run_cmd->add_option("--gbench-json", run.gbench_json_path, "also write the timings in Google Benchmark's JSON format");
   run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)");
   run_cmd->add_flag("!--no-timing", run.timing, "image and correctness only");
   run_cmd->add_flag("--hot-l2", run.hot_l2, "do not flush the L2 between timing samples");

@@ -130,9 +130,10 @@ int run_command(const RunOptions& o) {
   }
   std::cout << format_summary(report);
 
-  if (!o.json_path.empty()) {
+  if (!o.json_path.empty() || !o.gbench_json_path.empty()) {
     try {
-      write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
+      if (!o.json_path.empty()) write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
+      if (!o.gbench_json_path.empty()) write_file_atomically(o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench run: " << e.what() << "\n";
       return kInternal;
