@@ -16,6 +16,21 @@ SimpleProblem::SimpleProblem(std::string shape, const std::vector<TensorShape>& 
   output_ = allocate(output.dtype, output.numel);
 }
 
+OperatorSpec memory_bound_spec(std::string family, std::string name, DType dtype, std::string shape, std::string model,
+                               double bytes) {
+  OperatorSpec s;
+  s.family = std::move(family);
+  s.name = std::move(name);
+  s.dtype = dtype;
+  s.shape = std::move(shape);
+  s.model = std::move(model);
+  s.impl = Impl::Own;
+  s.min_cc = {7, 5};
+  s.flops = 0;
+  s.bytes = bytes;
+  return s;
+}
+
 CheckResult SimpleProblem::check() const {
   std::vector<std::vector<double>> in;
   for (const auto& h : host_inputs_) in.push_back(h.values);

@@ -40,6 +40,11 @@ class SimpleProblem final : public Problem {
   double tolerance_;
 };
 
+// The spec of a memory-bound operator of this project (own kernel, any CC nvcc 13 builds): no FLOP
+// count, so its roofline bound is `bytes` over the measured bandwidth.
+[[nodiscard]] OperatorSpec memory_bound_spec(std::string family, std::string name, DType dtype, std::string shape,
+                                             std::string model, double bytes);
+
 // An operator whose problem is a SimpleProblem at one shape (Check and Bench scale alike).
 class SimpleOperator final : public Operator {
  public:

@@ -5,6 +5,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <stdexcept>
+
+#include "harness/ops/dtype.hpp"
+
 namespace archbench::kernels {
 
 __device__ __forceinline__ float to_float(float v) { return v; }
@@ -19,5 +23,18 @@ template <>
 __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
 template <>
 __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+// Host side: calls f with a value of the storage type for `dtype` (f32, f16, bf16). tf32 is a
+// matmul math mode, not a storage type, so these kernels have no tf32 variant.
+template <typename F>
+void dispatch_storage(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::F32: f(float{}); return;
+    case DType::F16: f(__half{}); return;
+    case DType::BF16: f(__nv_bfloat16{}); return;
+    case DType::TF32: break;
+  }
+  throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
+}
 
 }  // namespace archbench::kernels

@@ -56,22 +56,11 @@ __global__ void upsample_nearest2x(const T* x, T* y, size_t planes, int h, int w
   }
 }
 
-// Calls f with a value of the storage type for `dtype` (tf32 has no elementwise meaning here).
-template <typename F>
-void dispatch(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::F32: f(float{}); return;
-    case DType::F16: f(__half{}); return;
-    case DType::BF16: f(__nv_bfloat16{}); return;
-    case DType::TF32: break;
-  }
-  throw std::invalid_argument("elementwise kernels have no tf32 variant");
-}
 
 }  // namespace
 
 void launch_activation(Activation act, DType dtype, const void* x, void* y, size_t n, cudaStream_t stream) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     if (act == Activation::Silu) {
       activation<T, Activation::Silu><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const T*>(x), static_cast<T*>(y), n);
@@ -83,7 +72,7 @@ void launch_activation(Activation act, DType dtype, const void* x, void* y, size
 }
 
 void launch_add(DType dtype, const void* a, const void* b, void* y, size_t n, cudaStream_t stream) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     add<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), n);
   });
@@ -91,7 +80,7 @@ void launch_add(DType dtype, const void* a, const void* b, void* y, size_t n, cu
 }
 
 void launch_geglu(DType dtype, const void* x, void* y, size_t rows, size_t cols, cudaStream_t stream) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     geglu<T><<<blocks_for(rows * cols), kThreads, 0, stream>>>(static_cast<const T*>(x), static_cast<T*>(y), rows, cols);
   });
@@ -99,7 +88,7 @@ void launch_geglu(DType dtype, const void* x, void* y, size_t rows, size_t cols,
 }
 
 void launch_upsample_nearest2x(DType dtype, const void* x, void* y, size_t planes, int h, int w, cudaStream_t stream) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     upsample_nearest2x<T><<<blocks_for(planes * 4 * h * w), kThreads, 0, stream>>>(static_cast<const T*>(x), static_cast<T*>(y),
                                                                                   planes, h, w);
@@ -109,7 +98,7 @@ void launch_upsample_nearest2x(DType dtype, const void* x, void* y, size_t plane
 
 const void* activation_kernel(Activation act, DType dtype) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     k = act == Activation::Silu ? reinterpret_cast<const void*>(&activation<T, Activation::Silu>)
                                 : reinterpret_cast<const void*>(&activation<T, Activation::GeluTanh>);
@@ -119,19 +108,19 @@ const void* activation_kernel(Activation act, DType dtype) {
 
 const void* add_kernel(DType dtype) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&add<decltype(tag)>); });
+  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&add<decltype(tag)>); });
   return k;
 }
 
 const void* geglu_kernel(DType dtype) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&geglu<decltype(tag)>); });
+  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&geglu<decltype(tag)>); });
   return k;
 }
 
 const void* upsample_kernel(DType dtype) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&upsample_nearest2x<decltype(tag)>); });
+  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&upsample_nearest2x<decltype(tag)>); });
   return k;
 }
 

@@ -17,17 +17,8 @@ double gelu_tanh_ref(double v) { return 0.5 * v * (1.0 + std::tanh(std::sqrt(2.0
 double gelu_erf_ref(double v) { return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))); }
 
 OperatorSpec spec(const char* name, DType d, std::string shape, const char* model, double bytes_per_elem_moved, double elems) {
-  OperatorSpec s;
-  s.family = "elementwise";
-  s.name = name;
-  s.dtype = d;
-  s.shape = std::move(shape);
-  s.model = model;
-  s.impl = Impl::Own;
-  s.min_cc = {7, 5};
-  s.flops = 0;  // memory-bound: the roofline bound is bytes / bandwidth
-  s.bytes = static_cast<double>(storage_bytes(d)) * bytes_per_elem_moved * elems;
-  return s;
+  return memory_bound_spec("elementwise", name, d, std::move(shape), model,
+                           static_cast<double>(storage_bytes(d)) * bytes_per_elem_moved * elems);
 }
 
 void add_activation(Registry& r, Activation act, DType d) {

@@ -89,22 +89,12 @@ __global__ void groupnorm(const T* x, const T* gamma, const T* beta, T* y, int c
   }
 }
 
-template <typename F>
-void dispatch(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::F32: f(float{}); return;
-    case DType::F16: f(__half{}); return;
-    case DType::BF16: f(__nv_bfloat16{}); return;
-    case DType::TF32: break;
-  }
-  throw std::invalid_argument("norm kernels have no tf32 variant");
-}
 
 }  // namespace
 
 void launch_layernorm(DType dtype, const void* x, const void* gamma, const void* beta, void* y, size_t rows, int cols,
                       float eps, cudaStream_t stream) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     const auto grid = static_cast<unsigned>(rows);
     if (gamma != nullptr) {
@@ -118,7 +108,7 @@ void launch_layernorm(DType dtype, const void* x, const void* gamma, const void*
 }
 
 void launch_rmsnorm128(DType dtype, const void* x, const void* weight, void* y, size_t rows, float eps, cudaStream_t stream) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     const auto grid = static_cast<unsigned>((rows * 32 + 255) / 256);
     rmsnorm128<T><<<grid, 256, 0, stream>>>(static_cast<const T*>(x), static_cast<const T*>(weight), static_cast<T*>(y), rows, eps);
@@ -129,7 +119,7 @@ void launch_rmsnorm128(DType dtype, const void* x, const void* weight, void* y, 
 void launch_groupnorm(DType dtype, const void* x, const void* gamma, const void* beta, void* y, int n, int c, int hw,
                       int groups, float eps, bool silu, cudaStream_t stream) {
   if (groups <= 0 || c % groups != 0) throw std::invalid_argument("groupnorm: channels must be a multiple of groups");
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     const auto grid = static_cast<unsigned>(n * groups);
     const auto* xt = static_cast<const T*>(x);
@@ -147,7 +137,7 @@ void launch_groupnorm(DType dtype, const void* x, const void* gamma, const void*
 
 const void* layernorm_kernel(DType dtype, bool affine) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     k = affine ? reinterpret_cast<const void*>(&layernorm<T, true>) : reinterpret_cast<const void*>(&layernorm<T, false>);
   });
@@ -156,13 +146,13 @@ const void* layernorm_kernel(DType dtype, bool affine) {
 
 const void* rmsnorm128_kernel(DType dtype) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&rmsnorm128<decltype(tag)>); });
+  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&rmsnorm128<decltype(tag)>); });
   return k;
 }
 
 const void* groupnorm_kernel(DType dtype, bool silu) {
   const void* k = nullptr;
-  dispatch(dtype, [&](auto tag) {
+  dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     k = silu ? reinterpret_cast<const void*>(&groupnorm<T, true>) : reinterpret_cast<const void*>(&groupnorm<T, false>);
   });

@@ -12,18 +12,9 @@ namespace {
 
 using Inputs = std::vector<std::vector<double>>;
 
+// Ideal single pass: read x once, write y once.
 OperatorSpec spec(const char* name, DType d, std::string shape, const char* model, double numel) {
-  OperatorSpec s;
-  s.family = "norm";
-  s.name = name;
-  s.dtype = d;
-  s.shape = std::move(shape);
-  s.model = model;
-  s.impl = Impl::Own;
-  s.min_cc = {7, 5};
-  s.flops = 0;                                                 // memory-bound
-  s.bytes = 2.0 * static_cast<double>(storage_bytes(d)) * numel;  // ideal single pass: read x, write y
-  return s;
+  return memory_bound_spec("norm", name, d, std::move(shape), model, 2.0 * static_cast<double>(storage_bytes(d)) * numel);
 }
 
 // Normalizes x[begin + i * stride] for i < count in float64; returns mean and 1/sqrt(var + eps).
