@@ -7,7 +7,6 @@
 
 #include "harness/device/nvml.hpp"
 
-#include "harness/util/cuda_raii.hpp"
 
 namespace archbench {
 namespace {
@@ -21,6 +20,19 @@ double quantile(const std::vector<double>& sorted, double q) {
 }
 
 }  // namespace
+
+SampleTimer::SampleTimer(size_t l2_bytes, bool cold_l2) : flush_(cold_l2 ? 2 * l2_bytes : 0) {}
+
+double SampleTimer::sample_ms(const LaunchFn& launch, cudaStream_t stream) {
+  if (flush_.bytes() > 0) ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush_.get(), (fill_++) & 0xff, flush_.bytes(), stream));
+  ARCHBENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream));
+  launch(stream);
+  ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), stream));
+  ARCHBENCH_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+  float ms = 0;
+  ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+  return ms;
+}
 
 void summarize(TimingResult& t) {
   std::vector<double> s = t.samples_ms;
@@ -46,8 +58,7 @@ void summarize(TimingResult& t) {
 
 TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg, size_t l2_bytes) {
   using clock = std::chrono::steady_clock;
-  DeviceBuffer flush(cfg.cold_l2 ? 2 * l2_bytes : 0);
-  CudaEvent start, stop;
+  SampleTimer timer(l2_bytes, cfg.cold_l2);
 
   const auto warm_until = clock::now() + std::chrono::duration<double>(cfg.warmup_seconds);
   for (int i = 0; i < 3 || clock::now() < warm_until; ++i) {
@@ -71,14 +82,7 @@ TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const Ti
         break;
       }
     }
-    if (cfg.cold_l2) ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush.get(), i & 0xff, flush.bytes(), stream));
-    ARCHBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream));
-    launch(stream);
-    ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop.get(), stream));
-    ARCHBENCH_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    float ms = 0;
-    ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    t.samples_ms.push_back(ms);
+    t.samples_ms.push_back(timer.sample_ms(launch, stream));
     // Clocks right after the sample: what the SM ran at while the kernel did (the sample is
     // synchronous, so the reading is at most a few microseconds late).
     if (!cfg.device_uuid.empty()) {

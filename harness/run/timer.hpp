@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/report/result.hpp"
+#include "harness/util/cuda_raii.hpp"
 
 namespace archbench {
 
@@ -23,6 +24,19 @@ struct TimerConfig {
 };
 
 using LaunchFn = std::function<void(cudaStream_t)>;
+
+// One timed launch: (optionally) a write over twice the L2 outside the timed region, then CUDA
+// events around the launch. Shared by the run's timer and the Google Benchmark suite.
+class SampleTimer {
+ public:
+  SampleTimer(size_t l2_bytes, bool cold_l2);
+  [[nodiscard]] double sample_ms(const LaunchFn& launch, cudaStream_t stream);
+
+ private:
+  DeviceBuffer flush_;
+  CudaEvent start_, stop_;
+  unsigned fill_ = 0;
+};
 
 [[nodiscard]] TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg,
                                          size_t l2_bytes);

@@ -6,6 +6,7 @@
 #include "harness/device/environment.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/run/image_probe.hpp"
+#include "harness/run/timer.hpp"
 #include "harness/util/cuda_raii.hpp"
 
 namespace {
@@ -26,21 +27,12 @@ void run_operator(benchmark::State& state, const Operator* op) {
   }
   try {
     CudaStream stream;
-    CudaEvent start, stop;
-    DeviceBuffer flush(2 * static_cast<size_t>(dev.l2_bytes));
+    SampleTimer timer(static_cast<size_t>(dev.l2_bytes), /*cold_l2=*/true);
     auto problem = op->make_problem(ProblemScale::Bench, 42);
     problem->launch(stream.get());  // warm-up: module load, JIT, library heuristics
     ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    for (auto _ : state) {
-      ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush.get(), 0, flush.bytes(), stream.get()));
-      ARCHBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
-      problem->launch(stream.get());
-      ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
-      ARCHBENCH_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-      float ms = 0;
-      ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-      state.SetIterationTime(ms * 1e-3);
-    }
+    const LaunchFn launch = [&](cudaStream_t s) { problem->launch(s); };
+    for (auto _ : state) state.SetIterationTime(timer.sample_ms(launch, stream.get()) * 1e-3);
     // Rates over manual time: shown as FLOP=277T/s and bytes=203G/s.
     state.counters["FLOP"] = benchmark::Counter(op->spec().flops, benchmark::Counter::kIsIterationInvariantRate,
                                                 benchmark::Counter::kIs1000);
