@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Time PyTorch at archbench's workload shapes, for the "library twins within 3%" comparison.
+
+Each entry names the archbench operator id it mirrors (family/name/dtype/shape) and builds the
+same computation in PyTorch. Timing follows archbench's method: CUDA events around one call,
+L2 flushed before each sample, warm-up, median of many. Output: JSON {id: {median_us, ...}}.
+
+Usage: torch_twins.py [--filter GLOB] [--json FILE] [--compare ARCHBENCH_RESULTS.json]
+"""
+import argparse
+import fnmatch
+import json
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+DT = {"f32": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def rand(*shape, dtype, lo=-1.0, hi=1.0):
+    return (torch.rand(*shape, device="cuda", dtype=torch.float32) * (hi - lo) + lo).to(dtype)
+
+
+def twins():
+    """Yields (archbench id, dtype name, builder). A builder returns a zero-argument callable."""
+    for d in ("f32", "f16", "bf16"):
+        t = DT[d]
+        yield f"norm/layernorm/{d}/M8192_N320", d, lambda t=t: (
+            lambda x=rand(8192, 320, dtype=t), w=rand(320, dtype=t), b=rand(320, dtype=t):
+            lambda: F.layer_norm(x, (320,), w, b, 1e-5))()
+        yield f"norm/layernorm_noaffine/{d}/M4608_N3072", d, lambda t=t: (
+            lambda x=rand(4608, 3072, dtype=t): lambda: F.layer_norm(x, (3072,), None, None, 1e-6))()
+        yield f"norm/rmsnorm128/{d}/B1_H24_N4608_D128", d, lambda t=t: (
+            lambda x=rand(1, 24, 4608, 128, dtype=t), w=rand(128, dtype=t):
+            lambda: F.rms_norm(x, (128,), w, 1e-6))()
+        yield f"norm/groupnorm/{d}/B2_C320_H64_W64_G32", d, lambda t=t: (
+            lambda x=rand(2, 320, 64, 64, dtype=t), w=rand(320, dtype=t), b=rand(320, dtype=t):
+            lambda: F.group_norm(x, 32, w, b, 1e-6))()
+        yield f"norm/groupnorm_silu/{d}/B2_C320_H64_W64_G32", d, lambda t=t: (
+            lambda x=rand(2, 320, 64, 64, dtype=t), w=rand(320, dtype=t), b=rand(320, dtype=t):
+            lambda: F.silu(F.group_norm(x, 32, w, b, 1e-6)))()
+        yield f"elementwise/silu/{d}/B2_C320_H64_W64", d, lambda t=t: (
+            lambda x=rand(2, 320, 64, 64, dtype=t): lambda: F.silu(x))()
+        yield f"elementwise/gelu_tanh/{d}/M4608_N12288", d, lambda t=t: (
+            lambda x=rand(4608, 12288, dtype=t): lambda: F.gelu(x, approximate="tanh"))()
+        yield f"elementwise/geglu/{d}/M8192_N1280", d, lambda t=t: (
+            lambda x=rand(8192, 2560, dtype=t): lambda: (lambda h, g: h * F.gelu(g))(*x.chunk(2, dim=-1)))()
+        yield f"elementwise/residual_add/{d}/B2_C320_H64_W64", d, lambda t=t: (
+            lambda a=rand(2, 320, 64, 64, dtype=t), b=rand(2, 320, 64, 64, dtype=t): lambda: a + b)()
+        yield f"elementwise/upsample_nearest2x/{d}/B2_C1280_H16_W16", d, lambda t=t: (
+            lambda x=rand(2, 1280, 16, 16, dtype=t): lambda: F.interpolate(x, scale_factor=2, mode="nearest"))()
+    # cuBLAS twins: torch.matmul on the same (M, N, K), A row-major [M,K] times B^T.
+    for (m, n, k) in ((8192, 960, 320), (8192, 2560, 320), (4608, 12288, 3072), (4096, 4096, 4096)):
+        for d in ("f32", "tf32", "f16", "bf16"):
+            yield f"matmul/gemm_cublas/{d}/M{m}_N{n}_K{k}", d, lambda t=DT[d], m=m, n=n, k=k: (
+                lambda a=rand(m, k, dtype=t), b=rand(n, k, dtype=t): lambda: torch.matmul(a, b.t()))()
+
+
+def time_us(fn, flush, min_samples=30, max_samples=2000, budget_s=1.0):
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    samples, spent = [], 0.0
+    while len(samples) < max_samples and (len(samples) < min_samples or spent < budget_s):
+        flush.zero_()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        ms = start.elapsed_time(stop)
+        samples.append(ms * 1e3)
+        spent += ms * 1e-3 + 20e-6
+        if len(samples) >= min_samples and spent > budget_s:
+            break
+    return statistics.median(samples), len(samples)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--filter", default="*")
+    ap.add_argument("--json")
+    ap.add_argument("--compare", help="archbench run --json output to set against")
+    args = ap.parse_args()
+    if not torch.cuda.is_available():
+        print("torch_twins: no CUDA device", file=sys.stderr)
+        return 3
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
+    out = {"torch": torch.__version__, "cuda": torch.version.cuda,
+           "cudnn": torch.backends.cudnn.version(), "device": torch.cuda.get_device_name(0), "operators": {}}
+    for op_id, d, build in twins():
+        if not fnmatch.fnmatch(op_id, args.filter):
+            continue
+        torch.backends.cuda.matmul.allow_tf32 = d == "tf32"
+        torch.backends.cudnn.allow_tf32 = d == "tf32"
+        fn = build()
+        med, n = time_us(fn, flush)
+        out["operators"][op_id] = {"median_us": med, "samples": n}
+        del fn
+        torch.cuda.empty_cache()
+    ours = {}
+    if args.compare:
+        with open(args.compare) as f:
+            run = json.load(f)
+        for dev in run.get("devices", [run]):
+            for op in dev.get("operators", []):
+                t = op.get("timing") or {}
+                if t.get("median_ms") is not None:
+                    ours[op["id"]] = t["median_ms"] * 1e3
+    print(f"{'operator':58s} {'torch us':>10s} {'archbench us':>12s} {'torch/ab':>9s}")
+    for op_id, r in out["operators"].items():
+        ab = ours.get(op_id)
+        ratio = f"{r['median_us'] / ab:9.2f}" if ab else "        -"
+        print(f"{op_id:58s} {r['median_us']:10.2f} {ab if ab else float('nan'):12.2f} {ratio}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
