@@ -11,6 +11,7 @@
 
 #include "harness/binary/binary_file.hpp"
 #include "harness/util/cublas_check.hpp"
+#include "harness/util/cudnn_check.hpp"
 
 namespace archbench {
 namespace {
@@ -97,7 +98,7 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
   }
   if (op.kernels().empty()) {  // a library twin: the library's images are its own business
     r.status = "library";
-    r.label = cublas_runtime_version();
+    r.label = op.spec().impl == Impl::CuDNN ? cudnn_runtime_version() : cublas_runtime_version();
     return r;
   }
   int worst = -1;

@@ -1,0 +1,42 @@
+#include "harness/util/cudnn_check.hpp"
+
+#include <map>
+#include <memory>
+
+#include "harness/util/cuda_check.hpp"
+
+namespace archbench {
+
+void throw_cudnn_error(cudnnStatus_t s, const char* call, const char* file, int line) {
+  // cudnnGetLastErrorString carries the reason behind NOT_SUPPORTED and BAD_PARAM statuses.
+  char detail[512] = {};
+  cudnnGetLastErrorString(detail, sizeof detail);
+  const std::string name = cudnnGetErrorString(s);
+  std::string what = std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + name + " (" +
+                     std::to_string(static_cast<int>(s)) + ")";
+  if (detail[0] != '\0') what += ": " + std::string(detail);
+  throw LibraryError("cuDNN", name, what);
+}
+
+std::string cudnn_runtime_version() {
+  const size_t v = cudnnGetVersion();  // major*10000 + minor*100 + patch since cuDNN 9
+  return "cuDNN " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
+}
+
+cudnnHandle_t cudnn_handle() {
+  struct Deleter {
+    void operator()(cudnnHandle_t h) const { cudnnDestroy(h); }
+  };
+  thread_local std::map<int, std::unique_ptr<cudnnContext, Deleter>> handles;
+  int device = 0;
+  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  auto& h = handles[device];
+  if (!h) {
+    cudnnHandle_t raw = nullptr;
+    ARCHBENCH_CUDNN_CHECK(cudnnCreate(&raw));
+    h.reset(raw);
+  }
+  return h.get();
+}
+
+}  // namespace archbench
