@@ -30,6 +30,10 @@ struct OperatorSpec {
   arch::ComputeCapability min_cc{7, 5};  // below this the operator is "unsupported", not "missing"
   double flops = 0;    // at the benchmark shape
   double bytes = 0;    // ideal DRAM traffic at the benchmark shape
+  // For an own kernel with a library twin at the same family/dtype/shape: the twin's name (for
+  // example "conv_cudnn_nhwc"). Low-precision results must then be within 3x the twin's error on
+  // the same inputs (the FlashAttention-style oracle); empty when there is no twin.
+  std::string oracle_twin;
 };
 
 // A host stub of a __global__ function, for cudaFuncGetAttributes.
