@@ -1,5 +1,7 @@
 // The one place that lists the operator families of this build.
 #include "harness/ops/registry.hpp"
+#include "kernels/conv/conv_operators.hpp"
+#include "kernels/attention/attention_operators.hpp"
 #include "kernels/elementwise/elementwise_operators.hpp"
 #include "kernels/matmul/matmul_operators.hpp"
 #include "kernels/norm/norm_operators.hpp"
@@ -12,6 +14,9 @@ const Registry& registry() {
     kernels::matmul::register_operators(reg);
     kernels::norm::register_operators(reg);
     kernels::elementwise::register_operators(reg);
+    kernels::conv::register_operators(reg);
+    kernels::attention::register_operators(reg);
+    for (auto add : TestOperators::all()) add(reg);  // test executables only
     return reg;
   }();
   return r;

@@ -25,4 +25,11 @@ std::vector<const Operator*> Registry::select(const std::string& glob, const std
   return out;
 }
 
+TestOperators::TestOperators(AddFn add) { all().push_back(add); }
+
+std::vector<TestOperators::AddFn>& TestOperators::all() {
+  static std::vector<AddFn> fns;
+  return fns;
+}
+
 }  // namespace archbench

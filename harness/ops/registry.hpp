@@ -22,6 +22,14 @@ class Registry {
   std::vector<std::unique_ptr<Operator>> ops_;
 };
 
+// Test executables add operators of their own (the fault-injection family) by defining a static
+// TestOperators object; registry() appends them after the families. archbench itself has none.
+struct TestOperators {
+  using AddFn = void (*)(Registry&);
+  explicit TestOperators(AddFn add);
+  static std::vector<AddFn>& all();
+};
+
 // Every operator this build has, registered once (defined in kernels/register_all.cpp, the
 // one place that lists the families).
 [[nodiscard]] const Registry& registry();

@@ -86,6 +86,7 @@ void to_json(json& j, const OperatorResult& r) {
   j = json{{"id", r.id},         {"family", r.family}, {"name", r.name},   {"dtype", r.dtype},
            {"shape", r.shape},   {"model", r.model},   {"impl", r.impl},   {"flops", r.flops},
            {"bytes", r.bytes},   {"image", r.image},   {"error", r.error}, {"failed", r.failed()}};
+  j["fault"] = r.fault.empty() ? json(nullptr) : json(r.fault);
   j["correctness"] = r.correctness ? json(*r.correctness) : json(nullptr);
   j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
 }
@@ -102,6 +103,7 @@ void from_json(const json& j, OperatorResult& r) {
   j.at("bytes").get_to(r.bytes);
   j.at("image").get_to(r.image);
   j.at("error").get_to(r.error);
+  if (j.contains("fault") && !j.at("fault").is_null()) j.at("fault").get_to(r.fault);
   if (!j.at("correctness").is_null()) r.correctness = j.at("correctness").get<CorrectnessResult>();
   if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimingResult>();
 }

@@ -75,6 +75,10 @@ struct OperatorResult {
   std::optional<CorrectnessResult> correctness;
   std::optional<TimingResult> timing;
   std::string error;  // a CUDA/library error while checking or timing
+  // How the worker running this operator ended abnormally, when it did: "context-lost" (a sticky
+  // CUDA error such as an illegal address; the worker was replaced), "crashed" (the worker died
+  // with a signal while running it) or "hung" (no result before the deadline; the worker was killed).
+  std::string fault;
 
   // Not "unsupported", and something went wrong: no image, wrong answer, disagreement, error.
   [[nodiscard]] bool failed() const;

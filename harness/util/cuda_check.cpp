@@ -11,4 +11,25 @@ void throw_cuda_error(cudaError_t e, const char* call, const char* file, int lin
                   std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + describe_cuda_error(e));
 }
 
+bool is_sticky_error(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorTensorMemoryLeak:
+    case cudaErrorContained:
+    case cudaErrorUnknown:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace archbench

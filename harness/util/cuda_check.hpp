@@ -27,6 +27,11 @@ class CudaError : public std::runtime_error {
 
 void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line);
 
+// Errors after which the CUDA context is unusable: every later call in this process returns
+// them again, so the process must be replaced (illegal address, device-side assert, trap,
+// launch failure, ...). "No kernel image" (209) and out-of-memory are not sticky.
+[[nodiscard]] bool is_sticky_error(cudaError_t e);
+
 inline void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
   if (e != cudaSuccess) throw_cuda_error(e, call, file, line);
 }

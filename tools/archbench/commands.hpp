@@ -17,6 +17,7 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   bool timing = true;
   bool hot_l2 = false;
+  std::optional<double> op_timeout_s;  // per-operator deadline; default derived per operator
 };
 int run_command(const RunOptions& o);
 

@@ -25,6 +25,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)");
   run_cmd->add_flag("!--no-timing", run.timing, "image and correctness only");
   run_cmd->add_flag("--hot-l2", run.hot_l2, "do not flush the L2 between timing samples");
+  run_cmd->add_option("--op-timeout", run.op_timeout_s,
+                      "seconds an operator may run before its worker is killed and it is recorded as hung "
+                      "(default: derived per operator from its size)")
+      ->check(CLI::PositiveNumber);
 
   cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");

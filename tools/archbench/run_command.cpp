@@ -57,11 +57,30 @@ void merge_phase(std::vector<OperatorResult>& results, const std::vector<std::st
       } else {
         r.timing = it->second->timing;
         if (!it->second->error.empty()) r.error = it->second->error;
+        if (!it->second->fault.empty()) r.fault = it->second->fault;
       }
+    } else if (auto f = std::ranges::find(outcome.faults, r.id, &OperatorFault::id); f != outcome.faults.end()) {
+      r.fault = f->fault;
+      r.error = f->error;
     } else if (!outcome.failure.empty() && std::ranges::find(sent, r.id) != sent.end()) {
       r.error = outcome.failure + " before reporting this operator";
     }
   }
+}
+
+// Seconds an operator may take before its worker is declared hung: --op-timeout, or a base for
+// the phase (the check phase includes the CPU reference; the timer caps each operator at about
+// a second) plus 100x a pessimistic GPU time at the benchmark shape (10 TFLOP/s, 200 GB/s).
+DeadlineFn deadline_for(const std::vector<const Operator*>& ops, const RunOptions& o, const std::string& phase) {
+  std::map<std::string, double> seconds;
+  for (const auto* op : ops) {
+    const double pessimistic = std::max(op->spec().flops / 10e12, op->spec().bytes / 200e9);
+    seconds[op->id()] = o.op_timeout_s ? *o.op_timeout_s : (phase == "check" ? 120.0 : 60.0) + 100.0 * pessimistic;
+  }
+  return [seconds](const std::string& id) {
+    auto it = seconds.find(id);
+    return it != seconds.end() ? it->second : 600.0;
+  };
 }
 
 }  // namespace
@@ -105,7 +124,8 @@ int run_command(const RunOptions& o) {
       dr.operators.push_back(describe(*op));
       ids.push_back(op->id());
     }
-    const WorkerOutcome check = run_worker("check", index, ids, seed, o.hot_l2);
+    WorkerRequest request{"check", index, ids, seed, o.hot_l2, deadline_for(ops, o, "check"), ""};
+    const WorkerOutcome check = run_phase(request);
     merge_phase(dr.operators, ids, check, "check");
     worker_failed |= !check.failure.empty();
 
@@ -113,7 +133,10 @@ int run_command(const RunOptions& o) {
       std::vector<std::string> timed;
       for (const auto& r : dr.operators) if (!r.failed() && r.correctness) timed.push_back(r.id);
       if (!timed.empty()) {
-        const WorkerOutcome time = run_worker("time", index, timed, seed, o.hot_l2);
+        request.phase = "time";
+        request.ids = timed;
+        request.deadline_s = deadline_for(ops, o, "time");
+        const WorkerOutcome time = run_phase(request);
         dr.ceilings = time.ceilings;
         merge_phase(dr.operators, timed, time, "time");
         worker_failed |= !time.failure.empty();

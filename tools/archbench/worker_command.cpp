@@ -12,6 +12,7 @@
 #include "harness/report/json.hpp"
 #include "harness/run/ceilings.hpp"
 #include "harness/run/phases.hpp"
+#include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -49,10 +50,20 @@ int worker_command(const WorkerOptions& o) {
       std::cerr << "archbench worker: unknown operator " << id << "\n";
       return kInternal;
     }
+    append_line(o.out_path, nlohmann::json{{"type", "start"}, {"id", id}}.dump());
     OperatorResult r = describe(*op);
     if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r);
     else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);
+    // A sticky error (illegal address, trap, ...) leaves this context unusable: report the
+    // operator that caused it and let the parent start a fresh worker for the rest.
+    const cudaError_t state = cudaDeviceSynchronize();
+    const bool context_lost = is_sticky_error(state);
+    if (context_lost) {
+      r.fault = "context-lost";
+      if (r.error.empty()) r.error = describe_cuda_error(state);
+    }
     append_line(o.out_path, nlohmann::json{{"type", "operator"}, {"result", r}}.dump());
+    if (context_lost) return kWorkerContextLost;
   }
   return kOk;
 }

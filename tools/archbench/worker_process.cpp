@@ -1,19 +1,24 @@
 #include "tools/archbench/worker_process.hpp"
 
-#include <vector>
-#include <string>
 #include <cerrno>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "harness/report/json.hpp"
 
@@ -21,6 +26,8 @@ extern char** environ;
 
 namespace archbench::cli {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 class TempDir {
  public:
@@ -35,7 +42,7 @@ class TempDir {
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] std::string file(const char* name) const { return (std::filesystem::path(path_) / name).string(); }
+  [[nodiscard]] std::string file(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
 
  private:
   std::string path_;
@@ -44,6 +51,114 @@ class TempDir {
 std::string describe_wait_status(int status) {
   if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+// Reads the complete lines a worker has appended since the last call.
+class LineFollower {
+ public:
+  explicit LineFollower(std::string path) : path_(std::move(path)) {}
+  std::vector<std::string> poll() {
+    std::ifstream f(path_, std::ios::binary);
+    if (!f) return {};
+    f.seekg(static_cast<std::streamoff>(offset_));
+    std::ostringstream rest;
+    rest << f.rdbuf();
+    const std::string text = rest.str();
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
+      if (nl > start) lines.push_back(text.substr(start, nl - start));
+      start = nl + 1;
+    }
+    offset_ += start;  // a partial last line is read again next time
+    return lines;
+  }
+
+ private:
+  std::string path_;
+  size_t offset_ = 0;
+};
+
+struct SpawnResult {
+  int status = 0;
+  bool hung = false;
+  std::string in_flight;  // announced but not reported when the worker ended
+  double in_flight_deadline_s = 0;
+};
+
+pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args, const std::string& phase) {
+  // The check phase runs with CUDA_LAUNCH_BLOCKING=1; the timing phase without it.
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "CUDA_LAUNCH_BLOCKING=", 21) != 0) env.emplace_back(*e);
+  }
+  if (phase == "check") env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
+  std::vector<std::string> argv_storage = args;
+  std::vector<char*> argv, envp;
+  for (auto& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  if (int rc = posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), envp.data()); rc != 0) {
+    throw std::runtime_error("cannot start a worker process (" + exe + "): " + std::strerror(rc));
+  }
+  return pid;
+}
+
+// Waits for `pid` while following its output; kills it when the operator it announced runs past
+// its deadline.
+SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadline_s, WorkerOutcome& out) {
+  SpawnResult r;
+  Clock::time_point started{};
+  auto consume = [&] {
+    for (const auto& line : follower.poll()) {
+      const auto j = nlohmann::json::parse(line);
+      const std::string type = j.at("type");
+      if (type == "start") {
+        r.in_flight = j.at("id");
+        r.in_flight_deadline_s = deadline_s(r.in_flight);
+        started = Clock::now();
+      } else if (type == "ceilings") {
+        if (!out.ceilings) out.ceilings = j.at("ceilings").get<Ceilings>();
+      } else {
+        out.results.push_back(j.at("result").get<OperatorResult>());
+        r.in_flight.clear();
+      }
+    }
+  };
+  auto reap = [&](int options) {
+    for (;;) {
+      const pid_t w = waitpid(pid, &r.status, options);
+      if (w == pid) return true;
+      if (w == 0) return false;
+      if (errno != EINTR) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+    }
+  };
+  for (;;) {
+    const bool ended = reap(WNOHANG);
+    consume();
+    if (ended) return r;
+    if (!r.in_flight.empty() &&
+        std::chrono::duration<double>(Clock::now() - started).count() > r.in_flight_deadline_s) {
+      // A hung kernel cannot be interrupted from inside the process; ending the process
+      // destroys its context, which stops the kernel.
+      r.hung = true;
+      kill(pid, SIGTERM);
+      const auto term_sent = Clock::now();
+      while (!reap(WNOHANG)) {
+        if (Clock::now() - term_sent > std::chrono::seconds(5)) {
+          kill(pid, SIGKILL);
+          reap(0);
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      consume();
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace
@@ -55,52 +170,55 @@ void append_line(const std::string& path, const std::string& json_line) {
   if (!f) throw std::runtime_error("cannot append to " + path);
 }
 
-WorkerOutcome run_worker(const std::string& phase, int device, const std::vector<std::string>& ids, uint64_t seed,
-                         bool hot_l2) {
-  TempDir dir;
-  const std::string ids_path = dir.file("ids"), out_path = dir.file("results.jsonl");
-  {
-    std::ofstream f(ids_path);
-    for (const auto& id : ids) f << id << '\n';
-    if (!f) throw std::runtime_error("cannot write " + ids_path);
-  }
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> args{self, "worker", "--phase", phase, "--device", std::to_string(device),
-                                "--ids", ids_path, "--out", out_path, "--seed", std::to_string(seed)};
-  if (hot_l2) args.emplace_back("--hot-l2");
-
-  // The check phase runs with CUDA_LAUNCH_BLOCKING=1; the timing phase without it.
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "CUDA_LAUNCH_BLOCKING=", 21) != 0) env.emplace_back(*e);
-  }
-  if (phase == "check") env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
-
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  pid_t pid = 0;
-  if (int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), envp.data()); rc != 0) {
-    throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(rc));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("waitpid failed");
-  }
-
+WorkerOutcome run_phase(const WorkerRequest& req) {
   WorkerOutcome out;
-  std::ifstream in(out_path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    const auto j = nlohmann::json::parse(line);
-    if (j.at("type") == "ceilings") out.ceilings = j.at("ceilings").get<Ceilings>();
-    else out.results.push_back(j.at("result").get<OperatorResult>());
-  }
-  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-    out.failure = "the " + phase + " worker " + describe_wait_status(status);
+  TempDir dir;
+  const std::string exe =
+      req.executable.empty() ? std::filesystem::read_symlink("/proc/self/exe").string() : req.executable;
+  std::vector<std::string> remaining = req.ids;
+  while (!remaining.empty()) {
+    const std::string tag = std::to_string(out.workers_started);
+    const std::string ids_path = dir.file("ids" + tag), out_path = dir.file("results" + tag + ".jsonl");
+    {
+      std::ofstream f(ids_path);
+      for (const auto& id : remaining) f << id << '\n';
+      if (!f) throw std::runtime_error("cannot write " + ids_path);
+    }
+    std::vector<std::string> args{exe,       "worker", "--phase", req.phase, "--device", std::to_string(req.device),
+                                  "--ids",   ids_path, "--out",   out_path,  "--seed",   std::to_string(req.seed)};
+    if (req.hot_l2) args.emplace_back("--hot-l2");
+
+    const size_t reported_before = out.results.size();
+    LineFollower follower(out_path);
+    const pid_t pid = spawn_worker(exe, args, req.phase);
+    ++out.workers_started;
+    const SpawnResult sr = supervise(pid, follower, req.deadline_s, out);
+    const bool clean_exit = WIFEXITED(sr.status) && WEXITSTATUS(sr.status) == 0;
+    const bool context_lost = WIFEXITED(sr.status) && WEXITSTATUS(sr.status) == kWorkerContextLost;
+    if (clean_exit && sr.in_flight.empty()) break;
+
+    // Where to resume: after the operator that ended this worker.
+    std::string last;
+    if (sr.hung || (!context_lost && !sr.in_flight.empty())) {
+      OperatorFault f{sr.in_flight, sr.hung ? "hung" : "crashed", ""};
+      f.error = sr.hung ? "hung: no result within its deadline of " + std::to_string(static_cast<int>(sr.in_flight_deadline_s)) +
+                              " s; the " + req.phase + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
+                        : "crashed: the " + req.phase + " worker " + describe_wait_status(sr.status) + " while running it";
+      out.faults.push_back(f);
+      last = sr.in_flight;
+    } else if (context_lost && out.results.size() > reported_before) {
+      last = out.results.back().id;
+    } else {
+      // Ended without blaming an operator (could not start CUDA, bad arguments, ...): stop here.
+      out.failure = "the " + req.phase + " worker " + describe_wait_status(sr.status);
+      break;
+    }
+    auto it = std::ranges::find(remaining, last);
+    if (it == remaining.end()) {
+      out.failure = "the " + req.phase + " worker reported an operator it was not given: " + last;
+      break;
+    }
+    remaining.erase(remaining.begin(), it + 1);
   }
   return out;
 }

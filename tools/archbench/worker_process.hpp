@@ -1,9 +1,16 @@
-// Runs one phase in a fresh archbench process. The check phase needs CUDA_LAUNCH_BLOCKING=1
+// Runs one phase in fresh archbench processes. The check phase needs CUDA_LAUNCH_BLOCKING=1
 // from before CUDA initialises and the timing phase needs it off, so they cannot share a
-// process; a worker that crashes also costs only the operators it had not reported yet.
+// process. The parent never initialises CUDA for this: workers are started with posix_spawn
+// (a fresh exec, never a fork of a process with a CUDA context).
+//
+// Isolation: the worker announces each operator before running it and reports it as soon as it
+// is done. When a worker ends early — a sticky CUDA error left its context unusable, it crashed,
+// or it ran past the operator's deadline and was killed (SIGTERM, then SIGKILL) — the operator it
+// was running gets that fault as its verdict, and a new worker continues with the next one.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,14 +19,37 @@
 
 namespace archbench::cli {
 
-struct WorkerOutcome {
-  std::vector<OperatorResult> results;  // in the order the worker reported them
-  std::optional<Ceilings> ceilings;
-  std::string failure;  // non-empty when the worker did not exit 0
+// The worker's exit status after a sticky CUDA error (its last reported operator says which).
+inline constexpr int kWorkerContextLost = 86;
+
+struct OperatorFault {
+  std::string id;
+  std::string fault;  // "crashed" or "hung" (context-lost comes in the worker's own result)
+  std::string error;
 };
 
-[[nodiscard]] WorkerOutcome run_worker(const std::string& phase, int device, const std::vector<std::string>& ids,
-                                       uint64_t seed, bool hot_l2);
+struct WorkerOutcome {
+  std::vector<OperatorResult> results;  // in the order the workers reported them
+  std::vector<OperatorFault> faults;    // operators a worker died or hung on
+  std::optional<Ceilings> ceilings;
+  int workers_started = 0;
+  std::string failure;  // non-empty when a worker failed in a way that stopped the phase
+};
+
+// Seconds an operator may run before its worker is declared hung.
+using DeadlineFn = std::function<double(const std::string& id)>;
+
+struct WorkerRequest {
+  std::string phase;  // "check" or "time"
+  int device = 0;
+  std::vector<std::string> ids;
+  uint64_t seed = 0;
+  bool hot_l2 = false;
+  DeadlineFn deadline_s = [](const std::string&) { return 600.0; };
+  std::string executable;  // empty: this executable (/proc/self/exe)
+};
+
+[[nodiscard]] WorkerOutcome run_phase(const WorkerRequest& request);
 
 // The worker's side: one JSON object per line, flushed as soon as it is known.
 void append_line(const std::string& path, const std::string& json_line);

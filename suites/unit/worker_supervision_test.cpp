@@ -1,0 +1,141 @@
+// The parent side of worker isolation, without a GPU: a fake worker (a shell script speaking the
+// worker's line protocol) crashes, hangs and loses its context on chosen operators, and run_phase
+// must blame exactly those, replace the worker and finish the rest.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/report/json.hpp"
+#include "tools/archbench/worker_process.hpp"
+
+namespace archbench::cli {
+namespace {
+
+class WorkerSupervision : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("archbench-supervision-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+    // One reported operator, as the real worker writes it; the script substitutes the id.
+    OperatorResult r;
+    r.id = "__ID__";
+    r.family = "fake";
+    std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", r}}.dump() << "\n";
+    // argv: worker --phase P --device D --ids FILE --out FILE --seed S
+    const std::string script = R"sh(#!/bin/bash
+ids="$7"; out="$9"; dir="$(dirname "$0")"
+while read -r id; do
+  echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
+  case "$id" in
+    crash*) kill -SEGV $$ ;;
+    hang*) exec sleep 60 ;;
+    sticky*) sed "s/__ID__/$id/; s/\"fault\":null/\"fault\":\"context-lost\"/" "$dir/result.json" >> "$out"; exit 86 ;;
+    badexit*) exit 3 ;;
+  esac
+  sed "s/__ID__/$id/" "$dir/result.json" >> "$out"
+done < "$ids"
+)sh";
+    std::ofstream(dir_ / "fake_worker") << script;
+    chmod((dir_ / "fake_worker").c_str(), 0755);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  WorkerOutcome run(const std::vector<std::string>& ids, double deadline_s = 30) {
+    WorkerRequest req;
+    req.phase = "check";
+    req.ids = ids;
+    req.deadline_s = [deadline_s](const std::string&) { return deadline_s; };
+    req.executable = (dir_ / "fake_worker").string();
+    return run_phase(req);
+  }
+
+  static std::vector<std::string> reported(const WorkerOutcome& o) {
+    std::vector<std::string> ids;
+    for (const auto& r : o.results) ids.push_back(r.id);
+    return ids;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(WorkerSupervision, HealthyRunNeedsOneWorker) {
+  const auto o = run({"a", "b", "c"});
+  EXPECT_EQ(reported(o), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(o.faults.empty());
+  EXPECT_EQ(o.workers_started, 1);
+  EXPECT_TRUE(o.failure.empty()) << o.failure;
+}
+
+TEST_F(WorkerSupervision, CrashIsBlamedOnTheOperatorInFlightAndTheRunGoesOn) {
+  const auto o = run({"a", "crash1", "b"});
+  EXPECT_EQ(reported(o), (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(o.faults.size(), 1u);
+  EXPECT_EQ(o.faults[0].id, "crash1");
+  EXPECT_EQ(o.faults[0].fault, "crashed");
+  EXPECT_NE(o.faults[0].error.find("signal 11"), std::string::npos) << o.faults[0].error;
+  EXPECT_EQ(o.workers_started, 2);
+  EXPECT_TRUE(o.failure.empty()) << o.failure;
+}
+
+TEST_F(WorkerSupervision, HungOperatorIsKilledAtItsDeadline) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto o = run({"hang1", "a"}, /*deadline_s=*/0.5);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 20.0) << "the fake worker sleeps 60 s; it must have been killed";
+  EXPECT_EQ(reported(o), (std::vector<std::string>{"a"}));
+  ASSERT_EQ(o.faults.size(), 1u);
+  EXPECT_EQ(o.faults[0].fault, "hung");
+  EXPECT_NE(o.faults[0].error.find("deadline"), std::string::npos) << o.faults[0].error;
+}
+
+TEST_F(WorkerSupervision, StickyErrorReplacesTheWorkerAfterItsReport) {
+  const auto o = run({"a", "sticky1", "b", "sticky2", "c"});
+  EXPECT_EQ(reported(o), (std::vector<std::string>{"a", "sticky1", "b", "sticky2", "c"}));
+  EXPECT_EQ(o.results[1].fault, "context-lost");
+  EXPECT_EQ(o.results[2].fault, "");
+  EXPECT_TRUE(o.faults.empty());
+  EXPECT_EQ(o.workers_started, 3);
+}
+
+TEST_F(WorkerSupervision, EveryFaultKindInOneRun) {
+  const auto o = run({"crash1", "sticky1", "hang1", "a"}, 0.5);
+  EXPECT_EQ(reported(o), (std::vector<std::string>{"sticky1", "a"}));
+  ASSERT_EQ(o.faults.size(), 2u);
+  EXPECT_EQ(o.faults[0].fault, "crashed");
+  EXPECT_EQ(o.faults[1].fault, "hung");
+  EXPECT_EQ(o.workers_started, 4);
+}
+
+TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash) {
+  // exit(3) in the middle of an announced operator (for example a library calling exit()).
+  const auto o = run({"badexit", "a"});
+  EXPECT_EQ(reported(o), (std::vector<std::string>{"a"}));
+  ASSERT_EQ(o.faults.size(), 1u);
+  EXPECT_EQ(o.faults[0].id, "badexit");
+  EXPECT_EQ(o.workers_started, 2);
+}
+
+TEST_F(WorkerSupervision, MissingExecutableIsAClearError) {
+  WorkerRequest req;
+  req.phase = "check";
+  req.ids = {"a"};
+  req.executable = (dir_ / "no_such_worker").string();
+  // posix_spawn reports ENOENT either directly or as exit status 127 of the child.
+  try {
+    const auto o = run_phase(req);
+    EXPECT_FALSE(o.failure.empty());
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_worker"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace archbench::cli
