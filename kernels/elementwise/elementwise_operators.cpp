@@ -1,20 +1,19 @@
 #include "kernels/elementwise/elementwise_operators.hpp"
 
-#include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/ops/simple_problem.hpp"
 #include "kernels/elementwise/elementwise_kernels.hpp"
+#include "kernels/elementwise/elementwise_reference.hpp"
+#include "kernels/elementwise/rope_operator.hpp"
 
 namespace archbench::kernels::elementwise {
 namespace {
 
 using Inputs = std::vector<std::vector<double>>;
-
-double silu_ref(double v) { return v / (1.0 + std::exp(-v)); }
-double gelu_tanh_ref(double v) { return 0.5 * v * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v))); }
-double gelu_erf_ref(double v) { return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))); }
 
 OperatorSpec spec(const char* name, DType d, std::string shape, const char* model, double bytes_per_elem_moved, double elems) {
   return memory_bound_spec("elementwise", name, d, std::move(shape), model,
@@ -34,7 +33,7 @@ void add_activation(Registry& r, Activation act, DType d) {
       },
       [silu](const Inputs& in) {
         std::vector<double> y(in[0].size());
-        for (size_t i = 0; i < y.size(); ++i) y[i] = silu ? silu_ref(in[0][i]) : gelu_tanh_ref(in[0][i]);
+        for (size_t i = 0; i < y.size(); ++i) y[i] = silu ? silu_reference(in[0][i]) : gelu_tanh_reference(in[0][i]);
         return y;
       },
       std::vector<KernelRef>{{silu ? "silu" : "gelu_tanh", activation_kernel(act, d)}}));
@@ -48,13 +47,7 @@ void add_geglu(Registry& r, DType d) {
       [d](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
         launch_geglu(d, in[0].buffer.get(), out.buffer.get(), rows, cols, s);
       },
-      [](const Inputs& in) {
-        std::vector<double> y(rows * cols);
-        for (size_t i = 0; i < rows; ++i) {
-          for (size_t c = 0; c < cols; ++c) y[i * cols + c] = in[0][i * 2 * cols + c] * gelu_erf_ref(in[0][i * 2 * cols + cols + c]);
-        }
-        return y;
-      },
+      [](const Inputs& in) { return geglu_reference(in[0], rows, cols); },
       std::vector<KernelRef>{{"geglu", geglu_kernel(d)}}));
 }
 
@@ -84,16 +77,37 @@ void add_upsample(Registry& r, DType d) {
       [d](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
         launch_upsample_nearest2x(d, in[0].buffer.get(), out.buffer.get(), planes, h, w, s);
       },
-      [](const Inputs& in) {
-        std::vector<double> y(4 * n_in);
-        for (size_t p = 0; p < planes; ++p) {
-          for (int oy = 0; oy < 2 * h; ++oy) {
-            for (int ox = 0; ox < 2 * w; ++ox) y[p * 4 * h * w + oy * 2 * w + ox] = in[0][p * h * w + (oy / 2) * w + ox / 2];
-          }
-        }
-        return y;
-      },
+      [](const Inputs& in) { return upsample_nearest2x_reference(in[0], planes, h, w); },
       std::vector<KernelRef>{{"upsample_nearest2x", upsample_kernel(d)}}));
+}
+
+void add_timestep_embedding(Registry& r, DType d) {
+  // SD1.5's sinusoidal embedding of the CFG batch's timesteps (B = 2, model_channels 320), before
+  // time_embed's Linear(320, 1280). Timesteps arrive as fp32 (diffusers/ldm build them as float
+  // tensors); the dtype is the embedding's. A few hundred elements: launch-bound by nature.
+  const int batch = 2, dim = 320;
+  const double bytes = 4.0 * batch + static_cast<double>(storage_bytes(d)) * batch * dim;
+  r.add(std::make_unique<SimpleOperator>(
+      memory_bound_spec("elementwise", "timestep_embedding", d, "B2_D320", "SD1.5 time embedding", bytes),
+      std::vector<TensorShape>{{DType::F32, static_cast<size_t>(batch), 0.0, 1000.0}},
+      TensorShape{d, static_cast<size_t>(batch) * dim},
+      [d](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
+        launch_timestep_embedding(d, in[0].as<const float>(), out.buffer.get(), batch, dim, 10000.0, s);
+      },
+      [](const Inputs& in) { return timestep_embedding_reference(in[0], dim); },
+      std::vector<KernelRef>{{"timestep_embedding", timestep_embedding_kernel(d)}}));
+}
+
+void add_rope(Registry& r, DType d) {
+  // Flux-dev at 1024^2: q (or k) [1, 24, 512 text + 64 x 64 image tokens, 128], axes_dim
+  // [16, 56, 56], theta 1e4. Bytes: x read and y written once, plus the fp32 (cos, sin) table
+  // [tokens, 64] read once (it is shared by the heads).
+  const RopeShape shape;
+  const double elems = static_cast<double>(shape.batch) * shape.heads * shape.tokens() * shape.dim();
+  const double table_bytes = 2.0 * sizeof(float) * shape.tokens() * (shape.dim() / 2);
+  const double bytes = 2.0 * static_cast<double>(storage_bytes(d)) * elems + table_bytes;
+  r.add(std::make_unique<RopeOperator>(
+      memory_bound_spec("elementwise", "rope", d, "B1_H24_N4608_D128", "Flux attention RoPE", bytes), shape));
 }
 
 }  // namespace
@@ -105,6 +119,8 @@ void register_operators(Registry& r) {
     add_geglu(r, d);
     add_residual(r, d);
     add_upsample(r, d);
+    add_timestep_embedding(r, d);
+    add_rope(r, d);
   }
 }
 

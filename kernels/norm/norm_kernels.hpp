@@ -1,6 +1,7 @@
-// Normalizations of a diffusion step (workload.md §1): LayerNorm (Flux: no affine, eps 1e-6),
-// RMSNorm over the head dim (Flux QK-norm), GroupNorm(32) in NCHW with an optional fused SiLU
-// (SD ResBlocks). fp32 statistics for every dtype.
+// Normalizations of a diffusion step (workload.md §1): LayerNorm (SD1.5 affine; Flux: no affine,
+// eps 1e-6), RMSNorm over the head dim (Flux QK-norm), GroupNorm(32) with an optional fused SiLU
+// (SD ResBlocks) in NCHW and NHWC. fp32 statistics for every dtype; 16-byte packs held in
+// registers, so each kernel reads x once and writes y once.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,17 +12,52 @@
 
 namespace archbench::kernels::norm {
 
-// y = (x - mean) / sqrt(var + eps) [* gamma + beta] over each row of x [rows, cols].
+// y = (x - mean) / sqrt(var + eps) [* gamma + beta] over each row of x [rows, cols]; gamma and
+// beta both null for no affine.
 void launch_layernorm(DType dtype, const void* x, const void* gamma, const void* beta, void* y, size_t rows, int cols,
                       float eps, cudaStream_t stream);
-// y = x / sqrt(mean(x^2) + eps) * weight over rows of 128 (one warp per row).
-void launch_rmsnorm128(DType dtype, const void* x, const void* weight, void* y, size_t rows, float eps, cudaStream_t stream);
-// GroupNorm over NCHW x [n, c, hw] with `groups` groups, affine, optionally followed by SiLU.
-void launch_groupnorm(DType dtype, const void* x, const void* gamma, const void* beta, void* y, int n, int c, int hw,
-                      int groups, float eps, bool silu, cudaStream_t stream);
+// y = x / sqrt(mean(x^2) + eps) * weight over rows of 128.
+void launch_rmsnorm128(DType dtype, const void* x, const void* weight, void* y, size_t rows, float eps,
+                       cudaStream_t stream);
 
-const void* layernorm_kernel(DType dtype, bool affine);
+enum class GroupNormLayout { NCHW, NHWC };
+
+// GroupNorm over x [n, c, hw] (NCHW) or [n, hw, c] (NHWC), `groups` groups of c / groups
+// channels, per-channel gamma and beta, optionally followed by SiLU.
+struct GroupNormShape {
+  int n = 0, c = 0, hw = 0, groups = 0;
+  GroupNormLayout layout = GroupNormLayout::NCHW;
+  bool silu = false;
+};
+
+// How a launch covers the tensor. Split: a group (NCHW) or a sample (NHWC) is a sync unit cut
+// into `chunks` blocks that each hold their chunk in registers, publish its statistics to the
+// workspace, wait for the unit's other blocks, combine, and normalize: one read and one write of
+// x over the whole chip. The blocks of a unit must be co-resident, so the launch is cooperative
+// and `grid` is within the device's occupancy. Not split (odd shapes, no cooperative launch, a
+// tensor too large to hold): one block per group, reading x three times.
+struct GroupNormPlan {
+  DType dtype = DType::F32;
+  GroupNormShape shape;
+  bool split = false;
+  int threads = 0;
+  int chunks = 0;       // blocks per sync unit
+  int chunk_items = 0;  // per block: packs of the group (NCHW) or pixels of the sample (NHWC)
+  unsigned grid = 0;
+  size_t smem_bytes = 0;
+  size_t workspace_bytes = 0;  // zero-filled once before the first launch; 0 when not split
+};
+
+// The plan for the current device (reads its SM count and the kernel's occupancy; no sync).
+[[nodiscard]] GroupNormPlan plan_groupnorm(DType dtype, const GroupNormShape& shape);
+// Falls back to the unsplit kernel when x or y is not 16-byte aligned.
+void launch_groupnorm(const GroupNormPlan& plan, const void* x, const void* gamma, const void* beta, void* y,
+                      void* workspace, float eps, cudaStream_t stream);
+
+// Host stubs for the image probe (the kernels each launch may use on 16-byte aligned buffers).
+const void* layernorm_kernel(DType dtype, bool affine, int cols);
 const void* rmsnorm128_kernel(DType dtype);
-const void* groupnorm_kernel(DType dtype, bool silu);
+const void* groupnorm_split_kernel(DType dtype, GroupNormLayout layout, bool silu);
+const void* groupnorm_generic_kernel(DType dtype, GroupNormLayout layout, bool silu);
 
 }  // namespace archbench::kernels::norm

@@ -1,30 +1,23 @@
 #include "kernels/norm/norm_operators.hpp"
 
-#include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/ops/simple_problem.hpp"
+#include "kernels/norm/groupnorm_operator.hpp"
 #include "kernels/norm/norm_kernels.hpp"
+#include "kernels/norm/norm_reference.hpp"
 
 namespace archbench::kernels::norm {
 namespace {
 
 using Inputs = std::vector<std::vector<double>>;
 
-// Ideal single pass: read x once, write y once.
+// Ideal single pass: read x once, write y once (the affine parameters are negligible).
 OperatorSpec spec(const char* name, DType d, std::string shape, const char* model, double numel) {
   return memory_bound_spec("norm", name, d, std::move(shape), model, 2.0 * static_cast<double>(storage_bytes(d)) * numel);
-}
-
-// Normalizes x[begin + i * stride] for i < count in float64; returns mean and 1/sqrt(var + eps).
-std::pair<double, double> stats(const std::vector<double>& x, size_t begin, size_t count, double eps) {
-  double s = 0;
-  for (size_t i = 0; i < count; ++i) s += x[begin + i];
-  const double mean = s / static_cast<double>(count);
-  double v = 0;
-  for (size_t i = 0; i < count; ++i) v += (x[begin + i] - mean) * (x[begin + i] - mean);
-  return {mean, 1.0 / std::sqrt(v / static_cast<double>(count) + eps)};
 }
 
 void add_layernorm(Registry& r, DType d, bool affine) {
@@ -43,18 +36,10 @@ void add_layernorm(Registry& r, DType d, bool affine) {
                          out.buffer.get(), rows, cols, eps, s);
       },
       [affine, rows, cols, eps](const Inputs& in) {
-        std::vector<double> y(rows * cols);
-        for (size_t i = 0; i < rows; ++i) {
-          const auto [mean, rstd] = stats(in[0], i * cols, cols, eps);
-          for (int c = 0; c < cols; ++c) {
-            double v = (in[0][i * cols + c] - mean) * rstd;
-            if (affine) v = v * in[1][c] + in[2][c];
-            y[i * cols + c] = v;
-          }
-        }
-        return y;
+        return affine ? layernorm_reference(in[0], in[1], in[2], rows, static_cast<size_t>(cols), eps)
+                      : layernorm_reference(in[0], {}, {}, rows, static_cast<size_t>(cols), eps);
       },
-      std::vector<KernelRef>{{affine ? "layernorm" : "layernorm_noaffine", layernorm_kernel(d, affine)}}));
+      std::vector<KernelRef>{{affine ? "layernorm" : "layernorm_noaffine", layernorm_kernel(d, affine, cols)}}));
 }
 
 void add_rmsnorm(Registry& r, DType d) {
@@ -65,45 +50,20 @@ void add_rmsnorm(Registry& r, DType d) {
       [d](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
         launch_rmsnorm128(d, in[0].buffer.get(), in[1].buffer.get(), out.buffer.get(), rows, 1e-6f, s);
       },
-      [](const Inputs& in) {
-        std::vector<double> y(rows * 128);
-        for (size_t i = 0; i < rows; ++i) {
-          double ss = 0;
-          for (int c = 0; c < 128; ++c) ss += in[0][i * 128 + c] * in[0][i * 128 + c];
-          const double scale = 1.0 / std::sqrt(ss / 128.0 + 1e-6);
-          for (int c = 0; c < 128; ++c) y[i * 128 + c] = in[0][i * 128 + c] * scale * in[1][c];
-        }
-        return y;
-      },
+      [](const Inputs& in) { return rmsnorm_reference(in[0], in[1], rows, 128, 1e-6); },
       std::vector<KernelRef>{{"rmsnorm128", rmsnorm128_kernel(d)}}));
 }
 
-void add_groupnorm(Registry& r, DType d, bool silu) {
-  const int n = 2, c = 320, hw = 64 * 64, groups = 32;  // SD1.5 ResBlock at L0, GroupNorm(32, eps 1e-6)
-  const size_t numel = static_cast<size_t>(n) * c * hw;
-  r.add(std::make_unique<SimpleOperator>(
-      spec(silu ? "groupnorm_silu" : "groupnorm", d, "B2_C320_H64_W64_G32", "SD1.5 ResBlock", static_cast<double>(numel)),
-      std::vector<TensorShape>{{d, numel}, {d, static_cast<size_t>(c), 0.5, 1.5}, {d, static_cast<size_t>(c), -0.5, 0.5}},
-      TensorShape{d, numel},
-      [d, silu](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
-        launch_groupnorm(d, in[0].buffer.get(), in[1].buffer.get(), in[2].buffer.get(), out.buffer.get(), n, c, hw, groups,
-                         1e-6f, silu, s);
-      },
-      [silu](const Inputs& in) {
-        std::vector<double> y(numel);
-        const size_t count = static_cast<size_t>(c / groups) * hw;
-        for (size_t grp = 0; grp < static_cast<size_t>(n) * groups; ++grp) {
-          const auto [mean, rstd] = stats(in[0], grp * count, count, 1e-6);
-          for (size_t i = 0; i < count; ++i) {
-            const size_t ch = (grp % groups) * (c / groups) + i / hw;
-            double v = (in[0][grp * count + i] - mean) * rstd * in[1][ch] + in[2][ch];
-            if (silu) v = v / (1.0 + std::exp(-v));
-            y[grp * count + i] = v;
-          }
-        }
-        return y;
-      },
-      std::vector<KernelRef>{{silu ? "groupnorm_silu" : "groupnorm", groupnorm_kernel(d, silu)}}));
+void add_groupnorm(Registry& r, DType d, GroupNormLayout layout, bool silu) {
+  // SD1.5 ResBlock at L0: GroupNorm(32, eps 1e-6) on [2, 320, 64, 64], NCHW as PyTorch's default,
+  // NHWC as channels_last and fused engines (TensorRT's / onnxruntime's NHWC GroupNorm) run it.
+  const GroupNormShape shape{2, 320, 64 * 64, 32, layout, silu};
+  const bool nhwc = layout == GroupNormLayout::NHWC;
+  const std::string name = std::string(nhwc ? "groupnorm_nhwc" : "groupnorm") + (silu ? "_silu" : "");
+  const size_t numel = static_cast<size_t>(shape.n) * shape.c * shape.hw;
+  r.add(std::make_unique<GroupNormOperator>(
+      spec(name.c_str(), d, nhwc ? "B2_H64_W64_C320_G32" : "B2_C320_H64_W64_G32", "SD1.5 ResBlock", static_cast<double>(numel)),
+      shape, 1e-6f));
 }
 
 }  // namespace
@@ -113,8 +73,10 @@ void register_operators(Registry& r) {
     add_layernorm(r, d, true);
     add_layernorm(r, d, false);
     add_rmsnorm(r, d);
-    add_groupnorm(r, d, false);
-    add_groupnorm(r, d, true);
+    add_groupnorm(r, d, GroupNormLayout::NCHW, false);
+    add_groupnorm(r, d, GroupNormLayout::NCHW, true);
+    add_groupnorm(r, d, GroupNormLayout::NHWC, false);
+    add_groupnorm(r, d, GroupNormLayout::NHWC, true);
   }
 }
 

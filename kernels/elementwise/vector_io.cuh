@@ -1,0 +1,40 @@
+// 16-byte vector access for the memory-bound kernels (norm and elementwise families). One
+// LDG.128 / STG.128 moves 4 fp32 or 8 fp16/bf16 elements, so a warp keeps 512 bytes in flight
+// per instruction instead of 64-128: HBM3e needs about 32 KB in flight per SM (Little's law at
+// ~4 TB/s and ~1 us latency over 132 SMs), which scalar 2-byte accesses never reach.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/convert.cuh"
+
+namespace archbench::kernels {
+
+// kSize consecutive elements of T in 16 bytes; a pointer to a Pack must be 16-byte aligned.
+template <typename T>
+struct alignas(16) Pack {
+  static constexpr int kSize = static_cast<int>(16 / sizeof(T));
+  T v[kSize];
+};
+
+template <typename T>
+__device__ __forceinline__ Pack<T> load_pack(const T* p) {
+  return *reinterpret_cast<const Pack<T>*>(p);
+}
+
+template <typename T>
+__device__ __forceinline__ void store_pack(T* p, const Pack<T>& pack) {
+  *reinterpret_cast<Pack<T>*>(p) = pack;
+}
+
+// Host side: whether every pointer may be accessed in 16-byte packs.
+inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+template <typename... P>
+bool all_aligned16(const P*... p) {
+  return (aligned16(p) && ...);
+}
+
+}  // namespace archbench::kernels

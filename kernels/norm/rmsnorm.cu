@@ -1,0 +1,104 @@
+// RMSNorm over rows of 128 (Flux's QK-norm on the head dim): y = x / sqrt(mean(x^2) + eps) * w,
+// fp32 math.
+//
+// A row is one 16-byte pack per lane: 32 lanes in fp32, 16 in fp16/bf16 (two rows per warp), so
+// the sum of squares is a shuffle reduction within the row's lanes. Each thread keeps
+// kRowsPerThread rows in flight (their loads issued together): 32 bytes per thread, 64 KB per
+// SM at full occupancy. Unaligned buffers take a scalar warp-per-row kernel.
+#include <cstddef>
+
+#include "harness/util/cuda_check.hpp"
+#include "kernels/elementwise/vector_io.cuh"
+#include "kernels/norm/norm_kernels.hpp"
+#include "kernels/norm/reduce.cuh"
+
+namespace archbench::kernels::norm {
+namespace {
+
+constexpr int kCols = 128;
+constexpr int kThreads = 256;
+constexpr int kRowsPerThread = 2;
+
+template <typename T>
+__host__ __device__ constexpr int rows_per_block() {
+  return kThreads / (kCols / Pack<T>::kSize) * kRowsPerThread;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) rmsnorm128_packs(const T* x, const T* weight, T* y, size_t rows, float eps) {
+  constexpr int W = Pack<T>::kSize;
+  constexpr int kLanes = kCols / W;               // threads per row
+  constexpr int kRowsPerPass = kThreads / kLanes;  // rows the block covers per pass
+  const int lane = static_cast<int>(threadIdx.x % kLanes);
+  const size_t first = static_cast<size_t>(blockIdx.x) * rows_per_block<T>() + threadIdx.x / kLanes;
+  Pack<T> v[kRowsPerThread];
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    const size_t row = first + static_cast<size_t>(r) * kRowsPerPass;
+    if (row < rows) v[r] = load_pack(x + row * kCols + lane * W);
+  }
+  const Pack<T> w = load_pack(weight + lane * W);
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    const size_t row = first + static_cast<size_t>(r) * kRowsPerPass;
+    float ss = 0;
+    if (row < rows) {
+#pragma unroll
+      for (int e = 0; e < W; ++e) ss += to_float(v[r].v[e]) * to_float(v[r].v[e]);
+    }
+    const float scale = rsqrtf(lane_group_sum<kLanes>(ss) / kCols + eps);  // every lane takes part in the shuffle
+    if (row < rows) {
+      Pack<T> out;
+#pragma unroll
+      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(to_float(v[r].v[e]) * scale * to_float(w.v[e]));
+      store_pack(y + row * kCols + lane * W, out);
+    }
+  }
+}
+
+// Any alignment: one warp per row, four scalar elements per lane.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) rmsnorm128_scalar(const T* x, const T* weight, T* y, size_t rows, float eps) {
+  const size_t row = (static_cast<size_t>(blockIdx.x) * kThreads + threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (row >= rows) return;  // whole warps leave together
+  float v[4];
+  float ss = 0;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    v[k] = to_float(x[row * kCols + lane + 32 * k]);
+    ss += v[k] * v[k];
+  }
+  const float scale = rsqrtf(lane_group_sum(ss) / kCols + eps);
+#pragma unroll
+  for (int k = 0; k < 4; ++k) y[row * kCols + lane + 32 * k] = from_float<T>(v[k] * scale * to_float(weight[lane + 32 * k]));
+}
+
+}  // namespace
+
+void launch_rmsnorm128(DType dtype, const void* x, const void* weight, void* y, size_t rows, float eps,
+                       cudaStream_t stream) {
+  if (rows == 0) return;
+  dispatch_storage(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const auto* xt = static_cast<const T*>(x);
+    const auto* wt = static_cast<const T*>(weight);
+    auto* yt = static_cast<T*>(y);
+    if (all_aligned16(x, weight, y)) {
+      const auto grid = static_cast<unsigned>((rows + rows_per_block<T>() - 1) / rows_per_block<T>());
+      rmsnorm128_packs<T><<<grid, kThreads, 0, stream>>>(xt, wt, yt, rows, eps);
+    } else {
+      const auto grid = static_cast<unsigned>((rows * 32 + kThreads - 1) / kThreads);
+      rmsnorm128_scalar<T><<<grid, kThreads, 0, stream>>>(xt, wt, yt, rows, eps);
+    }
+  });
+  ARCHBENCH_CHECK_LAUNCH();
+}
+
+const void* rmsnorm128_kernel(DType dtype) {
+  const void* k = nullptr;
+  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&rmsnorm128_packs<decltype(tag)>); });
+  return k;
+}
+
+}  // namespace archbench::kernels::norm
