@@ -16,8 +16,21 @@ using HandleByUuidFn = int (*)(const char*, nvmlDevice_t*);
 using ClockInfoFn = int (*)(nvmlDevice_t, int, unsigned*);
 using PowerFn = int (*)(nvmlDevice_t, unsigned*);
 using ReasonsFn = int (*)(nvmlDevice_t, unsigned long long*);
+using ErrorStringFn = const char* (*)(int);
+using StringFn = int (*)(char*, unsigned);
+using IntFn = int (*)(int*);
+using CountFn = int (*)(unsigned*);
+using HandleByIndexFn = int (*)(unsigned, nvmlDevice_t*);
+using DeviceStringFn = int (*)(nvmlDevice_t, char*, unsigned);
+using TwoUnsignedFn = int (*)(nvmlDevice_t, unsigned*, unsigned*);  // MIG mode, ECC mode (enums are ints)
+using OneUnsignedFn = int (*)(nvmlDevice_t, unsigned*);             // persistence mode
+using EccErrorsFn = int (*)(nvmlDevice_t, int, int, unsigned long long*);
+using RemappedRowsFn = int (*)(nvmlDevice_t, unsigned*, unsigned*, unsigned*, unsigned*);
+using ParentFn = int (*)(nvmlDevice_t, nvmlDevice_t*);
 constexpr int kNvmlClockSm = 1;
 constexpr int kNvmlClockMem = 2;
+constexpr int kNvmlMemoryErrorUncorrected = 1;
+constexpr int kNvmlVolatileEcc = 0;
 
 struct Api {
   HandleByUuidFn handle_by_uuid = nullptr;
@@ -25,8 +38,27 @@ struct Api {
   PowerFn power = nullptr;
   ReasonsFn reasons = nullptr;
   ShutdownFn shutdown = nullptr;
+  ErrorStringFn error_string = nullptr;
+  StringFn driver_version = nullptr;
+  IntFn cuda_driver_version = nullptr;
+  CountFn count = nullptr;
+  HandleByIndexFn handle_by_index = nullptr;
+  DeviceStringFn uuid = nullptr;
+  TwoUnsignedFn mig_mode = nullptr;
+  OneUnsignedFn persistence = nullptr;
+  TwoUnsignedFn ecc_mode = nullptr;
+  EccErrorsFn ecc_errors = nullptr;
+  RemappedRowsFn remapped_rows = nullptr;
+  ParentFn mig_parent = nullptr;
 };
 Api api;
+
+template <typename Fn>
+Fn symbol(void* lib, const char* name, const char* fallback = nullptr) {
+  void* p = dlsym(lib, name);
+  if (p == nullptr && fallback != nullptr) p = dlsym(lib, fallback);
+  return reinterpret_cast<Fn>(p);
+}
 
 }  // namespace
 
@@ -60,12 +92,26 @@ Nvml::Nvml() {
   api.reasons = reinterpret_cast<ReasonsFn>(dlsym(lib_, "nvmlDeviceGetCurrentClocksEventReasons"));
   if (api.reasons == nullptr) api.reasons = reinterpret_cast<ReasonsFn>(dlsym(lib_, "nvmlDeviceGetCurrentClocksThrottleReasons"));
   api.shutdown = reinterpret_cast<ShutdownFn>(dlsym(lib_, "nvmlShutdown"));
+  api.error_string = symbol<ErrorStringFn>(lib_, "nvmlErrorString");
+  api.driver_version = symbol<StringFn>(lib_, "nvmlSystemGetDriverVersion");
+  api.cuda_driver_version = symbol<IntFn>(lib_, "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
+  api.count = symbol<CountFn>(lib_, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+  api.handle_by_index = symbol<HandleByIndexFn>(lib_, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+  api.uuid = symbol<DeviceStringFn>(lib_, "nvmlDeviceGetUUID");
+  api.mig_mode = symbol<TwoUnsignedFn>(lib_, "nvmlDeviceGetMigMode");
+  api.persistence = symbol<OneUnsignedFn>(lib_, "nvmlDeviceGetPersistenceMode");
+  api.ecc_mode = symbol<TwoUnsignedFn>(lib_, "nvmlDeviceGetEccMode");
+  api.ecc_errors = symbol<EccErrorsFn>(lib_, "nvmlDeviceGetTotalEccErrors");
+  api.remapped_rows = symbol<RemappedRowsFn>(lib_, "nvmlDeviceGetRemappedRows");
+  api.mig_parent = symbol<ParentFn>(lib_, "nvmlDeviceGetDeviceHandleFromMigDeviceHandle");
   if (init == nullptr || api.handle_by_uuid == nullptr || api.clock_info == nullptr) {
     why_ = "libnvidia-ml.so.1 lacks nvmlInit_v2 / nvmlDeviceGetHandleByUUID / nvmlDeviceGetClockInfo";
     return;
   }
-  if (int rc = init(); rc != 0) {
-    why_ = "nvmlInit_v2 returned " + std::to_string(rc);
+  init_status_ = init();
+  if (init_status_ != 0) {
+    why_ = "nvmlInit_v2 returned " + std::to_string(init_status_);
+    if (api.error_string != nullptr) why_ += std::string(" (") + api.error_string(init_status_) + ")";
     return;
   }
   available_ = true;
@@ -92,6 +138,61 @@ std::optional<ClockSample> Nvml::sample(const std::string& uuid) {
   unsigned long long reasons = 0;
   if (api.reasons != nullptr && api.reasons(it->second, &reasons) == 0) s.event_reasons = reasons;
   return s;
+}
+
+std::optional<NvmlSystem> Nvml::system() {
+  if (!available_) return std::nullopt;
+  NvmlSystem s;
+  char buf[96] = {};
+  if (api.driver_version != nullptr && api.driver_version(buf, sizeof buf) == 0) s.driver_version = buf;
+  if (api.cuda_driver_version != nullptr) api.cuda_driver_version(&s.cuda_driver_version);
+  unsigned count = 0;
+  if (api.count != nullptr && api.handle_by_index != nullptr && api.uuid != nullptr && api.count(&count) == 0) {
+    for (unsigned i = 0; i < count; ++i) {
+      nvmlDevice_t h = nullptr;
+      char uuid[96] = {};
+      if (api.handle_by_index(i, &h) == 0 && api.uuid(h, uuid, sizeof uuid) == 0) s.uuids.emplace_back(uuid);
+      else s.uuids.emplace_back("?");
+    }
+  }
+  return s;
+}
+
+std::optional<NvmlDeviceState> Nvml::state(const std::string& uuid) {
+  if (!available_) return std::nullopt;
+  nvmlDevice_t h = nullptr;
+  if (api.handle_by_uuid(uuid.c_str(), &h) != 0) return std::nullopt;
+  NvmlDeviceState st;
+  if (api.reasons != nullptr) {
+    unsigned long long r = 0;
+    if (api.reasons(h, &r) == 0) st.event_reasons = r;
+  }
+  // MIG mode, persistence, ECC and row remapping belong to the whole GPU.
+  nvmlDevice_t gpu = h;
+  if (uuid.starts_with("MIG-") && api.mig_parent != nullptr) {
+    nvmlDevice_t parent = nullptr;
+    if (api.mig_parent(h, &parent) == 0) gpu = parent;
+  }
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (api.mig_mode != nullptr && api.mig_mode(gpu, &a, &b) == 0) {
+    st.mig_enabled = a == 1;
+    st.mig_pending = b == 1;
+  }
+  if (api.persistence != nullptr && api.persistence(gpu, &a) == 0) st.persistence = a == 1;
+  if (api.ecc_mode != nullptr && api.ecc_mode(gpu, &a, &b) == 0) {
+    st.ecc_enabled = a == 1;
+    st.ecc_pending = b == 1;
+  }
+  unsigned long long errors = 0;
+  if (st.ecc_enabled.value_or(false) && api.ecc_errors != nullptr &&
+      api.ecc_errors(gpu, kNvmlMemoryErrorUncorrected, kNvmlVolatileEcc, &errors) == 0) {
+    st.ecc_uncorrected = errors;
+  }
+  if (api.remapped_rows != nullptr && api.remapped_rows(gpu, &a, &b, &c, &d) == 0) {
+    st.remap_pending = c != 0;
+    st.remap_failure = d != 0;
+  }
+  return st;
 }
 
 }  // namespace archbench

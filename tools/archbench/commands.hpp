@@ -63,7 +63,17 @@ struct WorkerOptions {
   std::string out_path;
   uint64_t seed = 0;
   bool hot_l2 = false;
+  bool load_times = false;  // check phase: report each operator's first kernel load time (the doctor's JIT cost)
 };
 int worker_command(const WorkerOptions& o);
+
+// archbench doctor: the four-layer environment check (doctor_command.cpp documents the exit codes).
+struct DoctorOptions {
+  std::vector<std::string> check_files;  // --check: other binaries to judge for every device present
+  bool jit_passes = false;               // also the forced-JIT and no-JIT workload passes
+  std::string json_path;
+  std::string filter = "*";              // operators of the workload layer
+};
+int doctor_command(const DoctorOptions& o);
 
 }  // namespace archbench::cli

@@ -71,6 +71,17 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--out", worker.out_path)->required();
   worker_cmd->add_option("--seed", worker.seed)->required();
   worker_cmd->add_flag("--hot-l2", worker.hot_l2);
+  worker_cmd->add_flag("--load-times", worker.load_times);
+
+  cli::DoctorOptions doctor;
+  auto* doctor_cmd = app.add_subcommand(
+      "doctor", "check hardware & driver, runtime libraries, build images and the real workload; cause and fix per finding");
+  doctor_cmd->add_option("--check", doctor.check_files, "other binaries (libtorch_cuda.so, an extension .so, ...) to judge for every device present");
+  doctor_cmd->add_flag("--jit-passes", doctor.jit_passes,
+                       "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
+                       "(JIT cache disabled), in child processes");
+  doctor_cmd->add_option("--json", doctor.json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1)");
+  doctor_cmd->add_option("--filter", doctor.filter, "glob over operator ids for the workload layer (default: every operator)");
 
   try {
     app.parse(argc, argv);
@@ -93,6 +104,7 @@ int main(int argc, char** argv) {
     if (*update_cmd) return cli::baseline_update_command(update);
     if (*compare_cmd) return cli::compare_command(cmp);
     if (*worker_cmd) return cli::worker_command(worker);
+    if (*doctor_cmd) return cli::doctor_command(doctor);
     std::cout << app.help();
     return cli::kUsage;
   } catch (const std::exception& e) {

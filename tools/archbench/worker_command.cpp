@@ -1,5 +1,6 @@
 // The worker side of a run phase: runs the listed operators on one device and reports each
 // as one JSON line as soon as it is done.
+#include <chrono>
 #include <optional>
 #include <vector>
 #include <string>
@@ -32,6 +33,7 @@ int worker_command(const WorkerOptions& o) {
     return kNoDevice;
   }
   ARCHBENCH_CUDA_CHECK(cudaSetDevice(o.device));
+  if (o.load_times) ARCHBENCH_CUDA_CHECK(cudaFree(nullptr));  // the context exists before the first load is timed
   const DeviceInfo& dev = env.devices[static_cast<size_t>(o.device)];
 
   std::optional<Ceilings> ceilings;
@@ -51,6 +53,18 @@ int worker_command(const WorkerOptions& o) {
       return kInternal;
     }
     append_line(o.out_path, nlohmann::json{{"type", "start"}, {"id", id}}.dump());
+    if (o.load_times && o.phase == "check" && !(dev.cc < op->spec().min_cc) && !op->kernels().empty()) {
+      // The first load of the operator's kernels: under lazy loading this is where the driver
+      // loads (and, for PTX, JIT-compiles) their module. The doctor's JIT cost is the difference
+      // between a forced-JIT pass and a SASS pass.
+      const auto t0 = std::chrono::steady_clock::now();
+      for (const auto& k : op->kernels()) {
+        cudaFuncAttributes attr{};
+        if (cudaFuncGetAttributes(&attr, k.host_stub) != cudaSuccess) cudaGetLastError();  // the probe reports it
+      }
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      append_line(o.out_path, nlohmann::json{{"type", "load"}, {"id", id}, {"ms", ms}}.dump());
+    }
     OperatorResult r = describe(*op);
     if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r);
     else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);

@@ -86,13 +86,23 @@ struct SpawnResult {
   double in_flight_deadline_s = 0;
 };
 
-pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args, const std::string& phase) {
+pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args, const WorkerRequest& req) {
   // The check phase runs with CUDA_LAUNCH_BLOCKING=1; the timing phase without it.
   std::vector<std::string> env;
+  auto overridden = [&](const char* kv) {
+    if (std::strncmp(kv, "CUDA_LAUNCH_BLOCKING=", 21) == 0) return true;
+    for (const auto& [name, value] : req.env) {
+      if (std::strncmp(kv, name.c_str(), name.size()) == 0 && kv[name.size()] == '=') return true;
+    }
+    return false;
+  };
   for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "CUDA_LAUNCH_BLOCKING=", 21) != 0) env.emplace_back(*e);
+    if (!overridden(*e)) env.emplace_back(*e);
   }
-  if (phase == "check") env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
+  if (req.phase == "check") env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
+  for (const auto& [name, value] : req.env) {
+    if (value) env.push_back(name + "=" + *value);
+  }
   std::vector<std::string> argv_storage = args;
   std::vector<char*> argv, envp;
   for (auto& a : argv_storage) argv.push_back(a.data());
@@ -121,6 +131,8 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
         started = Clock::now();
       } else if (type == "ceilings") {
         if (!out.ceilings) out.ceilings = j.at("ceilings").get<Ceilings>();
+      } else if (type == "load") {
+        out.load_ms[j.at("id").get<std::string>()] = j.at("ms").get<double>();
       } else {
         out.results.push_back(j.at("result").get<OperatorResult>());
         r.in_flight.clear();
@@ -187,10 +199,11 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     std::vector<std::string> args{exe,       "worker", "--phase", req.phase, "--device", std::to_string(req.device),
                                   "--ids",   ids_path, "--out",   out_path,  "--seed",   std::to_string(req.seed)};
     if (req.hot_l2) args.emplace_back("--hot-l2");
+    if (req.load_times) args.emplace_back("--load-times");
 
     const size_t reported_before = out.results.size();
     LineFollower follower(out_path);
-    const pid_t pid = spawn_worker(exe, args, req.phase);
+    const pid_t pid = spawn_worker(exe, args, req);
     ++out.workers_started;
     const SpawnResult sr = supervise(pid, follower, req.deadline_s, out);
     const bool clean_exit = WIFEXITED(sr.status) && WEXITSTATUS(sr.status) == 0;

@@ -11,8 +11,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/report/result.hpp"
@@ -34,6 +36,7 @@ struct WorkerOutcome {
   std::optional<Ceilings> ceilings;
   int workers_started = 0;
   std::string failure;  // non-empty when a worker failed in a way that stopped the phase
+  std::map<std::string, double> load_ms;  // with load_times: each operator's first kernel load, ms
 };
 
 // Seconds an operator may run before its worker is declared hung.
@@ -47,6 +50,10 @@ struct WorkerRequest {
   bool hot_l2 = false;
   DeadlineFn deadline_s = [](const std::string&) { return 600.0; };
   std::string executable;  // empty: this executable (/proc/self/exe)
+  // Environment changes for the workers, in effect before CUDA starts in them: a value sets the
+  // variable, nullopt removes it (the doctor's JIT passes: CUDA_FORCE_PTX_JIT, CUDA_CACHE_*).
+  std::vector<std::pair<std::string, std::optional<std::string>>> env{};
+  bool load_times = false;  // check phase: also time each operator's first load of its kernels
 };
 
 [[nodiscard]] WorkerOutcome run_phase(const WorkerRequest& request);

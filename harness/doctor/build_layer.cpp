@@ -1,0 +1,324 @@
+#include "harness/doctor/build_layer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "harness/doctor/runtime_layer.hpp"
+#include "harness/doctor/text.hpp"
+
+namespace archbench::doctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string device_title(const DeviceInfo& d) {
+  return fmt::format("device {} ({}, CC {})", d.index, d.name, d.cc.str());
+}
+
+// The engine's fixes speak of archbench's own arch list; for another binary, of its build.
+std::string fix_for_other_binary(std::string fix) {
+  for (const std::string from : {"ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST)", "ARCHBENCH_ARCH_LIST"}) {
+    for (size_t at = fix.find(from); at != std::string::npos; at = fix.find(from, at)) {
+      const std::string to = "the arch list it is built with (TORCH_CUDA_ARCH_LIST / -gencode)";
+      fix.replace(at, from.size(), to);
+      at += to.size();
+    }
+  }
+  return fix;
+}
+
+// "SASS sm_80 x12, sm_90 x12 | PTX compute_90 (ISA 9.0) x12" from the entries.
+std::string target_summary(const binary::BinaryFile& file) {
+  std::map<std::string, size_t> sass, ptx;
+  for (const auto& e : file.entries()) {
+    if (!e.is_image) continue;
+    std::string name = e.target.name();
+    if (e.target.kind == arch::ImageKind::Ptx && e.target.ptx_isa.known())
+      name += " (ISA " + e.target.ptx_isa.str() + ")";
+    (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[name]++;
+  }
+  auto list = [](const std::map<std::string, size_t>& m) {
+    std::vector<std::string> parts;
+    for (const auto& [k, v] : m) parts.push_back(fmt::format("{} x{}", k, v));
+    return parts.empty() ? std::string("none") : join(parts, ", ");
+  };
+  return "SASS " + list(sass) + " | PTX " + list(ptx);
+}
+
+std::vector<std::string> cause_details(const KernelTally& t, size_t causes_shown) {
+  std::vector<std::string> out;
+  size_t shown = 0;
+  for (const auto& [cause, names] : t.failing_by_cause) {
+    if (++shown > causes_shown) {
+      out.push_back(fmt::format("... and {} more cause(s)", t.failing_by_cause.size() - causes_shown));
+      break;
+    }
+    std::vector<std::string> examples;
+    for (size_t i = 0; i < std::min<size_t>(names.size(), 3); ++i) {
+      examples.push_back(names[i].size() > 90 ? names[i].substr(0, 87) + "..." : names[i]);
+    }
+    out.push_back(fmt::format("{} kernel(s), e.g. {}: {}", names.size(), join(examples, "; "), cause));
+  }
+  return out;
+}
+
+std::string images_used(const KernelTally& t) {
+  std::vector<std::string> parts;
+  for (const auto& [label, n] : t.images_used) parts.push_back(fmt::format("{} x{}", label, n));
+  return join(parts, ", ");
+}
+
+}  // namespace
+
+size_t KernelTally::count(arch::ImageStatus s) const {
+  auto it = by_status.find(s);
+  return it == by_status.end() ? 0 : it->second;
+}
+
+KernelTally tally_kernels(const std::vector<binary::KernelImages>& kernels, const arch::DeviceFacts& device) {
+  KernelTally t;
+  t.kernels = kernels.size();
+  for (const auto& k : kernels) {
+    const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, device);
+    t.by_status[v.status]++;
+    if (v.loads()) {
+      t.images_used[v.label()]++;
+    } else {
+      t.failing_by_cause[v.label() + ": " + v.cause].push_back(k.demangled.empty() ? k.mangled : k.demangled);
+      if (t.first_fix.empty()) t.first_fix = v.fix;
+    }
+  }
+  return t;
+}
+
+Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally& t, const arch::DeviceFacts& facts,
+                     const std::string& device) {
+  using arch::ImageStatus;
+  const std::string check = role == BinaryRole::OwnExecutable        ? "own-kernels"
+                            : role == BinaryRole::DispatchingLibrary ? "library-images"
+                                                                     : "check-file";
+  const std::string cc = facts.cc.str();
+  if (t.kernels == 0) {
+    return Finding(Layer::Build, check, Outcome::Pass, what + ": no CUDA kernels (host code only)");
+  }
+  const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit);
+  const size_t too_new = t.count(ImageStatus::PtxTooNew), disabled = t.count(ImageStatus::JitDisabled);
+  const size_t failing = t.kernels - sass - jit;
+  const std::string counts =
+      fmt::format("{} of {} kernels have SASS for {}, {} only PTX JIT", sass, t.kernels, cc, jit);
+  const std::string fix = role == BinaryRole::OwnExecutable ? t.first_fix : fix_for_other_binary(t.first_fix);
+  const std::vector<std::string> details = [&] {
+    std::vector<std::string> d;
+    if (!t.images_used.empty()) d.push_back("images used: " + images_used(t));
+    for (auto& line : cause_details(t, 5)) d.push_back(std::move(line));
+    return d;
+  }();
+
+  if (role == BinaryRole::DispatchingLibrary) {
+    // A library that dispatches per architecture never launches the kernels of other archs.
+    if (sass > 0) {
+      return Finding(Layer::Build, check, Outcome::Pass,
+                     fmt::format("{} on {}: {}; the other {} are for other architectures", what, device, counts,
+                                 t.kernels - sass - jit))
+          .with_details(details);
+    }
+    if (jit > 0) {
+      return Finding(Layer::Build, check, Outcome::Warn,
+                     fmt::format("{} on {}: no SASS for {}, {} kernels only through PTX JIT", what, device, cc, jit),
+                     "this release of the library has no native code for the device: every kernel is JIT-compiled at "
+                     "first use (minutes for a large library) and depends on the JIT cache",
+                     "install a release of the library built for CC " + cc, {17, 1})
+          .with_details(details);
+    }
+    if (too_new > 0) {
+      return Finding(Layer::Build, check, Outcome::Fail,
+                     fmt::format("{} on {}: only PTX newer than this driver can JIT", what, device),
+                     "its PTX needs a newer driver (cudaErrorUnsupportedPtxVersion, 222) and it has no SASS for " + cc,
+                     fix, {10})
+          .with_details(details);
+    }
+    return Finding(Layer::Build, check, Outcome::Fail,
+                   fmt::format("{} on {}: no kernel can run ({})", what, device, counts),
+                   disabled > 0 ? "only PTX fits and CUDA_DISABLE_PTX_JIT is set"
+                                : "this release of the library has neither SASS nor usable PTX for CC " + cc,
+                   disabled > 0 ? "unset CUDA_DISABLE_PTX_JIT, or install a release built for CC " + cc
+                                : "install a release of the library that supports CC " + cc + " (usually a newer one)",
+                   disabled > 0 ? std::vector<int>{17} : std::vector<int>{1, 2})
+        .with_details(details);
+  }
+
+  if (failing == 0 && jit == 0) {
+    return Finding(Layer::Build, check, Outcome::Pass,
+                   fmt::format("{} on {}: every kernel has SASS ({} kernels)", what, device, t.kernels))
+        .with_details(details);
+  }
+  if (failing == 0) {
+    return Finding(Layer::Build, check, Outcome::Warn,
+                   fmt::format("{} on {}: {} of {} kernels run only through PTX JIT", what, device, jit, t.kernels),
+                   "no SASS for CC " + cc +
+                       ": the driver JIT-compiles at first use (a cost at every cold start, and a "
+                       "dependence on the JIT cache and on CUDA_DISABLE_PTX_JIT being unset)",
+                   role == BinaryRole::OwnExecutable
+                       ? "add " + cc + " to ARCHBENCH_ARCH_LIST for SASS"
+                       : "rebuild it with " + cc + " in its arch list (TORCH_CUDA_ARCH_LIST / -gencode)",
+                   {17})
+        .with_details(details);
+  }
+  std::vector<int> causes{1};
+  if (too_new > 0)
+    causes = {10};
+  else if (disabled > 0)
+    causes = {17};
+  else if (failing < t.kernels)
+    causes = {3, 4};  // some kernels have the arch, others not: a per-path gap
+  const bool none = failing == t.kernels;
+  std::string cause = none ? "no kernel has a usable image: every launch fails"
+                           : fmt::format("{} kernel(s) have no usable image: launching any of them fails", failing);
+  if (too_new > 0) cause += fmt::format(" ({} with PTX newer than this driver, 222)", too_new);
+  if (disabled > 0) cause += fmt::format(" ({} need PTX JIT, which CUDA_DISABLE_PTX_JIT forbids, 223)", disabled);
+  if (!none && role == BinaryRole::OwnExecutable)
+    cause += "; the build covers some kernels (families or dtypes) but not others";
+  if (!none && role == BinaryRole::CheckedFile)
+    cause += " (harmless only if the code never launches them on this device)";
+  return Finding(Layer::Build, check, role == BinaryRole::CheckedFile && !none ? Outcome::Warn : Outcome::Fail,
+                 fmt::format("{} on {}: {}; {} without a usable image", what, device, counts, failing), cause, fix,
+                 causes)
+      .with_details(details);
+}
+
+Finding judge_build_targets(const BuildManifest& build, const arch::DeviceFacts& facts, const std::string& device) {
+  const arch::Verdict v = arch::predict(arch::ImageSet{build.targets, {0, 0}}, facts);
+  const std::string declared = fmt::format("arch list \"{}\" -> {}", build.arch_list, arch::join_names(build.targets));
+  switch (v.status) {
+    case arch::ImageStatus::Sass:
+      return Finding(Layer::Build, "build-targets", Outcome::Pass,
+                     fmt::format("{}: the build has {} ({})", device, v.label(), declared));
+    case arch::ImageStatus::PtxJit:
+      return Finding(Layer::Build, "build-targets", Outcome::Warn,
+                     fmt::format("{}: the build relies on PTX JIT ({})", device, declared), v.cause, v.fix, {17});
+    case arch::ImageStatus::PtxTooNew:
+      return Finding(Layer::Build, "build-targets", Outcome::Fail,
+                     fmt::format("{}: the build's PTX is too new for this driver ({})", device, declared), v.cause,
+                     v.fix, {10});
+    case arch::ImageStatus::JitDisabled:
+      return Finding(Layer::Build, "build-targets", Outcome::Fail,
+                     fmt::format("{}: the build needs PTX JIT, which is disabled ({})", device, declared), v.cause,
+                     v.fix, {17});
+    case arch::ImageStatus::Missing:
+    case arch::ImageStatus::Unsupported: break;
+  }
+  return Finding(Layer::Build, "build-targets", Outcome::Fail,
+                 fmt::format("{}: the build does not declare this device's architecture ({})", device, declared),
+                 v.cause, v.fix, {1, 2});
+}
+
+std::vector<std::string> library_files_to_judge(const std::vector<std::string>& mapped_paths) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& p) {
+    std::error_code ec;
+    const auto real = fs::canonical(p, ec);
+    if (seen.insert(ec ? p : real.string()).second) out.push_back(ec ? p : real.string());
+  };
+  for (const auto& p : mapped_paths) {
+    const auto name = cuda_library_name(fs::path(p).filename().string());
+    if (!name) continue;
+    const bool cublas = name->family == "libcublas" || name->family == "libcublasLt";
+    const bool cudnn = name->family == "libcudnn" || name->family.starts_with("libcudnn_");
+    if (!cublas && !cudnn) continue;
+    add(p);
+    if (name->family == "libcudnn") {
+      const std::string major = split(name->version, '.').empty() ? "" : split(name->version, '.').front();
+      std::error_code ec;
+      std::vector<std::string> subs;
+      for (fs::directory_iterator it(fs::path(p).parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string file = it->path().filename().string();
+        const auto sub = cuda_library_name(file);
+        if (sub && sub->family.starts_with("libcudnn_") && !major.empty() && file.ends_with(".so." + major)) {
+          subs.push_back(it->path().string());
+        }
+      }
+      std::ranges::sort(subs);
+      for (const auto& s : subs) add(s);
+    }
+  }
+  return out;
+}
+
+void check_build(const BuildInputs& in, Checklist& out) {
+  const Environment& env = *in.env;
+  const bool usable = env.usable();
+  if (!usable) {
+    out.add(
+        Finding(Layer::Build, "build-targets", Outcome::Skip,
+                fmt::format("no usable device to judge the build against (arch list \"{}\" -> {}); `archbench inspect "
+                            "--device CC` predicts for a device that is not here",
+                            in.build->arch_list, arch::join_names(in.build->targets))));
+  } else {
+    for (const auto& d : env.devices) out.add(judge_build_targets(*in.build, env.facts(d), device_title(d)));
+  }
+
+  struct Binary {
+    std::string path;
+    BinaryRole role;
+  };
+  std::vector<Binary> binaries;
+  if (usable) {
+    binaries.push_back({in.own_executable, BinaryRole::OwnExecutable});
+    for (const auto& l : in.libraries) binaries.push_back({l, BinaryRole::DispatchingLibrary});
+  } else if (!in.libraries.empty()) {
+    out.add(Finding(Layer::Build, "library-images", Outcome::Skip,
+                    "the loaded cuBLAS/cuDNN libraries are not judged without a device: " +
+                        first_few(
+                            [&] {
+                              std::vector<std::string> names;
+                              for (const auto& l : in.libraries) names.push_back(fs::path(l).filename().string());
+                              return names;
+                            }(),
+                            4)));
+  }
+  for (const auto& f : in.check_files) binaries.push_back({f, BinaryRole::CheckedFile});
+
+  for (const auto& b : binaries) {
+    const std::string what = b.role == BinaryRole::OwnExecutable ? "archbench's own kernels" : b.path;
+    std::optional<binary::BinaryFile> file;
+    std::vector<binary::KernelImages> kernels;
+    try {
+      file = binary::BinaryFile::open(b.path);
+      kernels = file->kernels();
+    } catch (const std::exception& e) {
+      const bool checked = b.role == BinaryRole::CheckedFile;
+      Finding f(Layer::Build, checked ? "check-file" : "library-images", checked ? Outcome::Fail : Outcome::Warn,
+                "cannot read " + b.path + ": " + e.what(),
+                checked ? "the file is missing, unreadable, or not an ELF / fatbin / cubin"
+                        : "the library's device code could not be read",
+                checked ? "pass an ELF executable, shared library, object, fatbin or cubin"
+                        : "run `archbench inspect " + b.path + "` for details");
+      f.bad_input = checked;
+      out.add(std::move(f));
+      continue;
+    }
+    if (!usable) {
+      out.add(
+          Finding(Layer::Build, "check-file", Outcome::Skip,
+                  fmt::format("{}: {} kernels ({}); no usable device to judge them against (archbench inspect --device "
+                              "CC predicts without one)",
+                              b.path, kernels.size(), target_summary(*file))));
+      continue;
+    }
+    for (const auto& d : env.devices) {
+      const auto facts = env.facts(d);
+      Finding f = judge_binary(what, b.role, tally_kernels(kernels, facts), facts, device_title(d));
+      f.details.insert(f.details.begin(), "targets: " + target_summary(*file));
+      out.add(std::move(f));
+    }
+  }
+}
+
+}  // namespace archbench::doctor

@@ -1,0 +1,358 @@
+#include "harness/doctor/workload_layer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "harness/doctor/text.hpp"
+
+namespace archbench::doctor {
+namespace {
+
+bool image_status_failure(const std::string& s) { return s == "missing" || s == "ptx-too-new" || s == "jit-disabled"; }
+bool wrong_result(const OperatorResult& r) {
+  return r.error.empty() && r.fault.empty() && r.image.agrees && r.correctness &&
+         !(r.correctness->passed && r.correctness->bench_shape_finite);
+}
+
+std::string variant(const OperatorResult& r) { return r.family + "/" + r.name; }
+
+std::vector<std::string> ids_of(const std::vector<const OperatorResult*>& rs) {
+  std::vector<std::string> ids;
+  for (const auto* r : rs) ids.push_back(r->id);
+  return ids;
+}
+
+// The guides' temporary workarounds for the failing operators: the same operator in a dtype that
+// works, a library twin that works at the same family/dtype/shape, or the CPU.
+std::string workaround(const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all) {
+  std::vector<std::string> parts;
+  std::set<std::string> done;
+  for (const auto* f : failing) {
+    const std::string v = variant(*f);
+    if (!done.insert(v).second) continue;
+    std::set<std::string> bad_dtypes, ok_dtypes, twins;
+    for (const auto* g : failing) {
+      if (variant(*g) == v) bad_dtypes.insert(g->dtype);
+    }
+    for (const auto& r : all) {
+      if (r.failed() || r.image.status == "unsupported") continue;
+      if (variant(r) == v && !bad_dtypes.contains(r.dtype)) ok_dtypes.insert(r.dtype);
+      if (r.family == f->family && r.name != f->name && bad_dtypes.contains(r.dtype) && r.shape == f->shape)
+        twins.insert(r.name);
+    }
+    const std::string bad = join({bad_dtypes.begin(), bad_dtypes.end()}, ", ");
+    if (!ok_dtypes.empty()) {
+      parts.push_back(fmt::format("run {} in {} instead of {} (it fails only in {})", v,
+                                  join({ok_dtypes.begin(), ok_dtypes.end()}, " or "), bad, bad));
+    } else if (!twins.empty()) {
+      parts.push_back(fmt::format("use {} instead of {} for {} (same family, dtype and shape, and it works here)",
+                                  join({twins.begin(), twins.end()}, " or "), f->name, bad));
+    } else {
+      parts.push_back(fmt::format("run {} ({}) on the CPU", v, bad));
+    }
+  }
+  return "temporary workaround until it is fixed: " + join(parts, "; ");
+}
+
+// "the build covers matmul/gemm_tc in f32 but not in f16, bf16": a per-path gap (guide cause 3).
+std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& failing,
+                                    const std::vector<OperatorResult>& all) {
+  std::vector<std::string> out;
+  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_variant;  // ok, bad
+  for (const auto* f : failing) by_variant[variant(*f)].second.insert(f->dtype);
+  for (const auto& r : all) {
+    auto it = by_variant.find(variant(r));
+    if (it != by_variant.end() && !r.failed() && !it->second.second.contains(r.dtype)) it->second.first.insert(r.dtype);
+  }
+  for (const auto& [v, sets] : by_variant) {
+    if (sets.first.empty()) continue;
+    out.push_back(fmt::format("{} works in {} but not in {}: one code path or dtype lacks an image the others have", v,
+                              join({sets.first.begin(), sets.first.end()}, ", "),
+                              join({sets.second.begin(), sets.second.end()}, ", ")));
+  }
+  return out;
+}
+
+std::string device_name(const DeviceInfo& d) {
+  return fmt::format("device {} ({}, CC {})", d.index, d.name, d.cc.str());
+}
+
+// The newest SASS arch of the build, as an arch-list entry ("9.0").
+std::string newest_sass_entry(const BuildManifest* build) {
+  if (build == nullptr) return {};
+  const arch::CodeTarget* newest = nullptr;
+  for (const auto& t : build->targets) {
+    if (t.kind == arch::ImageKind::Sass && (newest == nullptr || t.arch > newest->arch)) newest = &t;
+  }
+  if (newest == nullptr) return {};
+  return newest->cc().str() + std::string(arch::suffix_letter(newest->suffix));
+}
+
+// Grouped findings for the failing operators of one pass.
+void add_failure_groups(const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all,
+                        const std::string& pass, const std::string& device, Outcome outcome, bool with_workaround,
+                        Checklist& out) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const OperatorResult*>> groups;
+  for (const auto* r : failing) {
+    const std::string key = wrong_result(*r) ? "wrong result" : failure_key(*r);
+    if (!groups.contains(key)) order.push_back(key);
+    groups[key].push_back(r);
+  }
+  for (const auto& key : order) {
+    const auto& rs = groups[key];
+    const OperatorResult& first = *rs.front();
+    Finding f(Layer::Workload, "operators-failed", outcome,
+              fmt::format("{}{}: {} operator(s) {}: {}", pass, device, rs.size(),
+                          key == "wrong result" ? "compute a wrong result" : "fail", first_few(ids_of(rs), 3)));
+    if (key == "wrong result") {
+      f.cause =
+          "the output differs from the float64 reference beyond the dtype's tolerance (or has unwritten / "
+          "non-finite elements): a silent wrong answer, not an error";
+      f.fix =
+          "do not trust these operators on this device; compare the --jit-passes results (SASS vs JIT) and report it";
+      f.guide_causes = {19};
+      for (const auto* r : rs) {
+        const auto& c = *r->correctness;
+        f.details.push_back(
+            fmt::format("{}: rel. error {:.2e} (tolerance {:.0e}), {} non-finite of {}{}", r->id, c.rel_error,
+                        c.tolerance, c.non_finite, c.elements,
+                        c.bench_shape_finite ? "" : "; the full shape has unwritten or non-finite elements"));
+      }
+    } else {
+      f.cause = key;
+      if (image_status_failure(first.image.status) && first.image.agrees) {
+        f.fix = first.image.fix;
+        f.guide_causes = first.image.status == "missing"       ? std::vector<int>{1, 3}
+                         : first.image.status == "ptx-too-new" ? std::vector<int>{10}
+                                                               : std::vector<int>{17};
+      } else if (!first.fault.empty()) {
+        f.fix = "run it alone to see the error: archbench run --no-timing --filter '" + first.id +
+                "' (a sticky CUDA error or a crash ends the worker; the doctor continued with a new one)";
+      } else if (!first.image.agrees) {
+        f.fix =
+            "the driver loaded another image than the compatibility rules predict: report it with this doctor's "
+            "--json output";
+      } else if (first.image.status == "library-error") {
+        f.fix =
+            "check the runtime layer (library versions, other copies) and that this library release supports the "
+            "device";
+      } else {
+        f.fix = "run it alone: archbench run --no-timing --filter '" + first.id + "'";
+      }
+      for (const auto& id : ids_of(rs)) f.details.push_back(id);
+    }
+    for (auto& gap : dtype_gaps(rs, all)) {
+      f.details.push_back(std::move(gap));
+      if (std::ranges::find(f.guide_causes, 3) == f.guide_causes.end()) f.guide_causes.push_back(3);
+    }
+    if (with_workaround) f.fix += (f.fix.empty() ? "" : "; ") + workaround(rs, all);
+    out.add(std::move(f));
+  }
+}
+
+void judge_blocking(const WorkloadInputs& in, Checklist& out) {
+  const auto& all = in.blocking.results;
+  const std::string dev = device_name(in.device);
+  std::map<std::string, size_t> status;
+  std::vector<const OperatorResult*> failing, jit, unsupported;
+  for (const auto& r : all) {
+    if (r.image.status == "unsupported")
+      unsupported.push_back(&r);
+    else if (r.failed())
+      failing.push_back(&r);
+    else if (r.image.status == "ptx-jit")
+      jit.push_back(&r);
+    ++status[r.image.status.empty() ? "not run" : r.image.status];
+  }
+  std::vector<std::string> counts;
+  for (const auto& [s, n] : status) counts.push_back(fmt::format("{} {}", n, s));
+  const size_t ok = all.size() - failing.size() - unsupported.size();
+  Finding summary(Layer::Workload, "operators", failing.empty() ? Outcome::Pass : Outcome::Fail,
+                  fmt::format("{}: {} of {} operator runs have an image and are correct ({}), checked against float64 "
+                              "references under CUDA_LAUNCH_BLOCKING=1",
+                              dev, ok, all.size() - unsupported.size(), join(counts, ", ")));
+  if (!failing.empty()) {
+    summary.cause = fmt::format("{} operator(s) failed (grouped by cause below)", failing.size());
+    summary.fix = "see the grouped findings below";
+  }
+  if (!unsupported.empty()) {
+    summary.details.push_back(fmt::format("unsupported on CC {} (below the operator's minimum, not a failure): {}",
+                                          in.device.cc.str(), first_few(ids_of(unsupported), 6)));
+  }
+  out.add(std::move(summary));
+  if (!in.blocking.failure.empty()) {
+    out.add(Finding(Layer::Workload, "worker", Outcome::Fail, dev + ": the check stopped early: " + in.blocking.failure,
+                    "a worker process could not run (it could not start CUDA, or reported an unknown operator)",
+                    "run archbench run --no-timing on this device to see the worker's own message"));
+  }
+  add_failure_groups(failing, all, "", dev, Outcome::Fail, true, out);
+  if (!jit.empty()) {
+    const auto& first = *jit.front();
+    out.add(
+        Finding(
+            Layer::Workload, "operators-jit", Outcome::Warn,
+            fmt::format("{}: {} operator(s) run only through PTX JIT: {}", dev, jit.size(), first_few(ids_of(jit), 3)),
+            first.image.cause + " (a JIT cost at every cold start, a dependence on the JIT cache, and a failure "
+                                "wherever CUDA_DISABLE_PTX_JIT is set)",
+            first.image.fix, {17})
+            .with_details(ids_of(jit)));
+  }
+}
+
+// Results of a JIT pass for the operators that passed the blocking check (the others are already findings).
+std::vector<const OperatorResult*> passed_before(const PassResults& pass, const PassResults& blocking) {
+  std::set<std::string> ok;
+  for (const auto& r : blocking.results) {
+    if (!r.failed() && r.image.status != "unsupported") ok.insert(r.id);
+  }
+  std::vector<const OperatorResult*> out;
+  for (const auto& r : pass.results) {
+    if (ok.contains(r.id)) out.push_back(&r);
+  }
+  return out;
+}
+
+void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& out) {
+  const std::string dev = device_name(in.device);
+  const auto rs = passed_before(pass, in.blocking);
+  std::vector<const OperatorResult*> own_ok, no_ptx, wrong, other, library;
+  for (const auto* r : rs) {
+    const bool own = r->impl == "own";
+    if (!r->failed()) {
+      if (own) own_ok.push_back(r);
+    } else if (!own) {
+      library.push_back(r);
+    } else if (wrong_result(*r)) {
+      wrong.push_back(r);
+    } else if (r->image.status == "missing" && r->image.agrees) {
+      no_ptx.push_back(r);
+    } else {
+      other.push_back(r);
+    }
+  }
+  const std::string pass_name = "forced-JIT pass (CUDA_FORCE_PTX_JIT=1, fresh JIT cache), ";
+  if (!pass.failure.empty()) {
+    out.add(Finding(Layer::Workload, "forced-jit", Outcome::Warn, pass_name + dev + ": stopped early: " + pass.failure,
+                    "the worker could not run under CUDA_FORCE_PTX_JIT=1",
+                    "run the doctor again without --jit-passes to separate the cases"));
+  }
+  if (no_ptx.empty()) {
+    out.add(Finding(
+        Layer::Workload, "forced-jit", Outcome::Pass,
+        fmt::format("{}{}: {} own operator(s) run correctly from PTX alone: they would still run on a GPU newer "
+                    "than every SASS target",
+                    pass_name, dev, own_ok.size())));
+  } else {
+    const std::string newest = newest_sass_entry(in.build);
+    out.add(Finding(Layer::Workload, "forced-jit", Outcome::Warn,
+                    fmt::format("{}{}: {} own operator(s) have no PTX: {}", pass_name, dev, no_ptx.size(),
+                                first_few(ids_of(no_ptx), 3)),
+                    "they carry SASS only, so on a GPU newer than every SASS target (another major) they fail with 'no "
+                    "kernel image' (209), as they did here with SASS ignored",
+                    newest.empty() ? "add +PTX to the newest entry of ARCHBENCH_ARCH_LIST"
+                                   : "add +PTX to the newest entry of ARCHBENCH_ARCH_LIST (" + newest +
+                                         "+PTX) so that newer GPUs can JIT it",
+                    {1, 17})
+                .with_details(ids_of(no_ptx)));
+  }
+  add_failure_groups(wrong, pass.results, pass_name, dev, Outcome::Fail, false, out);
+  add_failure_groups(other, pass.results, pass_name, dev, Outcome::Warn, false, out);
+  if (!library.empty()) {
+    out.add(
+        Finding(Layer::Workload, "forced-jit-libraries", Outcome::Warn,
+                fmt::format("{}{}: {} library operator(s) cannot run with SASS ignored ({})", pass_name, dev,
+                            library.size(), failure_key(*library.front())),
+                "cuBLAS and cuDNN ship SASS for the GPUs they support and little PTX: on a GPU newer than a release's "
+                "SASS targets, that release does not run",
+                "nothing to do for this GPU; on a newer GPU use a library release that supports it")
+            .with_details(ids_of(library)));
+  }
+  // First-launch JIT cost: the forced load minus the same load from SASS.
+  const PassResults& reference = in.no_jit ? *in.no_jit : in.blocking;
+  std::vector<std::pair<double, std::string>> costs;
+  double total = 0;
+  for (const auto* r : own_ok) {
+    auto forced = pass.load_ms.find(r->id);
+    if (forced == pass.load_ms.end()) continue;
+    auto base = reference.load_ms.find(r->id);
+    const double cost = std::max(0.0, forced->second - (base == reference.load_ms.end() ? 0.0 : base->second));
+    costs.emplace_back(cost, r->id);
+    total += cost;
+  }
+  if (!costs.empty()) {
+    std::ranges::sort(costs, std::greater<>());
+    std::vector<std::string> top;
+    for (size_t i = 0; i < std::min<size_t>(3, costs.size()); ++i)
+      top.push_back(fmt::format("{} {:.0f} ms", costs[i].second, costs[i].first));
+    Finding f(Layer::Workload, "jit-cost", Outcome::Pass,
+              fmt::format("{}: first-launch JIT cost with a cold cache: {:.0f} ms over {} own operator(s); largest: {}",
+                          dev, total, costs.size(), join(top, ", ")));
+    f.details.push_back(
+        "cost = first load of the operator's kernels under CUDA_FORCE_PTX_JIT=1 minus the same load from SASS; "
+        "a module's JIT lands on the first operator that loads it");
+    for (const auto& [ms, id] : costs) f.details.push_back(fmt::format("{:.1f} ms  {}", ms, id));
+    out.add(std::move(f));
+  }
+}
+
+void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& out) {
+  const std::string dev = device_name(in.device);
+  const std::string pass_name = "no-JIT pass (CUDA_DISABLE_PTX_JIT=1, CUDA_CACHE_DISABLE=1), ";
+  const auto rs = passed_before(pass, in.blocking);
+  std::vector<const OperatorResult*> sass, needs_jit, other;
+  for (const auto* r : rs) {
+    if (!r->failed()) {
+      if (r->impl == "own") sass.push_back(r);
+    } else if (r->image.status == "jit-disabled" && r->image.agrees) {
+      needs_jit.push_back(r);
+    } else {
+      other.push_back(r);
+    }
+  }
+  if (!pass.failure.empty()) {
+    out.add(Finding(Layer::Workload, "no-jit", Outcome::Warn, pass_name + dev + ": stopped early: " + pass.failure,
+                    "the worker could not run under CUDA_DISABLE_PTX_JIT=1",
+                    "run the doctor again without --jit-passes to separate the cases"));
+  }
+  if (needs_jit.empty()) {
+    out.add(Finding(Layer::Workload, "no-jit", Outcome::Pass,
+                    fmt::format("{}{}: all {} own operator(s) have SASS for CC {}", pass_name, dev, sass.size(),
+                                in.device.cc.str())));
+  } else {
+    out.add(
+        Finding(Layer::Workload, "no-jit", Outcome::Warn,
+                fmt::format("{}{}: {} operator(s) have no SASS for CC {}: {}", pass_name, dev, needs_jit.size(),
+                            in.device.cc.str(), first_few(ids_of(needs_jit), 3)),
+                "with the JIT forbidden and no cache to fall back on they fail with cudaErrorJitCompilationDisabled "
+                "(223): they run here only because the driver JIT-compiles their PTX",
+                "add " + in.device.cc.str() + " to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device",
+                {17})
+            .with_details(ids_of(needs_jit)));
+  }
+  add_failure_groups(other, pass.results, pass_name, dev, Outcome::Warn, false, out);
+}
+
+}  // namespace
+
+std::string failure_key(const OperatorResult& r) {
+  if (!r.failed()) return {};
+  if (!r.fault.empty()) return "fault (" + r.fault + "): " + r.error;
+  if (!r.image.agrees) return "image probe disagrees with the static prediction: " + r.image.disagreement;
+  if (image_status_failure(r.image.status)) return r.image.label + ": " + r.image.cause;
+  if (r.image.status == "library-error") return r.image.label + ": " + r.image.cause;
+  if (!r.error.empty()) return "error: " + r.error;
+  if (!r.correctness) return "no correctness result";
+  return "wrong result";
+}
+
+void check_workload(const WorkloadInputs& in, Checklist& out) {
+  judge_blocking(in, out);
+  if (in.no_jit) judge_no_jit(in, *in.no_jit, out);
+  if (in.forced_jit) judge_forced_jit(in, *in.forced_jit, out);
+}
+
+}  // namespace archbench::doctor

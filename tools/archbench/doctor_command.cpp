@@ -1,0 +1,281 @@
+// archbench doctor [--check FILE...] [--jit-passes] [--json FILE] [--filter GLOB]
+//
+// The four-layer self-check of the field guides, each finding PASS / WARN / FAIL / SKIP, and every
+// non-PASS with its cause and its fix (and the row of shared/reference/doctor.md §2 it is an
+// instance of). The checks, by layer (check ids in brackets, as in the JSON):
+//
+// 1. hardware & driver (harness/doctor/hardware_layer): the device count with the driver error
+//    decoded (35 no/old driver, 34 stub, 100 no device, 803 module mismatch, 999, ...) [device-count];
+//    /dev/nvidia* nodes and their permissions [device-nodes]; /proc/driver/nvidia/version against
+//    the user-space driver (libcuda's file name or NVML) [kernel-module]; the driver's CUDA version
+//    against this runtime's [driver-cuda-version]; NVML [nvml]; per GPU: compute mode, MIG mode
+//    and pending changes, persistence, clock-event reasons, ECC / row remapping [compute-mode, mig,
+//    persistence, clock-events, ecc]; CUDA_VISIBLE_DEVICES, judged statically (malformed,
+//    negative, duplicate, out-of-range, UUID/MIG syntax, mixed lists) [visible-devices] and
+//    CUDA_DEVICE_ORDER [device-order]; container hints (--gpus, NVIDIA_VISIBLE_DEVICES,
+//    NVIDIA_DRIVER_CAPABILITIES) [container].
+// 2. runtime (harness/doctor/runtime_layer): the CUDA libraries mapped into this process after
+//    CUDA initialised, with paths and versions [loaded-libraries]; a library loaded twice
+//    [duplicate:<lib>]; a stub libcuda loaded or reachable [stub-libcuda]; other versions reachable
+//    through LD_LIBRARY_PATH or the loader cache [other-copies:<lib>]; the loader cache itself when
+//    ldconfig is absent [loader-cache]; loaded cuBLAS/cuDNN against their headers and the runtime
+//    [library-versions]; variables that change CUDA's behaviour [env:<NAME>, environment].
+// 3. build (harness/doctor/build_layer), per device: the declared arch list [build-targets]; the
+//    kernels this executable really holds [own-kernels]; the loaded cuBLAS/cuDNN files and cuDNN's
+//    sub-libraries [library-images]; every --check FILE, PTX ISA against this driver included
+//    [check-file].
+// 4. workload (harness/doctor/workload_layer), per device: every operator x dtype in a
+//    CUDA_LAUNCH_BLOCKING=1 worker, checked against its float64 reference [operators], failures
+//    grouped by cause with the temporary workaround (another dtype, the library twin, the CPU)
+//    [operators-failed], PTX-JIT-only operators [operators-jit]; with --jit-passes, a
+//    CUDA_DISABLE_PTX_JIT=1 + CUDA_CACHE_DISABLE=1 pass proving SASS [no-jit], a
+//    CUDA_FORCE_PTX_JIT=1 pass with a fresh CUDA_CACHE_PATH proving PTX [forced-jit,
+//    forced-jit-libraries] and the first-launch JIT cost per operator [jit-cost]. These passes run
+//    in worker processes, since the variables must be set before CUDA starts.
+//
+// Output: the environment manifest (archbench, build targets, toolkit, compiler, OS, container,
+// driver, kernel module, runtime, cuBLAS, cuDNN, devices, variables), the checklist, a summary
+// line; --json FILE writes all of it atomically (schema "archbench.doctor" v1) with every
+// operator result of every pass.
+//
+// Exit codes, first match wins:
+//   3  a FAIL in the hardware & driver layer: no usable CUDA driver or device (the build, runtime
+//      and workload layers still report what they can);
+//   5  a --check FILE cannot be read or is not an ELF / fatbin / cubin;
+//   1  a FAIL in the runtime, build or workload layer (an operator without an image, a wrong
+//      result, a library loaded twice, mismatched library versions, ...);
+//   0  everything else: PASS, WARN and SKIP only (warnings explain themselves but do not fail);
+//   2  usage error (unknown option, --filter matching no operator);
+//   4  archbench itself failed (a worker could not be started, the JSON could not be written).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/device/environment.hpp"
+#include "harness/device/nvml.hpp"
+#include "harness/doctor/build_layer.hpp"
+#include "harness/doctor/checklist.hpp"
+#include "harness/doctor/hardware_layer.hpp"
+#include "harness/doctor/report.hpp"
+#include "harness/doctor/runtime_layer.hpp"
+#include "harness/doctor/workload_layer.hpp"
+#include "harness/manifest/build_manifest.hpp"
+#include "harness/report/json.hpp"
+#include "harness/run/phases.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/selection.hpp"
+#include "tools/archbench/worker_process.hpp"
+
+namespace archbench::cli {
+namespace {
+
+using doctor::Diagnosis;
+using EnvChanges = std::vector<std::pair<std::string, std::optional<std::string>>>;
+
+// A fresh, empty JIT cache directory for the forced-JIT pass, removed afterwards.
+class FreshCacheDir {
+ public:
+  FreshCacheDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "archbench-jit-cache.XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("cannot create a temporary JIT cache directory");
+    path_ = tmpl;
+  }
+  ~FreshCacheDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  FreshCacheDir(const FreshCacheDir&) = delete;
+  FreshCacheDir& operator=(const FreshCacheDir&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// As `archbench run`: a base for the check (it includes the CPU reference) plus 100x a pessimistic
+// GPU time at the benchmark shape; JIT-compiling a whole module may add minutes.
+DeadlineFn doctor_deadline(const std::vector<const Operator*>& ops, double extra_s) {
+  std::map<std::string, double> seconds;
+  for (const auto* op : ops) {
+    const double pessimistic = std::max(op->spec().flops / 10e12, op->spec().bytes / 200e9);
+    seconds[op->id()] = 120.0 + extra_s + 100.0 * pessimistic;
+  }
+  return [seconds](const std::string& id) {
+    auto it = seconds.find(id);
+    return it == seconds.end() ? 600.0 : it->second;
+  };
+}
+
+// One workload pass on one device, merged in operator order: operators a worker died or hung on,
+// or never reached, carry that as their error.
+doctor::PassResults run_pass(int device, const std::vector<const Operator*>& ops, uint64_t seed, EnvChanges env,
+                             double extra_deadline_s) {
+  std::vector<std::string> ids;
+  std::vector<OperatorResult> results;
+  for (const auto* op : ops) {
+    ids.push_back(op->id());
+    results.push_back(describe(*op));
+  }
+  WorkerRequest req{"check", device, ids, seed, false, doctor_deadline(ops, extra_deadline_s), ""};
+  req.env = std::move(env);
+  req.load_times = true;
+  const WorkerOutcome outcome = run_phase(req);
+
+  doctor::PassResults pass;
+  pass.failure = outcome.failure;
+  pass.load_ms = outcome.load_ms;
+  std::map<std::string, const OperatorResult*> by_id;
+  for (const auto& r : outcome.results) by_id[r.id] = &r;
+  for (auto& r : results) {
+    if (auto it = by_id.find(r.id); it != by_id.end()) {
+      r = *it->second;
+    } else if (auto f = std::ranges::find(outcome.faults, r.id, &OperatorFault::id); f != outcome.faults.end()) {
+      r.fault = f->fault;
+      r.error = f->error;
+    } else {
+      r.error = outcome.failure.empty() ? "not reported by the check worker"
+                                        : outcome.failure + " before reporting this operator";
+    }
+  }
+  pass.results = std::move(results);
+  return pass;
+}
+
+nlohmann::json pass_to_json(int device, const std::string& name, const doctor::PassResults& p) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& r : p.results) ops.push_back(r);
+  return {{"device", device}, {"pass", name}, {"failure", p.failure}, {"load_ms", p.load_ms}, {"operators", ops}};
+}
+
+std::pair<int, std::string> exit_code_for(Diagnosis d) {
+  switch (d) {
+    case Diagnosis::NoDevice: return {kNoDevice, "no usable CUDA driver or device"};
+    case Diagnosis::BadInput: return {kBadInput, "a --check file cannot be read"};
+    case Diagnosis::Failed: return {kOperatorFailed, "FAIL in the runtime, build or workload layer"};
+    case Diagnosis::Healthy: break;
+  }
+  return {kOk, "healthy"};
+}
+
+}  // namespace
+
+int doctor_command(const DoctorOptions& o) {
+  std::vector<const Operator*> ops;
+  try {
+    ops = select_operators(o.filter, {});
+  } catch (const UsageError& e) {
+    std::cerr << "archbench doctor: " << e.what() << "\n";
+    return kUsage;
+  }
+  const BuildManifest& build = build_manifest();
+  // CUDA initialises here (libcuda maps now, when there is one); the parent never creates a
+  // context: the workload runs in worker processes.
+  const Environment env = probe_environment();
+  (void)Nvml::instance();  // loaded before /proc/self/maps is read, so that it is listed too
+  const doctor::RuntimeFacts rt = doctor::gather_runtime_facts(env.runtime, env.driver);
+  const doctor::HardwareFacts hw = doctor::gather_hardware_facts(env, rt);
+
+  doctor::Checklist checklist;
+  doctor::check_hardware(hw, checklist);
+  doctor::check_runtime(rt, checklist);
+
+  std::vector<std::string> mapped;
+  for (const auto& c : rt.mapped) mapped.push_back(c.real_path);
+  doctor::BuildInputs build_in;
+  build_in.build = &build;
+  build_in.env = &env;
+  build_in.libraries = doctor::library_files_to_judge(mapped);
+  build_in.check_files = o.check_files;
+  if (env.usable())
+    std::cerr << "archbench doctor: reading the kernel images of archbench and the loaded libraries...\n";
+  doctor::check_build(build_in, checklist);
+
+  nlohmann::json workload = nlohmann::json::array();
+  bool worker_start_failed = false;
+  if (!env.usable()) {
+    checklist.add(
+        doctor::Finding(doctor::Layer::Workload, "operators", doctor::Outcome::Skip,
+                        fmt::format("no usable device: the {} operator(s) of this build were not run", ops.size())));
+  } else {
+    const uint64_t seed = std::random_device{}() | (uint64_t{std::random_device{}()} << 32);
+    for (const auto& d : env.devices) {
+      doctor::WorkloadInputs in;
+      in.device = d;
+      in.build = &build;
+      try {
+        std::cerr << fmt::format("archbench doctor: device {}: checking {} operator(s), blocking (seed {})...\n",
+                                 d.index, ops.size(), seed);
+        in.blocking = run_pass(d.index, ops, seed, {}, 0);
+        workload.push_back(pass_to_json(d.index, "blocking", in.blocking));
+        if (o.jit_passes) {
+          std::cerr << fmt::format(
+              "archbench doctor: device {}: no-JIT pass (CUDA_DISABLE_PTX_JIT=1, CUDA_CACHE_DISABLE=1)...\n", d.index);
+          in.no_jit = run_pass(d.index, ops, seed,
+                               {{"CUDA_DISABLE_PTX_JIT", "1"},
+                                {"CUDA_CACHE_DISABLE", "1"},
+                                {"CUDA_FORCE_PTX_JIT", std::nullopt},
+                                {"CUDA_FORCE_JIT", std::nullopt},
+                                {"CUDA_DISABLE_JIT", std::nullopt}},
+                               0);
+          workload.push_back(pass_to_json(d.index, "no-jit", *in.no_jit));
+          const FreshCacheDir cache;
+          std::cerr << fmt::format(
+              "archbench doctor: device {}: forced-JIT pass (CUDA_FORCE_PTX_JIT=1, CUDA_CACHE_PATH={})...\n", d.index,
+              cache.path());
+          in.forced_jit = run_pass(d.index, ops, seed,
+                                   {{"CUDA_FORCE_PTX_JIT", "1"},
+                                    {"CUDA_CACHE_PATH", cache.path()},
+                                    {"CUDA_CACHE_DISABLE", std::nullopt},
+                                    {"CUDA_DISABLE_PTX_JIT", std::nullopt},
+                                    {"CUDA_DISABLE_JIT", std::nullopt},
+                                    {"CUDA_FORCE_JIT", std::nullopt}},
+                                   300);
+          workload.push_back(pass_to_json(d.index, "forced-jit", *in.forced_jit));
+        }
+      } catch (const std::exception& e) {
+        // The worker could not be started at all: archbench's own failure, not the environment's.
+        std::cerr << "archbench doctor: " << e.what() << "\n";
+        worker_start_failed = true;
+        checklist.add(doctor::Finding(doctor::Layer::Workload, "worker", doctor::Outcome::Fail,
+                                      fmt::format("device {}: the workload could not be run: {}", d.index, e.what()),
+                                      "archbench could not start its worker process",
+                                      "check /tmp space and process limits"));
+        continue;
+      }
+      doctor::check_workload(in, checklist);
+    }
+  }
+
+  const auto [code, meaning] = exit_code_for(doctor::diagnose(checklist));
+  const doctor::EnvironmentManifest manifest = doctor::environment_manifest(build, hw, rt);
+  std::cout << "archbench doctor\n\n"
+            << doctor::format_environment_manifest(manifest) << doctor::format_checklist(checklist)
+            << doctor::format_summary(checklist, worker_start_failed ? kInternal : code, meaning);
+  if (!o.json_path.empty()) {
+    nlohmann::json j = doctor::doctor_to_json(manifest, checklist, worker_start_failed ? kInternal : code, meaning);
+    j["build"] = build;
+    j["environment"] = env;
+    j["workload"] = workload;
+    try {
+      write_file_atomically(o.json_path, j.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "archbench doctor: " << e.what() << "\n";
+      return kInternal;
+    }
+  }
+  return worker_start_failed ? kInternal : code;
+}
+
+}  // namespace archbench::cli
