@@ -1,0 +1,131 @@
+// The attention family: O = softmax(Q Kᵀ / sqrt(d)) V, forward, no mask, at the attention
+// shapes of SD1.5, SDXL, SD3 and Flux (workload.md §2 rows 17-22, plus SD1.5's levels 1 and 2 so
+// that every head dim 40/64/80/128/160 is covered; cross-attention to 77 text tokens has Nq != Nk
+// and a key count that is no multiple of any tile).
+//
+// Layout: BHND, contiguous: Q [B,H,Nq,d], K and V [B,H,Nk,d], O [B,H,Nq,d]. Shape strings are
+// "B2_H8_Nq4096_Nk77_D40". FLOP = 4·B·H·Nq·Nk·d (the two matmuls; softmax excluded); bytes = Q, K,
+// V read and O written once in the storage type (a fused kernel's ideal traffic), the same for
+// every implementation so that their GB/s compare.
+//
+// Operators (family/name/dtype/shape):
+//   flash_tc        own, f16 and bf16, CC >= 8.0: FlashAttention-2-style tensor-core kernel
+//                   (flash_attention.cu): mma.sync m16n8k16 with fp32 accumulation, ldmatrix,
+//                   cp.async double buffering of K/V, fp32 online softmax; one instantiation per
+//                   head dim (40 runs zero-padded to 48 in shared memory). Every shape.
+//                   oracle_twin = attention_math.
+//   flash_simt      own, f32, any CC: the same algorithm on the SIMT cores (flash_attention_f32.cu).
+//                   A subset of shapes (own_f32 in the table below): every SD1.5 shape, SDXL L2 and
+//                   Flux, so that every head dim is covered; the large d = 64 shapes (SDXL L1, SD3)
+//                   are left to the math path.
+//   attention_math  cuBLAS, f32/f16/bf16, every shape: S = Q Kᵀ (strided-batched GEMM, fp32 S),
+//                   own row softmax kernel (fp32, scale folded in), O = P V (strided-batched GEMM);
+//                   S and P are allocated in make_problem. It launches that own softmax kernel,
+//                   which is listed in kernels() so the image probe checks it too.
+//
+// Checks: at the check scale B and H are cut to 2 and Nq to 200 while d and Nk (the softmax
+// length) are kept (AttentionDims::check_dims), against a float64 CPU reference; at the bench
+// scale every output must be written and finite. Q is drawn from [-6, 6] and K, V from [-1, 1], so
+// the logits have a standard deviation of about 2 and the softmax is far from flat.
+#include "kernels/attention/attention_operators.hpp"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/attention/attention_kernels.hpp"
+#include "kernels/attention/attention_math.hpp"
+#include "kernels/attention/attention_problem.hpp"
+
+namespace archbench::kernels::attention {
+namespace {
+
+class AttentionOperator final : public Operator {
+ public:
+  AttentionOperator(OperatorSpec spec, AttentionDims dims, AttentionLaunchFactory factory,
+                    std::vector<KernelRef> kernels)
+      : Operator(std::move(spec)), dims_(dims), factory_(std::move(factory)), kernels_(std::move(kernels)) {}
+  [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
+  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
+    return std::make_unique<AttentionProblem>(dims_, spec().dtype, factory_, scale, seed);
+  }
+
+ private:
+  AttentionDims dims_;
+  AttentionLaunchFactory factory_;
+  std::vector<KernelRef> kernels_;
+};
+
+OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc,
+                       const AttentionShape& s) {
+  OperatorSpec spec;
+  spec.family = "attention";
+  spec.name = name;
+  spec.dtype = dtype;
+  spec.shape = s.dims.str();
+  spec.model = s.model;
+  spec.impl = impl;
+  spec.min_cc = min_cc;
+  spec.flops = s.dims.flops();
+  spec.bytes = s.dims.bytes(dtype);
+  return spec;
+}
+
+AttentionLaunch flash_tc_launch(const AttentionDims& dims, DType dtype) {
+  return [dims, dtype](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
+                       cudaStream_t stream) {
+    launch_flash_attention(dtype, q.buffer.get(), k.buffer.get(), v.buffer.get(), o.buffer.get(), dims, stream);
+  };
+}
+
+AttentionLaunch flash_simt_launch(const AttentionDims& dims, DType /*f32*/) {
+  return [dims](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
+                cudaStream_t stream) {
+    launch_flash_attention_f32(q.as<float>(), k.as<float>(), v.as<float>(), o.as<float>(), dims, stream);
+  };
+}
+
+}  // namespace
+
+const std::vector<AttentionShape>& attention_shapes() {
+  static const std::vector<AttentionShape> shapes{
+      {{2, 8, 4096, 4096, 40}, "SD1.5 L0 self-attention", true},
+      {{2, 8, 4096, 77, 40}, "SD1.5 L0 cross-attention (77 text tokens)", true},
+      {{2, 8, 1024, 1024, 80}, "SD1.5 L1 self-attention", true},
+      {{2, 8, 256, 256, 160}, "SD1.5 L2 self-attention", true},
+      {{2, 10, 4096, 4096, 64}, "SDXL L1 self-attention", false},
+      {{2, 20, 1024, 1024, 64}, "SDXL L2 self-attention", true},
+      {{1, 24, 4608, 4608, 128}, "Flux joint attention (1024 px)", true},
+      {{2, 24, 4429, 4429, 64}, "SD3-medium joint attention (1024 px)", false},
+  };
+  return shapes;
+}
+
+void register_operators(Registry& r) {
+  constexpr arch::ComputeCapability kAmpere{8, 0};
+  constexpr arch::ComputeCapability kAnyCc{7, 5};
+  for (const AttentionShape& shape : attention_shapes()) {
+    const int d = shape.dims.D;
+    for (DType dtype : {DType::F16, DType::BF16}) {
+      OperatorSpec spec = make_spec("flash_tc", dtype, Impl::Own, kAmpere, shape);
+      spec.oracle_twin = "attention_math";
+      const std::string kernel_name = "flash_attention_tc_" + std::string(dtype_name(dtype)) + "_d" + std::to_string(d);
+      std::vector<KernelRef> kernels{{kernel_name, flash_attention_kernel(dtype, d)}};
+      r.add(std::make_unique<AttentionOperator>(std::move(spec), shape.dims, flash_tc_launch, std::move(kernels)));
+    }
+    if (shape.own_f32) {
+      r.add(std::make_unique<AttentionOperator>(
+          make_spec("flash_simt", DType::F32, Impl::Own, kAnyCc, shape), shape.dims, flash_simt_launch,
+          std::vector<KernelRef>{{"flash_attention_simt_f32_d" + std::to_string(d), flash_attention_f32_kernel(d)}}));
+    }
+    for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
+      const arch::ComputeCapability min_cc = dtype == DType::BF16 ? kAmpere : kAnyCc;
+      r.add(std::make_unique<AttentionOperator>(
+          make_spec("attention_math", dtype, Impl::CuBLAS, min_cc, shape), shape.dims, make_math_launch,
+          std::vector<KernelRef>{{"softmax_rows_" + std::string(dtype_name(dtype)), softmax_rows_kernel(dtype)}}));
+    }
+  }
+}
+
+}  // namespace archbench::kernels::attention

@@ -1,0 +1,23 @@
+// The attention family: scaled-dot-product attention forward (own tensor-core flash kernel, own
+// fp32 SIMT kernel, the cuBLAS math path); see attention_operators.cpp.
+#pragma once
+
+#include <vector>
+
+#include "harness/ops/registry.hpp"
+#include "kernels/attention/attention_dims.hpp"
+
+namespace archbench::kernels::attention {
+
+struct AttentionShape {
+  AttentionDims dims;
+  const char* model;
+  bool own_f32;  // the own fp32 SIMT kernel runs this shape too
+};
+
+// The benchmark shapes (workload.md §2 rows 17-22, plus SD1.5's d = 80 and 160 levels).
+[[nodiscard]] const std::vector<AttentionShape>& attention_shapes();
+
+void register_operators(Registry& r);
+
+}  // namespace archbench::kernels::attention

@@ -1,0 +1,46 @@
+// One attention problem: Q, K, V on the device (BHND, see attention_dims.hpp), the output O, and
+// the float64 reference at the check scale. Implementations differ only in their launch, which
+// is built once per problem by a factory (so workspaces and cuDNN execution plans are made in
+// make_problem, never in launch).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "harness/ops/operator.hpp"
+#include "kernels/attention/attention_dims.hpp"
+
+namespace archbench::kernels::attention {
+
+using AttentionLaunch =
+    std::function<void(const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
+                       cudaStream_t stream)>;
+// Called once per problem with its dims and dtype; may allocate (and throw CudaError/LibraryError).
+using AttentionLaunchFactory = std::function<AttentionLaunch(const AttentionDims& dims, DType dtype)>;
+
+// Input ranges. Q is wider than K and V so that the logits q·k/sqrt(d) have a standard deviation
+// of about 2 whatever d is (uniform [-6,6] · uniform [-1,1] summed over d, divided by sqrt(d)):
+// the softmax is then far from flat and the running maximum moves between key tiles.
+inline constexpr double kQueryRange = 6.0;
+inline constexpr double kKeyValueRange = 1.0;
+
+class AttentionProblem final : public Problem {
+ public:
+  AttentionProblem(AttentionDims dims, DType dtype, const AttentionLaunchFactory& factory, ProblemScale scale,
+                   uint64_t seed);
+  [[nodiscard]] std::string shape() const override { return dims_.str(); }
+  void poison_output() override { poison(o_); }
+  void launch(cudaStream_t stream) override { launch_(q_, k_, v_, o_, stream); }
+  [[nodiscard]] CheckResult check() const override;
+  [[nodiscard]] CheckResult check_finite() const override { return check_all_finite(o_); }
+
+ private:
+  AttentionDims dims_;
+  DType dtype_;
+  HostTensor host_q_, host_k_, host_v_;  // kept only at the check scale
+  DeviceTensor q_, k_, v_, o_;
+  AttentionLaunch launch_;
+};
+
+}  // namespace archbench::kernels::attention

@@ -1,0 +1,9 @@
+// Dynamic shared memory above 48 KiB needs a per-kernel opt-in, and the attribute belongs to the
+// kernel as loaded on one device: set it once per kernel and device, thread-safely.
+#pragma once
+
+namespace archbench::kernels::attention {
+
+void opt_in_dynamic_shared_memory(const void* kernel, int bytes);
+
+}  // namespace archbench::kernels::attention

@@ -1,0 +1,141 @@
+// The attention family's registrations: shapes, head-dim coverage, twins, kernels, argument rules.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/ops/registry.hpp"
+#include "kernels/attention/attention_kernels.hpp"
+#include "kernels/attention/attention_operators.hpp"
+
+namespace archbench::kernels::attention {
+namespace {
+
+// The family's own registrations, independent of which other families this build lists.
+const Registry& family() {
+  static const Registry r = [] {
+    Registry reg;
+    register_operators(reg);
+    return reg;
+  }();
+  return r;
+}
+
+const Operator* find_op(const std::string& id) {
+  for (const auto& op : family().all()) {
+    if (op->id() == id) return op.get();
+  }
+  return nullptr;
+}
+
+std::string id(const std::string& name, DType d, const AttentionDims& dims) {
+  return "attention/" + name + "/" + std::string(dtype_name(d)) + "/" + dims.str();
+}
+
+TEST(AttentionOperators, ShapesCoverTheWorkloadRowsAndEveryHeadDim) {
+  std::set<std::string> shapes;
+  std::set<int> dims;
+  for (const auto& s : attention_shapes()) {
+    shapes.insert(s.dims.str());
+    dims.insert(s.dims.D);
+  }
+  for (const char* want : {"B2_H8_Nq4096_Nk4096_D40", "B2_H8_Nq4096_Nk77_D40", "B2_H10_Nq4096_Nk4096_D64",
+                           "B2_H20_Nq1024_Nk1024_D64", "B1_H24_Nq4608_Nk4608_D128", "B2_H24_Nq4429_Nk4429_D64",
+                           "B2_H8_Nq1024_Nk1024_D80", "B2_H8_Nq256_Nk256_D160"}) {
+    EXPECT_TRUE(shapes.contains(want)) << want;
+  }
+  EXPECT_EQ(dims, (std::set<int>(kHeadDims.begin(), kHeadDims.end())));
+}
+
+TEST(AttentionOperators, EveryShapeHasTheTensorCoreKernelAndTheMathTwin) {
+  for (const auto& s : attention_shapes()) {
+    for (DType d : {DType::F16, DType::BF16}) {
+      const Operator* own = find_op(id("flash_tc", d, s.dims));
+      ASSERT_NE(own, nullptr) << id("flash_tc", d, s.dims);
+      EXPECT_EQ(own->spec().impl, Impl::Own);
+      EXPECT_EQ(own->spec().min_cc, (arch::ComputeCapability{8, 0}));
+      EXPECT_DOUBLE_EQ(own->spec().flops, s.dims.flops());
+      EXPECT_DOUBLE_EQ(own->spec().bytes, s.dims.bytes(d));
+      ASSERT_EQ(own->kernels().size(), 1u);
+      EXPECT_NE(own->kernels()[0].host_stub, nullptr);
+      // The oracle twin exists at the same family, dtype and shape.
+      ASSERT_FALSE(own->spec().oracle_twin.empty());
+      const Operator* twin = find_op(id(own->spec().oracle_twin, d, s.dims));
+      ASSERT_NE(twin, nullptr) << own->spec().oracle_twin;
+      EXPECT_NE(twin->spec().impl, Impl::Own);
+    }
+    for (DType d : {DType::F32, DType::F16, DType::BF16}) {
+      const Operator* math = find_op(id("attention_math", d, s.dims));
+      ASSERT_NE(math, nullptr) << id("attention_math", d, s.dims);
+      EXPECT_EQ(math->spec().impl, Impl::CuBLAS);
+      ASSERT_EQ(math->kernels().size(), 1u);  // its own softmax kernel
+    }
+    const Operator* simt = find_op(id("flash_simt", DType::F32, s.dims));
+    EXPECT_EQ(simt != nullptr, s.own_f32) << s.dims.str();
+  }
+}
+
+TEST(AttentionOperators, EveryOperatorIsOfTheFamilyAndTheRegistryListsIt) {
+  ASSERT_FALSE(family().all().empty());
+  for (const auto& op : family().all()) {
+    EXPECT_EQ(op->spec().family, "attention");
+    EXPECT_GT(op->spec().flops, 0);
+    EXPECT_GT(op->spec().bytes, 0);
+  }
+  EXPECT_EQ(registry().select("attention/*", {}).size(), family().all().size());
+}
+
+TEST(AttentionOperators, OwnFp32PathCoversEveryHeadDim) {
+  std::set<int> dims;
+  for (const auto& s : attention_shapes()) {
+    if (s.own_f32) dims.insert(s.dims.D);
+  }
+  EXPECT_EQ(dims, (std::set<int>(kHeadDims.begin(), kHeadDims.end())));
+}
+
+TEST(AttentionOperators, KernelsAreDistinctPerDtypeAndHeadDim) {
+  std::set<const void*> stubs;
+  for (int d : kHeadDims) {
+    stubs.insert(flash_attention_kernel(DType::F16, d));
+    stubs.insert(flash_attention_kernel(DType::BF16, d));
+    stubs.insert(flash_attention_f32_kernel(d));
+  }
+  EXPECT_EQ(stubs.size(), 3 * kHeadDims.size());
+  EXPECT_FALSE(stubs.contains(nullptr));
+  EXPECT_THROW((void)flash_attention_kernel(DType::F32, 64), std::invalid_argument);
+  EXPECT_THROW((void)flash_attention_kernel(DType::F16, 48), std::invalid_argument);
+  EXPECT_THROW((void)flash_attention_f32_kernel(96), std::invalid_argument);
+}
+
+// Argument rules are checked before any CUDA call (so these run without a GPU). The pointers are
+// never dereferenced: every call below must throw first.
+TEST(AttentionOperators, LaunchRejectsBadArgumentsBeforeTouchingTheGpu) {
+  auto* p = reinterpret_cast<void*>(std::uintptr_t{0x10000});
+  auto* odd = reinterpret_cast<void*>(std::uintptr_t{0x10008});
+  const AttentionDims ok{2, 8, 100, 77, 64};
+  EXPECT_NO_THROW(validate_attention_args("t", p, p, p, p, ok));
+  EXPECT_THROW(validate_attention_args("t", p, p, p, p, AttentionDims{2, 8, 100, 77, 48}), std::invalid_argument);
+  EXPECT_THROW(validate_attention_args("t", p, p, p, p, AttentionDims{2, 8, 100, 0, 64}), std::invalid_argument);
+  EXPECT_THROW(validate_attention_args("t", p, p, p, p, AttentionDims{2, 8, 0, 77, 64}), std::invalid_argument);
+  EXPECT_THROW(validate_attention_args("t", p, p, p, p, AttentionDims{256, 256, 10, 10, 64}), std::invalid_argument);
+  EXPECT_THROW(validate_attention_args("t", p, odd, p, p, ok), std::invalid_argument);
+  EXPECT_THROW(validate_attention_args("t", p, p, nullptr, p, ok), std::invalid_argument);
+  EXPECT_THROW(launch_flash_attention(DType::F16, p, p, p, p, AttentionDims{2, 8, 100, 77, 96}, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(launch_flash_attention(DType::F32, p, p, p, p, ok, nullptr), std::invalid_argument);
+  EXPECT_THROW(launch_flash_attention_f32(static_cast<float*>(p), static_cast<float*>(odd), static_cast<float*>(p),
+                                          static_cast<float*>(p), ok, nullptr),
+               std::invalid_argument);
+  try {
+    launch_flash_attention(DType::BF16, p, p, p, p, AttentionDims{2, 8, 100, 77, 48}, nullptr);
+    FAIL() << "head dim 48 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("head dim 48"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace archbench::kernels::attention
