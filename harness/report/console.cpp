@@ -70,6 +70,10 @@ std::string format_findings(const DeviceReport& d) {
       key = r.image.label + ": " + r.image.cause + (r.image.fix.empty() ? "" : "\n    fix: " + r.image.fix);
     else if (!r.fault.empty()) key = r.fault + ": " + r.error + "\n    (the worker was replaced; the run went on)";
     else if (!r.error.empty()) key = "error: " + r.error;
+    else if (r.correctness && r.correctness->twin_rel_error && !r.correctness->passed &&
+             r.correctness->rel_error <= r.correctness->tolerance)
+      key = fmt::format("less accurate than its library twin: rel. error {:.2e} > {} x {:.2e} of {} on the same inputs",
+                        r.correctness->rel_error, kOracleFactor, *r.correctness->twin_rel_error, r.correctness->twin_id);
     else if (r.correctness && !(r.correctness->passed && r.correctness->bench_shape_finite))
       key = fmt::format("wrong result: rel. error {:.2e} > tolerance {:.0e}, {} non-finite of {} (check shape {}){}",
                         r.correctness->rel_error, r.correctness->tolerance, r.correctness->non_finite,

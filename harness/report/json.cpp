@@ -31,6 +31,7 @@ void to_json(json& j, const CorrectnessResult& r) {
   j = json{{"passed", r.passed}, {"check_shape", r.check_shape}, {"rel_error", r.rel_error},
            {"max_abs_error", r.max_abs_error}, {"tolerance", r.tolerance}, {"non_finite", r.non_finite},
            {"elements", r.elements}, {"bench_shape_finite", r.bench_shape_finite}, {"seed", r.seed}, {"mode", r.mode}};
+  j["twin"] = r.twin_rel_error ? json{{"id", r.twin_id}, {"rel_error", *r.twin_rel_error}} : json(nullptr);
 }
 
 void from_json(const json& j, CorrectnessResult& r) {
@@ -44,6 +45,10 @@ void from_json(const json& j, CorrectnessResult& r) {
   j.at("bench_shape_finite").get_to(r.bench_shape_finite);
   j.at("seed").get_to(r.seed);
   j.at("mode").get_to(r.mode);
+  if (j.contains("twin") && !j.at("twin").is_null()) {
+    j.at("twin").at("id").get_to(r.twin_id);
+    r.twin_rel_error = j.at("twin").at("rel_error").get<double>();
+  }
 }
 
 void to_json(json& j, const TimingResult& r) {

@@ -43,7 +43,12 @@ struct CorrectnessResult {
   bool bench_shape_finite = false;  // the full shape: every element written and finite
   uint64_t seed = 0;
   std::string mode = "blocking";    // CUDA_LAUNCH_BLOCKING=1 during this check
+  // The error oracle (own low-precision kernels with a library twin): the twin's error on the
+  // same inputs; the own kernel fails when its error exceeds kOracleFactor times it.
+  std::string twin_id;
+  std::optional<double> twin_rel_error;
 };
+inline constexpr double kOracleFactor = 3.0;
 
 struct TimingResult {
   double median_ms = 0, q1_ms = 0, q3_ms = 0, min_ms = 0, max_ms = 0;

@@ -10,6 +10,7 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/ops/registry.hpp"
+#include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
 
 namespace archbench {
@@ -60,6 +61,50 @@ std::string test_name(const testing::TestParamInfo<const Operator*>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, OperatorTest, testing::ValuesIn(all_operators()), test_name);
+
+// The error oracle: an own low-precision kernel against its library twin on the same inputs.
+class OracleTest : public testing::TestWithParam<const Operator*> {};
+
+TEST_P(OracleTest, NoWorseThanThreeTimesTheLibraryTwin) {
+  const Environment& env = environment();
+  if (!env.usable()) GTEST_SKIP() << "no usable CUDA device: " << env.device_count_error_text;
+  const Operator& op = *GetParam();
+  const auto& s = op.spec();
+  const std::string twin_id = s.family + "/" + s.oracle_twin + "/" + std::string(dtype_name(s.dtype)) + "/" + s.shape;
+  const Operator* twin = nullptr;
+  for (const auto& candidate : registry().all()) if (candidate->id() == twin_id) twin = candidate.get();
+  ASSERT_NE(twin, nullptr) << op.id() << " names a twin that is not registered: " << twin_id;
+
+  const DeviceInfo& dev = env.devices.front();
+  const uint64_t seed = std::random_device{}();
+  RecordProperty("seed", std::to_string(seed));
+  std::vector<OperatorResult> results{describe(op), describe(*twin)};
+  check_operator(op, build_manifest(), env.facts(dev), seed, results[0]);
+  check_operator(*twin, build_manifest(), env.facts(dev), seed, results[1]);
+  if (results[0].image.status == "unsupported" || results[1].image.status == "unsupported") {
+    GTEST_SKIP() << "unsupported on this device";
+  }
+  ASSERT_TRUE(results[0].correctness && results[1].correctness) << results[0].error << results[1].error;
+  ASSERT_TRUE(results[1].correctness->passed) << "the twin itself is wrong: " << results[1].correctness->rel_error;
+  ASSERT_EQ(results[0].correctness->check_shape, results[1].correctness->check_shape);
+  apply_error_oracle(results, registry());
+  ASSERT_TRUE(results[0].correctness->twin_rel_error.has_value()) << "the oracle did not pair " << op.id();
+  EXPECT_TRUE(results[0].correctness->passed)
+      << op.id() << ": rel. error " << results[0].correctness->rel_error << " vs twin " << twin_id << " "
+      << *results[0].correctness->twin_rel_error << " (seed " << seed << ")";
+}
+
+std::vector<const Operator*> operators_with_twins() {
+  std::vector<const Operator*> ops;
+  for (const auto& op : registry().all()) {
+    const DType d = op->spec().dtype;
+    if (!op->spec().oracle_twin.empty() && (d == DType::F16 || d == DType::BF16)) ops.push_back(op.get());
+  }
+  return ops;
+}
+
+INSTANTIATE_TEST_SUITE_P(Twins, OracleTest, testing::ValuesIn(operators_with_twins()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OracleTest);
 
 }  // namespace
 }  // namespace archbench

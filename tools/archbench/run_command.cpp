@@ -13,6 +13,8 @@
 #include "harness/device/environment.hpp"
 #include "harness/report/console.hpp"
 #include "harness/report/json.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
@@ -127,6 +129,7 @@ int run_command(const RunOptions& o) {
     WorkerRequest request{"check", index, ids, seed, o.hot_l2, deadline_for(ops, o, "check"), ""};
     const WorkerOutcome check = run_phase(request);
     merge_phase(dr.operators, ids, check, "check");
+    apply_error_oracle(dr.operators, registry());
     worker_failed |= !check.failure.empty();
 
     if (o.timing) {
