@@ -44,7 +44,7 @@ __device__ __forceinline__ void geglu_packs(const T* x, T* y, Index rows, Index 
       if (p < packs) {
         Pack<T> out;
 #pragma unroll
-        for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(to_float(hidden[u].v[e]) * gelu_erf(to_float(gate[u].v[e])));
+        for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(element(hidden[u], e) * gelu_erf(element(gate[u], e)));
         store_pack(y + static_cast<size_t>(p) * W, out);
       }
     }

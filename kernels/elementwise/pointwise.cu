@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(kThreads) map_kernel(MapArgs<T, kArity> a) {
           for (int e = 0; e < W; ++e) {
             float x[kArity];
 #pragma unroll
-            for (int k = 0; k < kArity; ++k) x[k] = to_float(v[u][k].v[e]);
+            for (int k = 0; k < kArity; ++k) x[k] = element(v[u][k], e);
             r.v[e] = from_float<T>(op(x));
           }
           store_pack(a.out + p * W, r);

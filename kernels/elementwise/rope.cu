@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(kThreads) rope_tokens(const T* x, const float2
 #pragma unroll
       for (int e = 0; e < W; e += 2) {
         const float2 cs = angle[first_pair + e / 2];
-        const float x0 = to_float(v[k].v[e]), x1 = to_float(v[k].v[e + 1]);
+        const float x0 = element(v[k], e), x1 = element(v[k], e + 1);
         out.v[e] = from_float<T>(cs.x * x0 - cs.y * x1);
         out.v[e + 1] = from_float<T>(cs.y * x0 + cs.x * x1);
       }

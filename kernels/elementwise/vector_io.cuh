@@ -30,6 +30,18 @@ __device__ __forceinline__ void store_pack(T* p, const Pack<T>& pack) {
   *reinterpret_cast<Pack<T>*>(p) = pack;
 }
 
+// Element e of a pack as float. bf16 -> fp32 is written as the 16-bit shift it is: plain integer
+// math the compiler recomputes instead of keeping converted copies live, which saves registers
+// (occupancy) against __bfloat162float's inline assembly.
+template <typename T>
+__device__ __forceinline__ float element(const Pack<T>& p, int e) {
+  return to_float(p.v[e]);
+}
+template <>
+__device__ __forceinline__ float element(const Pack<__nv_bfloat16>& p, int e) {
+  return __uint_as_float(static_cast<unsigned>(__bfloat16_as_ushort(p.v[e])) << 16);
+}
+
 // Host side: whether every pointer may be accessed in 16-byte packs.
 inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 template <typename... P>

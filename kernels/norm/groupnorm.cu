@@ -91,7 +91,7 @@ __global__ void __launch_bounds__(kNchwThreads) groupnorm_nchw_split(SplitArgs<T
   for (int k = 0; k < kPacks; ++k) {
     if (begin + t + k * kNchwThreads < end) {
 #pragma unroll
-      for (int e = 0; e < W; ++e) s += to_float(v[k].v[e]);
+      for (int e = 0; e < W; ++e) s += element(v[k], e);
     }
   }
   const float chunk_mean = block_sum(s, scratch) / static_cast<float>((end - begin) * W);
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kNchwThreads) groupnorm_nchw_split(SplitArgs<T
     if (begin + t + k * kNchwThreads < end) {
 #pragma unroll
       for (int e = 0; e < W; ++e) {
-        const float d = to_float(v[k].v[e]) - chunk_mean;
+        const float d = element(v[k], e) - chunk_mean;
         q += d * d;
       }
     }
@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(kNchwThreads) groupnorm_nchw_split(SplitArgs<T
       const float shift = to_float(a.beta[ch]) - mean * scale;
       Pack<T> out;
 #pragma unroll
-      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(activate<kSilu>(to_float(v[k].v[e]) * scale + shift));
+      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(activate<kSilu>(element(v[k], e) * scale + shift));
       store_pack(a.y + base + static_cast<size_t>(p) * W, out);
     }
   }
@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(kNhwcMaxThreads) groupnorm_nhwc_split(SplitArg
     acc[e] = 0;
 #pragma unroll
     for (int k = 0; k < kPacks; ++k) {
-      if (begin + first_pixel + k * pixels_per_pass < end) acc[e] += to_float(v[k].v[e]);
+      if (begin + first_pixel + k * pixels_per_pass < end) acc[e] += element(v[k], e);
     }
   }
   channel_totals(acc, red, chan, C, pixels_per_pass);
@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kNhwcMaxThreads) groupnorm_nhwc_split(SplitArg
 #pragma unroll
     for (int k = 0; k < kPacks; ++k) {
       if (begin + first_pixel + k * pixels_per_pass < end) {
-        const float d = to_float(v[k].v[e]) - m;
+        const float d = element(v[k], e) - m;
         acc[e] += d * d;
       }
     }
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(kNhwcMaxThreads) groupnorm_nhwc_split(SplitArg
     if (pixel < end) {
       Pack<T> out;
 #pragma unroll
-      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(activate<kSilu>(to_float(v[k].v[e]) * scale[e] + shift[e]));
+      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(activate<kSilu>(element(v[k], e) * scale[e] + shift[e]));
       store_pack(a.y + sample_base + static_cast<size_t>(pixel) * C + c0, out);
     }
   }

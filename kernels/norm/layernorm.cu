@@ -35,10 +35,10 @@ __device__ __forceinline__ void store_normalized(const Pack<T> (&v)[kPacks], int
       if constexpr (kAffine) {
         const Pack<T> g = load_pack(gamma + p * W), b = load_pack(beta + p * W);
 #pragma unroll
-        for (int e = 0; e < W; ++e) r.v[e] = from_float<T>((to_float(v[k].v[e]) - mean) * rstd * to_float(g.v[e]) + to_float(b.v[e]));
+        for (int e = 0; e < W; ++e) r.v[e] = from_float<T>((element(v[k], e) - mean) * rstd * element(g, e) + element(b, e));
       } else {
 #pragma unroll
-        for (int e = 0; e < W; ++e) r.v[e] = from_float<T>((to_float(v[k].v[e]) - mean) * rstd);
+        for (int e = 0; e < W; ++e) r.v[e] = from_float<T>((element(v[k], e) - mean) * rstd);
       }
       store_pack(out + static_cast<size_t>(p) * W, r);
     }
@@ -52,7 +52,7 @@ __device__ __forceinline__ float packs_sum(const Pack<T> (&v)[kPacks], int first
   for (int k = 0; k < kPacks; ++k) {
     if (first + k * step < packs) {
 #pragma unroll
-      for (int e = 0; e < Pack<T>::kSize; ++e) s += to_float(v[k].v[e]);
+      for (int e = 0; e < Pack<T>::kSize; ++e) s += element(v[k], e);
     }
   }
   return s;
@@ -67,7 +67,7 @@ __device__ __forceinline__ float packs_centered_squares(const Pack<T> (&v)[kPack
     if (first + k * step < packs) {
 #pragma unroll
       for (int e = 0; e < Pack<T>::kSize; ++e) {
-        const float d = to_float(v[k].v[e]) - mean;
+        const float d = element(v[k], e) - mean;
         s += d * d;
       }
     }

@@ -44,13 +44,13 @@ __global__ void __launch_bounds__(kThreads) rmsnorm128_packs(const T* x, const T
     float ss = 0;
     if (row < rows) {
 #pragma unroll
-      for (int e = 0; e < W; ++e) ss += to_float(v[r].v[e]) * to_float(v[r].v[e]);
+      for (int e = 0; e < W; ++e) ss += element(v[r], e) * element(v[r], e);
     }
     const float scale = rsqrtf(lane_group_sum<kLanes>(ss) / kCols + eps);  // every lane takes part in the shuffle
     if (row < rows) {
       Pack<T> out;
 #pragma unroll
-      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(to_float(v[r].v[e]) * scale * to_float(w.v[e]));
+      for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(element(v[r], e) * scale * element(w, e));
       store_pack(y + row * kCols + lane * W, out);
     }
   }
