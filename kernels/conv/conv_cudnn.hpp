@@ -1,0 +1,23 @@
+// The cuDNN twins: cudnnConvolutionForward (the legacy API, still in cuDNN 9) on one shape,
+// layout and dtype, with the algorithm picked once by cuDNN's heuristics.
+#pragma once
+
+#include <memory>
+
+#include "harness/ops/dtype.hpp"
+#include "kernels/conv/conv_dims.hpp"
+#include "kernels/conv/conv_problem.hpp"
+
+namespace archbench::kernels::conv {
+
+// Descriptors for x, w (KRSC for NHWC, KCRS for NCHW) and y in `layout`; cross-correlation,
+// padding and stride from `d`, no dilation, fp32 compute. Math mode by dtype: f16/bf16
+// CUDNN_TENSOR_OP_MATH; f32 CUDNN_FMA_MATH (no TF32: strict fp32); tf32 CUDNN_DEFAULT_MATH, which
+// permits TF32 tensor cores on CC >= 8.0. The algorithm is the first one that
+// cudnnGetConvolutionForwardAlgorithm_v7 ranks, reports as supported, fits a 512 MiB workspace
+// and respects the math mode (strict f32 never takes a tensor-op result; tf32 prefers one), as
+// PyTorch does with cudnn.benchmark off. The workspace is allocated here, once. Needs the device
+// (cuDNN calls); throws LibraryError on a cuDNN failure.
+[[nodiscard]] std::unique_ptr<ConvLauncher> make_cudnn_launcher(const ConvDims& d, ConvLayout layout, DType math);
+
+}  // namespace archbench::kernels::conv

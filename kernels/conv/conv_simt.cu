@@ -1,0 +1,199 @@
+// fp32 implicit-GEMM convolution on the SIMT cores (see conv_kernels.hpp), any compute capability.
+//
+// The tiling of the SIMT GEMM (kernels/matmul/gemm_simt.cu) with the A operand gathered from the
+// NHWC input:
+//   * A block of 256 threads owns 128 output pixels x 128 output channels and walks the
+//     reduction (r, s, c) in k-tiles of 8. Each thread keeps an 8x8 micro-tile in registers: per
+//     k it reads 8 A and 8 B values from shared memory and does 64 FMAs.
+//   * Per k-tile every thread fetches one float4 of A (4 consecutive channels of one filter tap
+//     of one output pixel; zeros on the padding and past the ends) and one float4 of the KRSC
+//     filter; C % 4 == 0 keeps a float4 inside one tap. The slices are stored transposed
+//     (k-major), so a thread's 4 consecutive pixels (or channels) for one k are one float4 load.
+//   * Two shared buffers: the next k-tile is fetched into registers while the current one is
+//     used, then written to the other buffer; one barrier per k-tile.
+//   * Split-K over blockIdx.z as in the tensor-core kernel: fp32 partial sums per slice, added
+//     by the split-K reduce kernel.
+#include "kernels/conv/conv_kernels.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "harness/util/cuda_check.hpp"
+#include "kernels/conv/conv_gather.cuh"
+#include "kernels/conv/conv_simt_tiles.cuh"
+
+namespace archbench::kernels::conv {
+namespace {
+
+using namespace simt;  // tile sizes, SimtLoader (conv_simt_tiles.cuh)
+
+constexpr int kThreadTile = 8;
+// Thread (tx, ty) of the 16x16 thread grid owns rows {ty*4 + 0..3, 64 + ty*4 + 0..3} and
+// columns {tx*4 + 0..3, 64 + tx*4 + 0..3}: two float4 per operand per k, conflict-free, and
+// 256-byte runs per output row (see gemm_simt.cu).
+constexpr int kThreadsPerDim = 16;
+constexpr int kHalf = kBlockM / 2;
+// Row stride of the transposed tiles: 132 floats put the two k0 groups (0 and 4) of one warp's
+// scalar stores 16 banks apart, and keep every row 16-byte aligned.
+constexpr int kSmemStride = kBlockM + 4;
+constexpr int kGroupM = 8;
+
+static_assert(kThreadsPerDim * kThreadsPerDim == kThreads, "16x16 thread grid");
+static_assert(kThreadsPerDim * kThreadTile == kBlockM, "thread grid covers the block tile");
+
+__global__ void __launch_bounds__(kThreads, 2)
+    conv_simt_f32(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
+                  float* __restrict__ partial, ConvParams p) {
+  __shared__ __align__(16) float As[2][kBlockK][kSmemStride];
+  __shared__ __align__(16) float Bs[2][kBlockK][kSmemStride];
+
+  int tile_m = 0;
+  int tile_n = 0;
+  grouped_tile<kGroupM>(tile_m, tile_n);
+  const int tid = static_cast<int>(threadIdx.x);
+
+  // Loader (conv_simt_tiles.cuh): one float4 of A and of B per thread per k-tile.
+  const SliceTiles tiles = slice_tiles(p, static_cast<int>(blockIdx.z));
+  SimtLoader loader(p, tile_m, tile_n, tid, tiles.begin);
+  const int load_row = loader.row();
+  const int load_k = loader.k();
+
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  float4 a_next = zero;
+  float4 b_next = zero;
+  // Fetches k-tile `k_tile` (global index) into registers.
+  auto fetch = [&](int k_tile) {
+    loader.load(p, k_tile, [&](bool filter, int offset, bool valid) {
+      const float4 v = valid ? __ldg(reinterpret_cast<const float4*>((filter ? w : x) + offset)) : zero;
+      if (filter) {
+        b_next = v;
+      } else {
+        a_next = v;
+      }
+    });
+  };
+  auto stash = [&](int buf) {
+    As[buf][load_k + 0][load_row] = a_next.x;
+    As[buf][load_k + 1][load_row] = a_next.y;
+    As[buf][load_k + 2][load_row] = a_next.z;
+    As[buf][load_k + 3][load_row] = a_next.w;
+    Bs[buf][load_k + 0][load_row] = b_next.x;
+    Bs[buf][load_k + 1][load_row] = b_next.y;
+    Bs[buf][load_k + 2][load_row] = b_next.z;
+    Bs[buf][load_k + 3][load_row] = b_next.w;
+  };
+
+  const int tx = tid % kThreadsPerDim;
+  const int ty = tid / kThreadsPerDim;
+  float acc[kThreadTile][kThreadTile] = {};
+
+  if (tiles.count > 0) {
+    fetch(tiles.begin);
+    stash(0);
+  }
+  __syncthreads();
+
+  for (int kt = 0; kt < tiles.count; ++kt) {
+    const int buf = kt % 2;
+    const bool has_next = kt + 1 < tiles.count;
+    // Issue the next tile's global loads now; their latency hides behind the FMAs below.
+    if (has_next) {
+      fetch(tiles.begin + kt + 1);
+    }
+#pragma unroll
+    for (int k = 0; k < kBlockK; ++k) {
+      const float4 a_lo = *reinterpret_cast<const float4*>(&As[buf][k][ty * 4]);
+      const float4 a_hi = *reinterpret_cast<const float4*>(&As[buf][k][kHalf + ty * 4]);
+      const float4 b_lo = *reinterpret_cast<const float4*>(&Bs[buf][k][tx * 4]);
+      const float4 b_hi = *reinterpret_cast<const float4*>(&Bs[buf][k][kHalf + tx * 4]);
+      const float a[kThreadTile] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
+      const float b[kThreadTile] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+#pragma unroll
+      for (int i = 0; i < kThreadTile; ++i) {
+#pragma unroll
+        for (int j = 0; j < kThreadTile; ++j) {
+          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+      }
+    }
+    // The other buffer was last read during step kt-1, which every thread finished before the
+    // barrier that ended it; the barrier below publishes it for step kt+1 and keeps anyone from
+    // overwriting `buf` (at step kt+1) while it is still read.
+    if (has_next) {
+      stash(buf ^ 1);
+    }
+    __syncthreads();
+  }
+
+  // Epilogue: one float4 per (row, column group) when K % 4 == 0 (then every row starts 16-byte
+  // aligned, in y and in every workspace slice), scalar stores with bounds checks otherwise.
+  const bool vector_ok = p.K % 4 == 0;
+  // With split-K this block's fp32 partial sums go to slice blockIdx.z of the workspace.
+  float* const out = gridDim.z > 1 ? partial + static_cast<std::size_t>(blockIdx.z) * p.M * p.K : y;
+#pragma unroll
+  for (int i = 0; i < kThreadTile; ++i) {
+    const int row = tile_m * kBlockM + (i / 4) * kHalf + ty * 4 + i % 4;
+    if (row >= p.M) {
+      continue;
+    }
+    float* out_row = out + static_cast<std::size_t>(row) * p.K;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int col = tile_n * kBlockN + h * kHalf + tx * 4;
+      const float* v = &acc[i][h * 4];
+      if (vector_ok && col + 3 < p.K) {
+        *reinterpret_cast<float4*>(out_row + col) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          if (col + j < p.K) {
+            out_row[col + j] = v[j];
+          }
+        }
+      }
+    }
+  }
+}
+
+bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
+
+}  // namespace
+
+ConvPlan plan_conv_simt(const ConvDims& d) {
+  validate_own_conv(d, "plan_conv_simt");
+  ConvPlan tiles;
+  tiles.block_n = kBlockN;
+  tiles.chunk = 4;
+  int blocks_per_sm = 0;
+  ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks_per_sm, reinterpret_cast<const void*>(&conv_simt_f32), kThreads, 0));
+  if (blocks_per_sm < 1) throw std::runtime_error("plan_conv_simt: conv_simt_f32 cannot be resident on this device");
+  int device = 0;
+  int sms = 0;
+  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return with_split_k(tiles, d, kBlockM, kBlockK, 1LL * sms * blocks_per_sm);
+}
+
+void launch_conv_simt_f32(const float* x, const float* w, float* y, float* workspace, const ConvDims& d,
+                          const ConvPlan& plan, cudaStream_t stream) {
+  const ConvParams p = make_conv_params(d, kBlockK, plan, "launch_conv_simt_f32");
+  if (!aligned16(x) || !aligned16(w) || !aligned16(y) || !aligned16(workspace)) {
+    throw std::invalid_argument("launch_conv_simt_f32: x, w, y and the workspace must be 16-byte aligned");
+  }
+  if (plan.splits > 1 && workspace == nullptr) {
+    throw std::invalid_argument("launch_conv_simt_f32: plan " + plan.str() + " needs a workspace");
+  }
+  const dim3 grid((p.K + kBlockN - 1) / kBlockN, (p.M + kBlockM - 1) / kBlockM, plan.splits);
+  conv_simt_f32<<<grid, kThreads, 0, stream>>>(x, w, y, workspace, p);
+  ARCHBENCH_CHECK_LAUNCH();
+  if (plan.splits > 1) {
+    launch_conv_splitk_reduce(DType::F32, workspace, y, static_cast<std::size_t>(p.M) * p.K, plan.splits, stream);
+  }
+}
+
+const void* conv_simt_f32_kernel() { return reinterpret_cast<const void*>(&conv_simt_f32); }
+
+}  // namespace archbench::kernels::conv

@@ -1,0 +1,114 @@
+// The conv family as registered: which operators exist at which shapes, their FLOP and byte
+// counts against workload.md section 2, and that every own kernel names an existing twin.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/ops/registry.hpp"
+
+namespace archbench {
+namespace {
+
+std::vector<const Operator*> conv_operators() {
+  std::vector<const Operator*> ops;
+  for (const auto& op : registry().all())
+    if (op->spec().family == "conv") ops.push_back(op.get());
+  return ops;
+}
+
+const Operator* find(const std::string& id) {
+  for (const auto& op : registry().all())
+    if (op->id() == id) return op.get();
+  return nullptr;
+}
+
+// workload.md section 2, rows 1-8: shape, GFLOP, MB at fp16.
+struct Row {
+  const char* shape;
+  double gflop;
+  double mbytes_f16;
+  bool all_variants;
+};
+const std::vector<Row> kRows{
+    {"B2_C320_H64_W64_K320_3x3_s1", 15.1, 12.3, true},
+    {"B2_C1280_H16_W16_K1280_3x3_s1", 15.1, 32.1, false},
+    {"B2_C1280_H8_W8_K1280_3x3_s1", 3.8, 30.2, false},
+    {"B2_C2560_H16_W16_K1280_3x3_s1", 30.2, 62.9, false},
+    {"B2_C320_H64_W64_K320_3x3_s2", 3.8, 8.4, true},
+    {"B2_C960_H32_W32_K640_1x1_s1", 2.5, 7.8, true},
+    {"B2_C4_H64_W64_K320_3x3_s1", 0.19, 5.3, true},
+    {"B2_C320_H128_W128_K320_3x3_s1", 60.4, 43.8, false},
+};
+
+TEST(ConvOperators, EveryRowAtEveryPromisedVariant) {
+  std::set<std::string> ids;
+  for (const Operator* op : conv_operators()) EXPECT_TRUE(ids.insert(op->id()).second) << "duplicate " << op->id();
+  size_t expected = 0;
+  for (const Row& row : kRows) {
+    std::vector<std::string> want{"conv_tc/f16", "conv_tc/bf16", "conv_cudnn_nhwc/f16", "conv_cudnn_nhwc/bf16"};
+    if (row.all_variants) {
+      for (const char* v : {"conv_simt/f32", "conv_cudnn_nhwc/f32", "conv_cudnn_nhwc/tf32", "conv_cudnn_nchw/f32",
+                            "conv_cudnn_nchw/tf32", "conv_cudnn_nchw/f16", "conv_cudnn_nchw/bf16"}) {
+        want.emplace_back(v);
+      }
+    }
+    for (const auto& w : want) EXPECT_TRUE(ids.count("conv/" + w + "/" + row.shape)) << "missing conv/" << w << "/" << row.shape;
+    expected += want.size();
+  }
+  EXPECT_EQ(ids.size(), expected);  // and nothing else
+}
+
+TEST(ConvOperators, FlopsAndBytesMatchTheWorkloadTable) {
+  for (const Row& row : kRows) {
+    const Operator* tc = find(std::string("conv/conv_tc/f16/") + row.shape);
+    ASSERT_NE(tc, nullptr) << row.shape;
+    EXPECT_NEAR(tc->spec().flops / 1e9, row.gflop, 0.05 + 0.005 * row.gflop) << row.shape;
+    EXPECT_NEAR(tc->spec().bytes / 1e6, row.mbytes_f16, 0.1) << row.shape;
+    if (row.all_variants) {
+      const Operator* f32 = find(std::string("conv/conv_cudnn_nchw/f32/") + row.shape);
+      ASSERT_NE(f32, nullptr);
+      EXPECT_DOUBLE_EQ(f32->spec().bytes, 2 * tc->spec().bytes);
+      EXPECT_DOUBLE_EQ(f32->spec().flops, tc->spec().flops);
+    }
+  }
+}
+
+TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
+  for (const Operator* op : conv_operators()) {
+    const OperatorSpec& s = op->spec();
+    SCOPED_TRACE(op->id());
+    EXPECT_GT(s.flops, 0);
+    EXPECT_GT(s.bytes, 0);
+    EXPECT_FALSE(s.model.empty());
+    if (s.impl == Impl::CuDNN) {
+      EXPECT_TRUE(op->kernels().empty());
+      EXPECT_TRUE(s.oracle_twin.empty());
+      continue;
+    }
+    ASSERT_EQ(s.impl, Impl::Own);
+    EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");
+    const Operator* twin = find("conv/" + s.oracle_twin + "/" + std::string(dtype_name(s.dtype)) + "/" + s.shape);
+    ASSERT_NE(twin, nullptr) << "the twin is not registered";
+    EXPECT_EQ(twin->spec().impl, Impl::CuDNN);
+    const auto kernels = op->kernels();
+    ASSERT_FALSE(kernels.empty());
+    for (const auto& k : kernels) {
+      EXPECT_NE(k.host_stub, nullptr) << k.name;
+      EXPECT_FALSE(k.name.empty());
+    }
+    if (s.name == "conv_tc") {
+      EXPECT_EQ(s.min_cc, (arch::ComputeCapability{8, 0}));
+      EXPECT_EQ(kernels.front().name.rfind("conv_tc_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
+          << kernels.front().name;
+    }
+  }
+  // The 4-channel conv_in runs the 8-byte-copy variant; K = 640 the 128-wide one.
+  EXPECT_EQ(find("conv/conv_tc/bf16/B2_C4_H64_W64_K320_3x3_s1")->kernels().front().name, "conv_tc_bf16_n64_c4");
+  EXPECT_EQ(find("conv/conv_tc/f16/B2_C960_H32_W32_K640_1x1_s1")->kernels().front().name, "conv_tc_f16_n128_c8");
+}
+
+}  // namespace
+}  // namespace archbench
