@@ -13,7 +13,7 @@
 //                   (flash_attention.cu): mma.sync m16n8k16 with fp32 accumulation, ldmatrix,
 //                   cp.async double buffering of K/V, fp32 online softmax; one instantiation per
 //                   head dim (40 runs zero-padded to 48 in shared memory). Every shape.
-//                   oracle_twin = attention_math.
+//                   oracle_twin = sdpa_cudnn.
 //   flash_simt      own, f32, any CC: the same algorithm on the SIMT cores (flash_attention_f32.cu).
 //                   A subset of shapes (own_f32 in the table below): every SD1.5 shape, SDXL L2 and
 //                   Flux, so that every head dim is covered; the large d = 64 shapes (SDXL L1, SD3)
@@ -22,6 +22,10 @@
 //                   own row softmax kernel (fp32, scale folded in), O = P V (strided-batched GEMM);
 //                   S and P are allocated in make_problem. It launches that own softmax kernel,
 //                   which is listed in kernels() so the image probe checks it too.
+//   sdpa_cudnn      cuDNN, f16 and bf16, CC >= 8.0, every shape: cuDNN's fused flash attention through
+//                   the backend graph API (cudnn_sdpa.hpp: the frontend's composite SDPA graph, else
+//                   the unified SDPA_FWD operation); the plan is built in make_problem, and a refusal
+//                   becomes a LibraryError naming the graph, the step and the cuDNN status.
 //
 // Checks: at the check scale B and H are cut to 2 and Nq to 200 while d and Nk (the softmax
 // length) are kept (AttentionDims::check_dims), against a float64 CPU reference; at the bench
@@ -37,6 +41,7 @@
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/attention_math.hpp"
 #include "kernels/attention/attention_problem.hpp"
+#include "kernels/attention/cudnn_sdpa.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
@@ -109,7 +114,7 @@ void register_operators(Registry& r) {
     const int d = shape.dims.D;
     for (DType dtype : {DType::F16, DType::BF16}) {
       OperatorSpec spec = make_spec("flash_tc", dtype, Impl::Own, kAmpere, shape);
-      spec.oracle_twin = "attention_math";
+      spec.oracle_twin = "sdpa_cudnn";
       const std::string kernel_name = "flash_attention_tc_" + std::string(dtype_name(dtype)) + "_d" + std::to_string(d);
       std::vector<KernelRef> kernels{{kernel_name, flash_attention_kernel(dtype, d)}};
       r.add(std::make_unique<AttentionOperator>(std::move(spec), shape.dims, flash_tc_launch, std::move(kernels)));
@@ -118,6 +123,10 @@ void register_operators(Registry& r) {
       r.add(std::make_unique<AttentionOperator>(
           make_spec("flash_simt", DType::F32, Impl::Own, kAnyCc, shape), shape.dims, flash_simt_launch,
           std::vector<KernelRef>{{"flash_attention_simt_f32_d" + std::to_string(d), flash_attention_f32_kernel(d)}}));
+    }
+    for (DType dtype : {DType::F16, DType::BF16}) {
+      r.add(std::make_unique<AttentionOperator>(make_spec("sdpa_cudnn", dtype, Impl::CuDNN, kAmpere, shape), shape.dims,
+                                                make_cudnn_sdpa_launch, std::vector<KernelRef>{}));
     }
     for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = dtype == DType::BF16 ? kAmpere : kAnyCc;

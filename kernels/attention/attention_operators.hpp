@@ -1,5 +1,5 @@
 // The attention family: scaled-dot-product attention forward (own tensor-core flash kernel, own
-// fp32 SIMT kernel, the cuBLAS math path); see attention_operators.cpp.
+// fp32 SIMT kernel, the cuBLAS math path, cuDNN's fused SDPA); see attention_operators.cpp.
 #pragma once
 
 #include <vector>

@@ -50,7 +50,7 @@ TEST(AttentionOperators, ShapesCoverTheWorkloadRowsAndEveryHeadDim) {
   EXPECT_EQ(dims, (std::set<int>(kHeadDims.begin(), kHeadDims.end())));
 }
 
-TEST(AttentionOperators, EveryShapeHasTheTensorCoreKernelAndTheMathTwin) {
+TEST(AttentionOperators, EveryShapeHasTheTensorCoreKernelAndItsTwins) {
   for (const auto& s : attention_shapes()) {
     for (DType d : {DType::F16, DType::BF16}) {
       const Operator* own = find_op(id("flash_tc", d, s.dims));
@@ -63,10 +63,14 @@ TEST(AttentionOperators, EveryShapeHasTheTensorCoreKernelAndTheMathTwin) {
       EXPECT_NE(own->kernels()[0].host_stub, nullptr);
       // The oracle twin exists at the same family, dtype and shape.
       ASSERT_FALSE(own->spec().oracle_twin.empty());
+      EXPECT_EQ(own->spec().oracle_twin, "sdpa_cudnn");
       const Operator* twin = find_op(id(own->spec().oracle_twin, d, s.dims));
       ASSERT_NE(twin, nullptr) << own->spec().oracle_twin;
-      EXPECT_NE(twin->spec().impl, Impl::Own);
+      EXPECT_EQ(twin->spec().impl, Impl::CuDNN);
+      EXPECT_EQ(twin->spec().min_cc, (arch::ComputeCapability{8, 0}));
+      EXPECT_TRUE(twin->kernels().empty());  // a library twin: its images are cuDNN's business
     }
+    EXPECT_EQ(find_op(id("sdpa_cudnn", DType::F32, s.dims)), nullptr);  // cuDNN's fused path is f16/bf16
     for (DType d : {DType::F32, DType::F16, DType::BF16}) {
       const Operator* math = find_op(id("attention_math", d, s.dims));
       ASSERT_NE(math, nullptr) << id("attention_math", d, s.dims);

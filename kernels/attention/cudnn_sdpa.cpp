@@ -1,0 +1,389 @@
+#include "kernels/attention/cudnn_sdpa.hpp"
+
+#include <cudnn.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/util/cuda_raii.hpp"
+#include "harness/util/cudnn_check.hpp"
+
+namespace archbench::kernels::attention {
+namespace {
+
+// A failing backend call throws LibraryError("cuDNN", status) whose text starts with the step.
+void check(cudnnStatus_t s, const std::string& step) {
+  if (s != CUDNN_STATUS_SUCCESS) throw_cudnn_error(s, step.c_str(), __FILE__, __LINE__);
+}
+
+// One backend descriptor, destroyed with its owner.
+class Descriptor {
+ public:
+  Descriptor(cudnnBackendDescriptorType_t type, std::string name) : name_(std::move(name)) {
+    check(cudnnBackendCreateDescriptor(type, &d_), name_ + ": create");
+  }
+  ~Descriptor() {
+    if (d_ != nullptr) cudnnBackendDestroyDescriptor(d_);
+  }
+  Descriptor(Descriptor&& o) noexcept : d_(std::exchange(o.d_, nullptr)), name_(std::move(o.name_)) {}
+  Descriptor& operator=(Descriptor&&) = delete;
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+
+  [[nodiscard]] cudnnBackendDescriptor_t get() const { return d_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+
+  void set(cudnnBackendAttributeName_t attr, const char* attr_name, cudnnBackendAttributeType_t type, int64_t count,
+           const void* values) {
+    check(cudnnBackendSetAttribute(d_, attr, type, count, values), name_ + ": set " + attr_name);
+  }
+  void set_desc(cudnnBackendAttributeName_t attr, const char* attr_name, const Descriptor& value) {
+    const cudnnBackendDescriptor_t raw = value.get();
+    set(attr, attr_name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw);
+  }
+  void finalize() { check(cudnnBackendFinalize(d_), name_ + ": finalize"); }
+
+ private:
+  cudnnBackendDescriptor_t d_ = nullptr;
+  std::string name_;
+};
+
+#define ARCHBENCH_ATTR(name) name, #name  // the attribute and its name, for the step text
+
+using Dims4 = std::array<int64_t, 4>;
+
+// Row-major strides of a dense 4-D tensor.
+Dims4 packed_strides(const Dims4& d) { return {d[1] * d[2] * d[3], d[2] * d[3], d[3], 1}; }
+
+// Every descriptor one graph needs alive until execution, in creation order. A deque, so that
+// references handed out by add() stay valid while more descriptors are added.
+struct GraphParts {
+  std::deque<Descriptor> keep;
+  std::vector<cudnnBackendDescriptor_t> ops;
+  std::string label;  // "composite graph", "unified SDPA_FWD op"
+
+  // A pointer, not a reference: g++ 13's -Wdangling-reference flags references bound to the
+  // result of a call that takes a temporary.
+  const Descriptor* add(Descriptor d) {
+    keep.push_back(std::move(d));
+    return &keep.back();
+  }
+};
+
+struct TensorSpec {
+  const char* name;
+  int64_t uid;
+  cudnnDataType_t type;
+  Dims4 dims;
+  Dims4 strides;
+  bool is_virtual = false;
+  bool by_value = false;
+};
+
+// Unique ids of the tensors the variant pack binds.
+constexpr int64_t kUidQ = 1, kUidK = 2, kUidV = 3, kUidO = 4, kUidScale = 5;
+
+Descriptor make_tensor(const GraphParts& g, const TensorSpec& t) {
+  Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR, g.label + ": tensor " + t.name);
+  const int64_t alignment = 16;
+  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_DATA_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &t.type);
+  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_DIMENSIONS), CUDNN_TYPE_INT64, 4, t.dims.data());
+  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_STRIDES), CUDNN_TYPE_INT64, 4, t.strides.data());
+  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_UNIQUE_ID), CUDNN_TYPE_INT64, 1, &t.uid);
+  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT), CUDNN_TYPE_INT64, 1, &alignment);
+  if (t.is_virtual) d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_IS_VIRTUAL), CUDNN_TYPE_BOOLEAN, 1, &t.is_virtual);
+  if (t.by_value) d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_IS_BY_VALUE), CUDNN_TYPE_BOOLEAN, 1, &t.by_value);
+  d.finalize();
+  return d;
+}
+
+void add_matmul(GraphParts& g, const char* name, const Descriptor& a, const Descriptor& b, const Descriptor& c) {
+  Descriptor desc(CUDNN_BACKEND_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul descriptor");
+  const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
+  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_MATMUL_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
+  desc.finalize();
+  Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul op");
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_ADESC), a);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_BDESC), b);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_CDESC), c);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC), desc);
+  op.finalize();
+  g.add(std::move(desc));
+  g.ops.push_back(g.add(std::move(op))->get());
+}
+
+// y = x (op) b, or y = op(x) when b is null; fp32 math.
+void add_pointwise(GraphParts& g, const char* name, cudnnPointwiseMode_t mode, const Descriptor& x,
+                   const Descriptor* b, const Descriptor& y) {
+  Descriptor desc(CUDNN_BACKEND_POINTWISE_DESCRIPTOR, g.label + ": " + name + " pointwise descriptor");
+  const cudnnDataType_t prec = CUDNN_DATA_FLOAT;
+  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_POINTWISE_MODE), CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
+  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_POINTWISE_MATH_PREC), CUDNN_TYPE_DATA_TYPE, 1, &prec);
+  desc.finalize();
+  Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, g.label + ": " + name + " pointwise op");
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR), desc);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_XDESC), x);
+  if (b != nullptr) op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_BDESC), *b);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_YDESC), y);
+  op.finalize();
+  g.add(std::move(desc));
+  g.ops.push_back(g.add(std::move(op))->get());
+}
+
+// y[b,h,i,0] = reduce over the last dim of x; fp32 math.
+void add_reduction(GraphParts& g, const char* name, cudnnReduceTensorOp_t mode, const Descriptor& x,
+                   const Descriptor& y) {
+  Descriptor desc(CUDNN_BACKEND_REDUCTION_DESCRIPTOR, g.label + ": " + name + " reduction descriptor");
+  const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
+  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_REDUCTION_OPERATOR), CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &mode);
+  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_REDUCTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
+  desc.finalize();
+  Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR, g.label + ": " + name + " reduction op");
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_XDESC), x);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_YDESC), y);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC), desc);
+  op.finalize();
+  g.add(std::move(desc));
+  g.ops.push_back(g.add(std::move(op))->get());
+}
+
+struct Shapes {
+  int64_t b, h, sq, skv, d;
+  cudnnDataType_t io;
+  [[nodiscard]] Dims4 q() const { return {b, h, sq, d}; }
+  [[nodiscard]] Dims4 kv() const { return {b, h, skv, d}; }
+  [[nodiscard]] Dims4 scores() const { return {b, h, sq, skv}; }
+  [[nodiscard]] Dims4 rows() const { return {b, h, sq, 1}; }
+};
+
+// The graph of the cuDNN frontend's SDPA forward node (inference, no mask), op by op.
+void build_composite(GraphParts& g, const Shapes& s) {
+  const Dims4 one{1, 1, 1, 1};
+  const Dims4 kt_dims{s.b, s.h, s.d, s.skv};
+  const Dims4 kt_strides{s.h * s.skv * s.d, s.skv * s.d, 1, s.d};  // K's memory, last two dims swapped
+  auto tensor = [&](const TensorSpec& t) { return g.add(make_tensor(g, t)); };
+  const auto* q = tensor({"Q", kUidQ, s.io, s.q(), packed_strides(s.q())});
+  const auto* kt = tensor({"K^T", kUidK, s.io, kt_dims, kt_strides});
+  const auto* v = tensor({"V", kUidV, s.io, s.kv(), packed_strides(s.kv())});
+  const auto* o = tensor({"O", kUidO, s.io, s.q(), packed_strides(s.q())});
+  const auto* scale = tensor({"scale", kUidScale, CUDNN_DATA_FLOAT, one, one, false, true});
+  int64_t next_uid = 100;
+  auto scores = [&](const char* name, cudnnDataType_t type) {
+    return tensor({name, next_uid++, type, s.scores(), packed_strides(s.scores()), true});
+  };
+  auto rows = [&](const char* name) {
+    return tensor({name, next_uid++, CUDNN_DATA_FLOAT, s.rows(), packed_strides(s.rows()), true});
+  };
+  const auto* s_raw = scores("S", CUDNN_DATA_FLOAT);
+  const auto* s_scaled = scores("S*scale", CUDNN_DATA_FLOAT);
+  const auto* row_max = rows("rowmax");
+  const auto* s_shift = scores("S-rowmax", CUDNN_DATA_FLOAT);
+  const auto* s_exp = scores("exp", CUDNN_DATA_FLOAT);
+  const auto* row_sum = rows("rowsum");
+  const auto* log_sum = rows("log(rowsum)");
+  const auto* stats = rows("stats");
+  const auto* p = scores("P", s.io);  // the backend takes bmm2's A operand in the I/O type
+
+  add_matmul(g, "bmm1 (Q K^T)", *q, *kt, *s_raw);
+  add_pointwise(g, "attn_scale", CUDNN_POINTWISE_MUL, *s_raw, scale, *s_scaled);
+  add_reduction(g, "softmax max", CUDNN_REDUCE_TENSOR_MAX, *s_scaled, *row_max);
+  add_pointwise(g, "softmax sub", CUDNN_POINTWISE_SUB, *s_scaled, row_max, *s_shift);
+  add_pointwise(g, "softmax exp", CUDNN_POINTWISE_EXP, *s_shift, nullptr, *s_exp);
+  add_reduction(g, "softmax sum", CUDNN_REDUCE_TENSOR_ADD, *s_exp, *row_sum);
+  add_pointwise(g, "softmax stats log", CUDNN_POINTWISE_LOG, *row_sum, nullptr, *log_sum);
+  add_pointwise(g, "softmax stats add", CUDNN_POINTWISE_ADD, *row_max, log_sum, *stats);
+  add_pointwise(g, "softmax div", CUDNN_POINTWISE_DIV, *s_exp, row_sum, *p);
+  add_matmul(g, "bmm2 (P V)", *p, *v, *o);
+}
+
+// One SDPA_FWD operation (cuDNN 9.13+), K in its own [B,H,Nk,d] layout.
+void build_unified(GraphParts& g, const Shapes& s) {
+  const Dims4 one{1, 1, 1, 1};
+  auto tensor = [&](const TensorSpec& t) { return g.add(make_tensor(g, t)); };
+  const auto* q = tensor({"Q", kUidQ, s.io, s.q(), packed_strides(s.q())});
+  const auto* k = tensor({"K", kUidK, s.io, s.kv(), packed_strides(s.kv())});
+  const auto* v = tensor({"V", kUidV, s.io, s.kv(), packed_strides(s.kv())});
+  const auto* o = tensor({"O", kUidO, s.io, s.q(), packed_strides(s.q())});
+  const auto* scale = tensor({"scale", kUidScale, CUDNN_DATA_FLOAT, one, one, false, true});
+  Descriptor op(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR, g.label + ": SDPA_FWD op");
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC), *q);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC), *k);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC), *v);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC), *o);
+  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC), *scale);
+  op.finalize();
+  g.ops.push_back(g.add(std::move(op))->get());
+}
+
+// A finalized execution plan and what it references.
+struct Plan {
+  GraphParts parts;
+  int64_t workspace_bytes;
+  cudnnBackendDescriptor_t plan;  // owned by parts.keep
+};
+
+// The operation graph of the parts' operations; without a handle (nullptr) it still finalizes,
+// which is what a machine without a GPU can check.
+Descriptor make_operation_graph(const GraphParts& parts, cudnnHandle_t handle) {
+  Descriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, parts.label + ": operation graph");
+  if (handle != nullptr) graph.set(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATIONGRAPH_HANDLE), CUDNN_TYPE_HANDLE, 1, &handle);
+  graph.set(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATIONGRAPH_OPS), CUDNN_TYPE_BACKEND_DESCRIPTOR,
+            static_cast<int64_t>(parts.ops.size()), parts.ops.data());
+  graph.finalize();
+  return graph;
+}
+
+// Operation graph -> heuristics (mode A) -> the first engine config that finalizes into a plan.
+Plan make_plan(GraphParts parts, cudnnHandle_t handle) {
+  const std::string& label = parts.label;
+  Descriptor graph = make_operation_graph(parts, handle);
+  const cudnnBackendDescriptor_t graph_raw = graph.get();
+
+  Descriptor heur(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, label + ": engine heuristics (mode A)");
+  heur.set(ARCHBENCH_ATTR(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH), CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph_raw);
+  const cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
+  heur.set(ARCHBENCH_ATTR(CUDNN_ATTR_ENGINEHEUR_MODE), CUDNN_TYPE_HEUR_MODE, 1, &mode);
+  heur.finalize();
+  int64_t count = 0;
+  check(cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count,
+                                 nullptr),
+        label + ": engine heuristics (mode A): count CUDNN_ATTR_ENGINEHEUR_RESULTS");
+  if (count <= 0) {
+    throw LibraryError("cuDNN", "CUDNN_STATUS_NOT_SUPPORTED",
+                       label + ": engine heuristics (mode A) returned no engine config for this graph");
+  }
+  std::vector<Descriptor> configs;
+  std::vector<cudnnBackendDescriptor_t> raw;
+  for (int64_t i = 0; i < count; ++i) {
+    configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, label + ": engine config " + std::to_string(i));
+    raw.push_back(configs.back().get());
+  }
+  int64_t returned = 0;
+  check(cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count,
+                                 &returned, raw.data()),
+        label + ": engine heuristics (mode A): get CUDNN_ATTR_ENGINEHEUR_RESULTS");
+
+  // Engine configs the heuristics rank first can still refuse this shape at finalization
+  // (NOT_SUPPORTED); try them in order and report every refusal if none takes it.
+  std::string refusals;
+  for (int64_t i = 0; i < returned; ++i) {
+    try {
+      Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR,
+                      label + ": execution plan (engine config " + std::to_string(i) + " of " +
+                          std::to_string(returned) + ")");
+      plan.set(ARCHBENCH_ATTR(CUDNN_ATTR_EXECUTION_PLAN_HANDLE), CUDNN_TYPE_HANDLE, 1, &handle);
+      plan.set(ARCHBENCH_ATTR(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG), CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw[i]);
+      plan.finalize();
+      int64_t workspace = 0;
+      int64_t n = 0;
+      check(cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n,
+                                     &workspace),
+            plan.name() + ": get CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+      const cudnnBackendDescriptor_t plan_raw = plan.get();
+      Plan result{std::move(parts), workspace, plan_raw};
+      result.parts.add(std::move(graph));
+      result.parts.add(std::move(heur));
+      for (auto& c : configs) result.parts.add(std::move(c));
+      result.parts.add(std::move(plan));
+      return result;
+    } catch (const LibraryError& e) {
+      refusals += std::string(refusals.empty() ? "" : "; ") + e.what();
+    }
+  }
+  throw LibraryError("cuDNN", "CUDNN_STATUS_NOT_SUPPORTED",
+                     label + ": no engine config finalized into an execution plan: " + refusals);
+}
+
+cudnnDataType_t io_type(DType dtype) {
+  if (dtype == DType::F16) return CUDNN_DATA_HALF;
+  if (dtype == DType::BF16) return CUDNN_DATA_BFLOAT16;
+  throw std::invalid_argument("cuDNN SDPA: f16 or bf16 only (got " + std::string(dtype_name(dtype)) + ")");
+}
+
+GraphParts build_graph(const AttentionDims& dims, DType dtype, SdpaGraph kind) {
+  const Shapes shapes{dims.B, dims.H, dims.Nq, dims.Nk, dims.D, io_type(dtype)};
+  GraphParts parts;
+  if (kind == SdpaGraph::Composite) {
+    parts.label = "cuDNN SDPA composite graph";
+    build_composite(parts, shapes);
+  } else {
+    parts.label = "cuDNN SDPA unified SDPA_FWD op";
+    build_unified(parts, shapes);
+  }
+  return parts;
+}
+
+// The plan, its workspace, the by-value scale and a variant pack built once for the problem's
+// buffers (rebuilt only if they change), so that launch() does no host-side setup.
+struct SdpaState {
+  explicit SdpaState(Plan p) : plan(std::move(p)), workspace(static_cast<size_t>(plan.workspace_bytes)) {}
+  Plan plan;
+  DeviceBuffer workspace;
+  float scale = 1.0f;
+  std::unique_ptr<Descriptor> variant_pack;
+  std::array<void*, 4> bound{};  // Q, K, V, O of variant_pack
+
+  void bind(void* q, void* k, void* v, void* o) {
+    const std::array<void*, 4> want{q, k, v, o};
+    if (variant_pack && want == bound) return;
+    auto pack = std::make_unique<Descriptor>(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "cuDNN SDPA: variant pack");
+    const std::array<int64_t, 5> uids{kUidQ, kUidK, kUidV, kUidO, kUidScale};
+    std::array<void*, 5> pointers{q, k, v, o, &scale};  // by-value tensors point at host memory
+    void* ws = workspace.get();
+    pack->set(ARCHBENCH_ATTR(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS), CUDNN_TYPE_INT64, 5, uids.data());
+    pack->set(ARCHBENCH_ATTR(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS), CUDNN_TYPE_VOID_PTR, 5, pointers.data());
+    pack->set(ARCHBENCH_ATTR(CUDNN_ATTR_VARIANT_PACK_WORKSPACE), CUDNN_TYPE_VOID_PTR, 1, &ws);
+    pack->finalize();
+    variant_pack = std::move(pack);
+    bound = want;
+  }
+};
+
+#undef ARCHBENCH_ATTR
+
+}  // namespace
+
+size_t build_sdpa_graph_without_device(const AttentionDims& dims, DType dtype, SdpaGraph kind) {
+  const GraphParts parts = build_graph(dims, dtype, kind);
+  (void)make_operation_graph(parts, nullptr);
+  return parts.ops.size();
+}
+
+AttentionLaunch make_cudnn_sdpa_launch(const AttentionDims& dims, DType dtype) {
+  (void)io_type(dtype);  // std::invalid_argument before any cuDNN call
+  cudnnHandle_t handle = cudnn_handle();
+  std::unique_ptr<Plan> plan;
+  std::string composite_error;
+  try {
+    plan = std::make_unique<Plan>(make_plan(build_graph(dims, dtype, SdpaGraph::Composite), handle));
+  } catch (const LibraryError& e) {
+    composite_error = e.what();
+  }
+  if (!plan) {
+    try {
+      plan = std::make_unique<Plan>(make_plan(build_graph(dims, dtype, SdpaGraph::Unified), handle));
+    } catch (const LibraryError& e) {
+      throw LibraryError("cuDNN", e.status(),
+                         "no cuDNN SDPA plan for " + dims.str() + " " + std::string(dtype_name(dtype)) + ". [1] " +
+                             composite_error + " [2] " + e.what());
+    }
+  }
+  auto state = std::make_shared<SdpaState>(std::move(*plan));
+  state->scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dims.D)));
+  return [state](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
+                 cudaStream_t stream) {
+    state->bind(q.buffer.get(), k.buffer.get(), v.buffer.get(), o.buffer.get());
+    cudnnHandle_t h = cudnn_handle();
+    ARCHBENCH_CUDNN_CHECK(cudnnSetStream(h, stream));
+    ARCHBENCH_CUDNN_CHECK(cudnnBackendExecute(h, state->plan.plan, state->variant_pack->get()));
+  };
+}
+
+}  // namespace archbench::kernels::attention
