@@ -51,6 +51,8 @@ namespace flash_detail {
 //   d 40 / 64: 123-128 registers, no spill at 2 blocks (16 warps) per SM;
 //   d 80: kBlockN 64 spilled at 128 registers, kBlockN 32 does not (124);
 //   d 128: about 200 registers (2 blocks per SM would spill ~360 bytes), so 1 block of 8 warps;
+//          102 KiB of shared memory: more than CC 8.6 / 8.9 allow per block (99 KiB), where the
+//          launch says so (opt_in_dynamic_shared_memory) instead of running;
 //   d 160: about 240 registers, 4 warps per block (its shape is small: N = 256).
 // These (and 8 vs 4 warps for d 128) are the first knobs to tune on the H200.
 template <int kHeadDim>

@@ -4,6 +4,8 @@
 
 #include <mutex>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "harness/util/cuda_check.hpp"
@@ -18,6 +20,15 @@ void opt_in_dynamic_shared_memory(const void* kernel, int bytes) {
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
   if (done.contains({kernel, device})) return;
+  // Say what is missing in words rather than as cudaErrorInvalidValue (for example on CC 8.6 / 8.9,
+  // which allow 99 KiB per block where 8.0 allows 163 KiB and 9.0 227 KiB).
+  int allowed = 0;
+  ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&allowed, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (bytes > allowed) {
+    throw std::runtime_error("attention kernel needs " + std::to_string(bytes) +
+                             " bytes of shared memory per block; device " + std::to_string(device) + " allows " +
+                             std::to_string(allowed));
+  }
   ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   done.insert({kernel, device});
 }

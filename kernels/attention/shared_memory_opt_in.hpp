@@ -4,6 +4,8 @@
 
 namespace archbench::kernels::attention {
 
+// Throws std::runtime_error, saying how much is needed and allowed, when the device's per-block
+// opt-in limit is smaller than `bytes`.
 void opt_in_dynamic_shared_memory(const void* kernel, int bytes);
 
 }  // namespace archbench::kernels::attention
