@@ -33,6 +33,7 @@
 // the logits have a standard deviation of about 2 and the softmax is far from flat.
 #include "kernels/attention/attention_operators.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>

@@ -1,7 +1,7 @@
 // The attention family's registrations: shapes, head-dim coverage, twins, kernels, argument rules.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 #include <string>
