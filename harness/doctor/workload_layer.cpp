@@ -271,15 +271,23 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
                 "nothing to do for this GPU; on a newer GPU use a library release that supports it")
             .with_details(ids_of(library)));
   }
-  // First-launch JIT cost: the forced load minus the same load from SASS.
-  const PassResults& reference = in.no_jit ? *in.no_jit : in.blocking;
+  // First-launch JIT cost: the forced load minus the same operator's load from SASS (in the no-JIT
+  // pass, else the blocking pass); an operator without SASS pays the whole forced load.
+  auto sass_load = [&](const std::string& id) {
+    for (const PassResults* p : {in.no_jit ? &*in.no_jit : nullptr, &in.blocking}) {
+      if (p == nullptr) continue;
+      const auto r = std::ranges::find(p->results, id, &OperatorResult::id);
+      const auto it = p->load_ms.find(id);
+      if (r != p->results.end() && r->image.status == "sass" && it != p->load_ms.end()) return it->second;
+    }
+    return 0.0;
+  };
   std::vector<std::pair<double, std::string>> costs;
   double total = 0;
   for (const auto* r : own_ok) {
     auto forced = pass.load_ms.find(r->id);
     if (forced == pass.load_ms.end()) continue;
-    auto base = reference.load_ms.find(r->id);
-    const double cost = std::max(0.0, forced->second - (base == reference.load_ms.end() ? 0.0 : base->second));
+    const double cost = std::max(0.0, forced->second - sass_load(r->id));
     costs.emplace_back(cost, r->id);
     total += cost;
   }

@@ -1,0 +1,195 @@
+// The doctor's workload layer on plain operator results: failures grouped by cause, the per-dtype
+// gap and its temporary workaround, wrong results, the forced-JIT and no-JIT passes and the JIT
+// cost (no GPU needed); and the checklist's text and JSON forms.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/doctor/report.hpp"
+#include "harness/doctor/workload_layer.hpp"
+
+namespace archbench::doctor {
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+OperatorResult op(const std::string& family, const std::string& name, const std::string& dtype, const std::string& impl,
+                  const std::string& status) {
+  OperatorResult r;
+  r.family = family;
+  r.name = name;
+  r.dtype = dtype;
+  r.shape = "S";
+  r.impl = impl;
+  r.id = family + "/" + name + "/" + dtype + "/S";
+  r.image.status = status;
+  r.image.label = status == "sass" ? "sass sm_90" : status == "ptx-jit" ? "ptx-jit from compute_80" : status;
+  if (status == "missing") {
+    r.image.cause = "built for SASS sm_80 and PTX none; a 9.0 device needs SASS 9.x";
+    r.image.fix = "add 9.0 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";
+  }
+  if (status == "ptx-jit") {
+    r.image.cause = "no SASS fits; the driver JIT-compiles compute_80 at first use";
+    r.image.fix = "add 9.0 to ARCHBENCH_ARCH_LIST for SASS";
+  }
+  if (status == "jit-disabled") {
+    r.image.cause = "only PTX compute_80 fits and CUDA_DISABLE_PTX_JIT is set";
+    r.image.fix = "unset CUDA_DISABLE_PTX_JIT, or add 9.0";
+  }
+  if (status == "sass" || status == "ptx-jit" || status == "library") {
+    CorrectnessResult c;
+    c.passed = true;
+    c.bench_shape_finite = true;
+    c.rel_error = 1e-4;
+    c.tolerance = 2e-2;
+    r.correctness = c;
+  }
+  return r;
+}
+
+WorkloadInputs h200(std::vector<OperatorResult> results) {
+  WorkloadInputs in;
+  in.device.index = 0;
+  in.device.name = "NVIDIA H200";
+  in.device.cc = {9, 0};
+  in.blocking.results = std::move(results);
+  return in;
+}
+
+TEST(DoctorWorkload, AllGoodIsOnePass) {
+  Checklist c;
+  check_workload(h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("matmul", "gemm_cublas", "f16", "cublas", "library"),
+                       op("matmul", "gemm_tc", "f32", "own", "unsupported")}),
+                 c);
+  ASSERT_EQ(c.findings().size(), 1u);
+  const Finding& f = c.findings()[0];
+  EXPECT_EQ(f.outcome, Outcome::Pass);
+  EXPECT_TRUE(contains(f.summary, "2 of 2 operator runs")) << f.summary;
+  EXPECT_TRUE(contains(f.details.at(0), "unsupported")) << f.details.at(0);
+  EXPECT_EQ(diagnose(c), Diagnosis::Healthy);
+}
+
+TEST(DoctorWorkload, PerDtypeGapGroupedWithTheWorkaround) {
+  // SiLU built with sm_90 for f32 only: f16 and bf16 have no image (xformers #1251's pattern).
+  Checklist c;
+  check_workload(h200({op("elementwise", "silu", "f32", "own", "sass"), op("elementwise", "silu", "f16", "own", "missing"),
+                       op("elementwise", "silu", "bf16", "own", "missing"), op("matmul", "gemm_tc", "f16", "own", "missing"),
+                       op("matmul", "gemm_cublas", "f16", "cublas", "library")}),
+                 c);
+  EXPECT_EQ(c.find("operators")->outcome, Outcome::Fail);
+  const auto groups = c.all_of("operators-failed");
+  ASSERT_EQ(groups.size(), 1u) << "one cause, one finding";
+  const Finding& g = *groups[0];
+  EXPECT_EQ(g.outcome, Outcome::Fail);
+  EXPECT_TRUE(contains(g.summary, "3 operator(s) fail")) << g.summary;
+  EXPECT_TRUE(contains(g.fix, "add 9.0 to ARCHBENCH_ARCH_LIST")) << g.fix;
+  EXPECT_TRUE(contains(g.fix, "run elementwise/silu in f32 instead of bf16, f16")) << g.fix;
+  EXPECT_TRUE(contains(g.fix, "use gemm_cublas instead of gemm_tc for f16")) << g.fix;
+  bool gap = false;
+  for (const auto& d : g.details) gap |= contains(d, "elementwise/silu works in f32 but not in bf16, f16");
+  EXPECT_TRUE(gap);
+  EXPECT_EQ(g.guide_causes, (std::vector<int>{1, 3}));
+  EXPECT_EQ(diagnose(c), Diagnosis::Failed);
+}
+
+TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
+  OperatorResult wrong = op("norm", "layernorm", "bf16", "own", "sass");
+  wrong.correctness->passed = false;
+  wrong.correctness->rel_error = 0.5;
+  OperatorResult crashed = op("norm", "groupnorm", "f32", "own", "sass");
+  crashed.correctness.reset();
+  crashed.fault = "crashed";
+  crashed.error = "crashed: the check worker was killed by signal 11 (Segmentation fault) while running it";
+  OperatorResult lonely = op("attention", "sdpa", "f16", "own", "missing");
+  Checklist c;
+  check_workload(h200({wrong, crashed, lonely, op("matmul", "gemm_simt", "f32", "own", "ptx-jit")}), c);
+  const auto groups = c.all_of("operators-failed");
+  ASSERT_EQ(groups.size(), 3u);
+  const Finding* w = nullptr;
+  for (const auto* g : groups) if (contains(g->summary, "wrong result")) w = g;
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->guide_causes, std::vector<int>{19});
+  EXPECT_TRUE(contains(w->details.at(0), "rel. error 5.00e-01")) << w->details.at(0);
+  EXPECT_TRUE(contains(w->fix, "on the CPU")) << w->fix;
+  const Finding* f = nullptr;
+  for (const auto* g : groups) if (contains(g->cause, "fault (crashed)")) f = g;
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(contains(f->fix, "--filter 'norm/groupnorm/f32/S'")) << f->fix;
+  const Finding* jit = c.find("operators-jit");
+  ASSERT_NE(jit, nullptr);
+  EXPECT_EQ(jit->outcome, Outcome::Warn);
+  EXPECT_EQ(jit->guide_causes, std::vector<int>{17});
+}
+
+TEST(DoctorWorkload, JitPasses) {
+  BuildManifest m;
+  m.targets = {{arch::ImageKind::Sass, 80, arch::Suffix::None, 80, {}}, {arch::ImageKind::Sass, 90, arch::Suffix::None, 90, {}}};
+  WorkloadInputs in = h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"),
+                            op("matmul", "gemm_cublas", "f16", "cublas", "library"), op("norm", "layernorm", "f32", "own", "sass")});
+  in.build = &m;
+  in.blocking.load_ms = {{"matmul/gemm_tc/f16/S", 2.0}, {"norm/rmsnorm/f16/S", 900.0}, {"norm/layernorm/f32/S", 3.0}};
+  // No-JIT: rmsnorm has no SASS (223); the others pass.
+  PassResults nojit;
+  nojit.results = {op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "jit-disabled"),
+                   op("matmul", "gemm_cublas", "f16", "cublas", "library"), op("norm", "layernorm", "f32", "own", "sass")};
+  nojit.load_ms = {{"matmul/gemm_tc/f16/S", 2.0}, {"norm/layernorm/f32/S", 5.0}};
+  in.no_jit = nojit;
+  // Forced JIT: gemm_tc has no PTX (209), cuBLAS cannot start, rmsnorm JITs.
+  PassResults forced;
+  OperatorResult lib = op("matmul", "gemm_cublas", "f16", "cublas", "library-error");
+  lib.image.label = "cuBLAS CUBLAS_STATUS_INTERNAL_ERROR";
+  lib.image.cause = "cublasCreate(&raw) failed";
+  forced.results = {op("matmul", "gemm_tc", "f16", "own", "missing"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"), lib,
+                    op("norm", "layernorm", "f32", "own", "ptx-jit")};
+  forced.load_ms = {{"norm/rmsnorm/f16/S", 1200.0}, {"norm/layernorm/f32/S", 405.0}};
+  in.forced_jit = forced;
+  Checklist c;
+  check_workload(in, c);
+  const Finding* no = c.find("no-jit");
+  ASSERT_NE(no, nullptr);
+  EXPECT_EQ(no->outcome, Outcome::Warn);
+  EXPECT_TRUE(contains(no->summary, "norm/rmsnorm/f16/S")) << no->summary;
+  EXPECT_TRUE(contains(no->fix, "add 9.0")) << no->fix;
+  const Finding* fj = c.find("forced-jit");
+  ASSERT_NE(fj, nullptr);
+  EXPECT_EQ(fj->outcome, Outcome::Warn);
+  EXPECT_TRUE(contains(fj->summary, "matmul/gemm_tc/f16/S")) << fj->summary;
+  EXPECT_TRUE(contains(fj->fix, "9.0+PTX")) << fj->fix;
+  ASSERT_NE(c.find("forced-jit-libraries"), nullptr);
+  EXPECT_EQ(c.find("forced-jit-libraries")->outcome, Outcome::Warn);
+  const Finding* cost = c.find("jit-cost");
+  ASSERT_NE(cost, nullptr);
+  // rmsnorm has no SASS anywhere: its whole forced load is JIT; gemm_tc did not run from PTX.
+  // layernorm: 405 ms forced minus its 5 ms SASS load in the no-JIT pass.
+  EXPECT_TRUE(contains(cost->summary, "1600 ms over 2 own operator(s); largest: norm/rmsnorm/f16/S 1200 ms, norm/layernorm/f32/S 400 ms"))
+      << cost->summary;
+  EXPECT_EQ(diagnose(c), Diagnosis::Healthy) << "the JIT passes warn; only the blocking pass's failures fail";
+}
+
+TEST(DoctorReport, TextAndJson) {
+  Checklist c;
+  c.add(Finding(Layer::Hardware, "device-count", Outcome::Fail, "cudaGetDeviceCount failed", "no driver", "install it", {11}));
+  c.add(Finding(Layer::Runtime, "environment", Outcome::Pass, "nothing set").with_details({"a", "b"}));
+  const std::string text = format_checklist(c);
+  EXPECT_TRUE(contains(text, "1. hardware & driver")) << text;
+  EXPECT_TRUE(contains(text, "  FAIL  [device-count] cudaGetDeviceCount failed\n        cause: no driver\n        fix:   install it\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "root cause #11")) << text;
+  EXPECT_TRUE(contains(text, "        - b\n")) << text;
+  EXPECT_TRUE(contains(text, "4. workload")) << text;
+  EXPECT_TRUE(contains(format_summary(c, 3, "no usable CUDA driver or device"), "1 FAIL, 0 WARN, 1 PASS, 0 SKIP -> no usable CUDA driver or device (exit 3)"));
+  const auto j = doctor_to_json({{"driver", "none"}}, c, 3, "no usable CUDA driver or device");
+  EXPECT_EQ(j.at("schema"), "archbench.doctor");
+  EXPECT_EQ(j.at("schema_version"), kDoctorSchemaVersion);
+  EXPECT_EQ(j.at("exit_code"), 3);
+  EXPECT_EQ(j.at("layers").at("hardware"), "FAIL");
+  EXPECT_EQ(j.at("layers").at("runtime"), "PASS");
+  EXPECT_EQ(j.at("layers").at("build"), "SKIP");
+  EXPECT_EQ(j.at("checks").at(0).at("fix"), "install it");
+  EXPECT_EQ(j.at("checks").at(0).at("guide_causes").at(0), 11);
+  EXPECT_EQ(j.at("manifest").at(0).at("key"), "driver");
+}
+
+}  // namespace
+}  // namespace archbench::doctor
