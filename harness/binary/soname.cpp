@@ -2,7 +2,10 @@
 
 #include <elf.h>
 
+#include <cstdint>
 #include <exception>
+#include <optional>
+#include <string>
 
 #include "harness/binary/byte_view.hpp"
 #include "harness/binary/elf_reader.hpp"

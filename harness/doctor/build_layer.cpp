@@ -3,11 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <filesystem>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "harness/doctor/runtime_layer.hpp"
 #include "harness/doctor/text.hpp"
@@ -264,58 +269,74 @@ void check_build(const BuildInputs& in, Checklist& out) {
     for (const auto& d : env.devices) out.add(judge_build_targets(*in.build, env.facts(d), device_title(d)));
   }
 
+  // What to judge: archbench itself, cuBLAS and cuDNN each as one library (their files dispatch
+  // among each other, so a sub-library without this arch's kernels is no gap), and each --check
+  // file; a --check file that is itself a CUDA library is judged as one.
   struct Binary {
-    std::string path;
+    std::string what;
+    std::vector<std::string> files;
     BinaryRole role;
+    bool checked;  // from --check: unreadable is bad input
   };
   std::vector<Binary> binaries;
+  auto file_names = [](const std::vector<std::string>& paths) {
+    std::vector<std::string> names;
+    for (const auto& p : paths) names.push_back(fs::path(p).filename().string());
+    return names;
+  };
   if (usable) {
-    binaries.push_back({in.own_executable, BinaryRole::OwnExecutable});
-    for (const auto& l : in.libraries) binaries.push_back({l, BinaryRole::DispatchingLibrary});
+    binaries.push_back({"archbench's own kernels", {in.own_executable}, BinaryRole::OwnExecutable, false});
+    std::map<std::string, std::vector<std::string>> libs;
+    for (const auto& l : in.libraries) {
+      const auto n = cuda_library_name(fs::path(l).filename().string());
+      const std::string family = n ? n->family : fs::path(l).filename().string();
+      libs[family.starts_with("libcublas") ? "cuBLAS" : family.starts_with("libcudnn") ? "cuDNN" : family].push_back(l);
+    }
+    for (auto& [name, files] : libs) {
+      binaries.push_back({name + " (" + join(file_names(files), ", ") + ")", files, BinaryRole::DispatchingLibrary, false});
+    }
   } else if (!in.libraries.empty()) {
     out.add(Finding(Layer::Build, "library-images", Outcome::Skip,
-                    "the loaded cuBLAS/cuDNN libraries are not judged without a device: " +
-                        first_few(
-                            [&] {
-                              std::vector<std::string> names;
-                              for (const auto& l : in.libraries) names.push_back(fs::path(l).filename().string());
-                              return names;
-                            }(),
-                            4)));
+                    "the loaded cuBLAS/cuDNN libraries are not judged without a device: " + first_few(file_names(in.libraries), 4)));
   }
-  for (const auto& f : in.check_files) binaries.push_back({f, BinaryRole::CheckedFile});
+  for (const auto& f : in.check_files) {
+    const bool library = cuda_library_name(fs::path(f).filename().string()).has_value();
+    binaries.push_back({f, {f}, library ? BinaryRole::DispatchingLibrary : BinaryRole::CheckedFile, true});
+  }
 
   for (const auto& b : binaries) {
-    const std::string what = b.role == BinaryRole::OwnExecutable ? "archbench's own kernels" : b.path;
-    std::optional<binary::BinaryFile> file;
     std::vector<binary::KernelImages> kernels;
-    try {
-      file = binary::BinaryFile::open(b.path);
-      kernels = file->kernels();
-    } catch (const std::exception& e) {
-      const bool checked = b.role == BinaryRole::CheckedFile;
-      Finding f(Layer::Build, checked ? "check-file" : "library-images", checked ? Outcome::Fail : Outcome::Warn,
-                "cannot read " + b.path + ": " + e.what(),
-                checked ? "the file is missing, unreadable, or not an ELF / fatbin / cubin"
-                        : "the library's device code could not be read",
-                checked ? "pass an ELF executable, shared library, object, fatbin or cubin"
-                        : "run `archbench inspect " + b.path + "` for details");
-      f.bad_input = checked;
-      out.add(std::move(f));
-      continue;
+    std::vector<std::string> targets;
+    for (const auto& path : b.files) {
+      try {
+        const auto file = binary::BinaryFile::open(path);
+        auto k = file.kernels();
+        targets.push_back((b.files.size() > 1 ? fs::path(path).filename().string() + ": " : std::string()) + target_summary(file));
+        kernels.insert(kernels.end(), std::make_move_iterator(k.begin()), std::make_move_iterator(k.end()));
+      } catch (const std::exception& e) {
+        Finding f(Layer::Build, b.checked ? "check-file" : "library-images", b.checked ? Outcome::Fail : Outcome::Warn,
+                  "cannot read " + path + ": " + e.what(),
+                  b.checked ? "the file is missing, unreadable, or not an ELF / fatbin / cubin"
+                            : "the library's device code could not be read",
+                  b.checked ? "pass an ELF executable, shared library, object, fatbin or cubin"
+                            : "run `archbench inspect " + path + "` for details");
+        f.bad_input = b.checked;
+        out.add(std::move(f));
+      }
     }
+    if (targets.empty()) continue;  // nothing could be read: already reported
     if (!usable) {
-      out.add(
-          Finding(Layer::Build, "check-file", Outcome::Skip,
-                  fmt::format("{}: {} kernels ({}); no usable device to judge them against (archbench inspect --device "
-                              "CC predicts without one)",
-                              b.path, kernels.size(), target_summary(*file))));
+      out.add(Finding(Layer::Build, "check-file", Outcome::Skip,
+                      fmt::format("{}: {} kernels ({}); no usable device to judge them against (archbench inspect "
+                                  "--device CC predicts without one)",
+                                  b.what, kernels.size(), join(targets, "; "))));
       continue;
     }
     for (const auto& d : env.devices) {
       const auto facts = env.facts(d);
-      Finding f = judge_binary(what, b.role, tally_kernels(kernels, facts), facts, device_title(d));
-      f.details.insert(f.details.begin(), "targets: " + target_summary(*file));
+      Finding f = judge_binary(b.what, b.role, tally_kernels(kernels, facts), facts, device_title(d));
+      if (b.checked) f.check = "check-file";
+      for (auto it = targets.rbegin(); it != targets.rend(); ++it) f.details.insert(f.details.begin(), "targets: " + *it);
       out.add(std::move(f));
     }
   }

@@ -1,6 +1,9 @@
 #include "harness/doctor/checklist.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <string_view>
+#include <vector>
 
 namespace archbench::doctor {
 

@@ -5,8 +5,14 @@
 #include <sys/utsname.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "harness/arch/target.hpp"
 #include "harness/doctor/text.hpp"

@@ -11,11 +11,19 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "harness/binary/soname.hpp"
 #include "harness/doctor/text.hpp"

@@ -7,10 +7,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness/doctor/build_layer.hpp"
+#include "harness/doctor/runtime_layer.hpp"
 
 namespace archbench::doctor {
 namespace {
@@ -174,6 +176,37 @@ TEST(DoctorBuild, ReadsRealBinariesAndFlagsUnreadableOnes) {
   EXPECT_EQ(files[0]->outcome, Outcome::Skip);
   EXPECT_TRUE(contains(files[0]->summary, "SASS")) << files[0]->summary;
   EXPECT_TRUE(files[1]->bad_input);
+}
+
+TEST(DoctorBuild, TheLoadedCublasAndCudnnHaveSassForAnH200) {
+  // The cuBLAS and cuDNN this test process maps, judged as two libraries for a pretend H200 on a
+  // CUDA 13.0 driver: each dispatches per arch, so kernels for other archs are no finding.
+  std::ifstream maps_file("/proc/self/maps");
+  std::stringstream maps;
+  maps << maps_file.rdbuf();
+  const auto libraries = library_files_to_judge(mapped_files(maps.str()));
+  ASSERT_FALSE(libraries.empty());
+  Environment env;
+  env.driver = {13000};
+  env.runtime = {13000};
+  DeviceInfo d;
+  d.name = "NVIDIA H200";
+  d.cc = {9, 0};
+  env.devices = {d};
+  BuildManifest m;
+  m.arch_list = "9.0";
+  m.targets = {sass(90)};
+  BuildInputs in;
+  in.build = &m;
+  in.env = &env;
+  in.libraries = libraries;
+  Checklist c;
+  check_build(in, c);
+  const auto libs = c.all_of("library-images");
+  ASSERT_EQ(libs.size(), 2u);
+  EXPECT_TRUE(contains(libs[0]->summary, "cuBLAS (libcublas")) << libs[0]->summary;
+  EXPECT_TRUE(contains(libs[1]->summary, "cuDNN (libcudnn")) << libs[1]->summary;
+  for (const auto* f : libs) EXPECT_EQ(f->outcome, Outcome::Pass) << f->summary << "\n" << f->cause;
 }
 
 }  // namespace
