@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstddef>
 #include <exception>
 #include <filesystem>
@@ -39,8 +40,19 @@ std::string fix_for_other_binary(std::string fix) {
 }
 
 // "SASS sm_80 x12, sm_90 x12 | PTX compute_90 (ISA 9.0) x12" from the entries.
+// sm_75 before sm_100: by the arch number, then the full name.
+struct ByArchNumber {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto number = [](const std::string& s) {
+      const auto digits = s.find_first_of("0123456789");
+      return digits == std::string::npos ? 0 : std::atoi(s.c_str() + digits);
+    };
+    return std::make_pair(number(a), a) < std::make_pair(number(b), b);
+  }
+};
+
 std::string target_summary(const binary::BinaryFile& file) {
-  std::map<std::string, size_t> sass, ptx;
+  std::map<std::string, size_t, ByArchNumber> sass, ptx;
   for (const auto& e : file.entries()) {
     if (!e.is_image) continue;
     std::string name = e.target.name();
@@ -48,7 +60,7 @@ std::string target_summary(const binary::BinaryFile& file) {
       name += " (ISA " + e.target.ptx_isa.str() + ")";
     (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[name]++;
   }
-  auto list = [](const std::map<std::string, size_t>& m) {
+  auto list = [](const std::map<std::string, size_t, ByArchNumber>& m) {
     std::vector<std::string> parts;
     for (const auto& [k, v] : m) parts.push_back(fmt::format("{} x{}", k, v));
     return parts.empty() ? std::string("none") : join(parts, ", ");

@@ -728,7 +728,11 @@ HardwareFacts gather_hardware_facts(const Environment& env, const RuntimeFacts& 
   for (const auto& n : nodes) {
     f.device_nodes.push_back(n);
     std::error_code dir_ec;
-    if (!fs::is_directory(n, dir_ec) && access(n.c_str(), R_OK | W_OK) != 0) f.inaccessible_nodes.push_back(n);
+    // CUDA opens the per-GPU nodes, nvidiactl and nvidia-uvm; -uvm-tools and -modeset serve profilers and displays.
+    const std::string name = fs::path(n).filename().string();
+    const bool needed = name == "nvidiactl" || name == "nvidia-uvm" ||
+                        (name.size() > 6 && std::ranges::all_of(name.substr(6), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; }));
+    if (needed && !fs::is_directory(n, dir_ec) && access(n.c_str(), R_OK | W_OK) != 0) f.inaccessible_nodes.push_back(n);
   }
   if (fs::exists("/proc/driver/nvidia/version", ec)) f.kernel_module = read_text("/proc/driver/nvidia/version");
   for (const auto& c : runtime.mapped) {

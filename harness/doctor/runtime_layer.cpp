@@ -477,7 +477,10 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
 
   // Two copies of one library in one process.
   std::map<std::string, std::vector<const LibraryCopy*>> by_family;
-  for (const auto& c : f.mapped) by_family[c.family].push_back(&c);
+  for (const auto& c : f.mapped) {
+    auto& copies = by_family[c.family];
+    if (std::ranges::none_of(copies, [&](const LibraryCopy* o) { return o->real_path == c.real_path; })) copies.push_back(&c);
+  }
   for (const auto& [family, copies] : by_family) {
     if (copies.size() < 2) continue;
     Finding d(Layer::Runtime, "duplicate:" + family, Outcome::Fail,

@@ -273,7 +273,8 @@ int doctor_command(const DoctorOptions& o) {
     j["environment"] = env;
     j["workload"] = workload;
     try {
-      write_file_atomically(o.json_path, j.dump(2) + "\n");
+      // Paths and kernel names are bytes from the system: never let one invalid UTF-8 byte lose the report.
+      write_file_atomically(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench doctor: " << e.what() << "\n";
       return kInternal;
