@@ -21,6 +21,7 @@
 #include <climits>
 #include <cstddef>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "harness/util/cuda_check.hpp"
@@ -343,16 +344,13 @@ long long resident_blocks(SplitFn<T> fn, int threads, size_t smem) {
   return static_cast<long long>(per_sm) * current_sm_count();
 }
 
-// Chooses chunks per unit: at least enough that a chunk fits the registers of one block
-// (min_chunks), more if that leaves the chip short of blocks (wanted), at most what keeps every
-// block resident. Sets chunk_items so that no chunk is empty. False when even min_chunks do not fit.
+// Sets the plan's chunks and grid; false when the unit does not fit the resident blocks.
 bool choose_chunks(GroupNormPlan& p, long long units, long long items, long long items_per_block, long long wanted,
                    long long resident) {
-  const long long min_chunks = (items + items_per_block - 1) / items_per_block;
-  const long long chunks = std::min(std::max(min_chunks, wanted), resident / units);
-  if (chunks < min_chunks) return false;
-  p.chunk_items = ceil_div(items, chunks);
-  p.chunks = ceil_div(items, p.chunk_items);
+  const auto split = split_chunks(units, items, items_per_block, wanted, resident);
+  if (!split) return false;
+  p.chunks = split->chunks;
+  p.chunk_items = split->chunk_items;
   p.grid = static_cast<unsigned>(units * p.chunks);
   return true;
 }
@@ -400,6 +398,18 @@ void plan_split(GroupNormPlan& p) {
 }
 
 }  // namespace
+
+std::optional<SplitChunks> split_chunks(long long units, long long items, long long items_per_block, long long wanted,
+                                       long long resident) {
+  if (units <= 0 || items <= 0 || items_per_block <= 0) return std::nullopt;
+  const long long min_chunks = (items + items_per_block - 1) / items_per_block;
+  const long long chunks = std::min(std::max(min_chunks, wanted), resident / units);
+  if (chunks < min_chunks) return std::nullopt;
+  SplitChunks s;
+  s.chunk_items = ceil_div(items, chunks);
+  s.chunks = ceil_div(items, s.chunk_items);  // drops chunks that would be empty
+  return s;
+}
 
 GroupNormPlan plan_groupnorm(DType dtype, const GroupNormShape& shape) {
   if (shape.n <= 0 || shape.c <= 0 || shape.hw <= 0 || shape.groups <= 0 || shape.c % shape.groups != 0) {

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
 
 #include "harness/ops/dtype.hpp"
 
@@ -47,6 +48,17 @@ struct GroupNormPlan {
   size_t smem_bytes = 0;
   size_t workspace_bytes = 0;  // zero-filled once before the first launch; 0 when not split
 };
+
+// How a split cuts one sync unit of `items` work items (packs or pixels) into chunks, one block
+// each: at least enough that a chunk fits a block (items_per_block), `wanted` if that is more,
+// never more than `resident` blocks for all `units` units together; no chunk is empty. Nothing
+// when even the minimum does not fit.
+struct SplitChunks {
+  int chunks = 0;
+  int chunk_items = 0;
+};
+[[nodiscard]] std::optional<SplitChunks> split_chunks(long long units, long long items, long long items_per_block,
+                                                      long long wanted, long long resident);
 
 // The plan for the current device (reads its SM count and the kernel's occupancy; no sync).
 [[nodiscard]] GroupNormPlan plan_groupnorm(DType dtype, const GroupNormShape& shape);
