@@ -1,8 +1,8 @@
 // Pointwise maps y[i] = op(in0[i], ...) over one storage type with fp32 math: SiLU, GELU (tanh)
 // and the residual add. Bandwidth comes from 16-byte packs, kUnroll packs per thread and pass
 // with every load issued before any math (64 bytes per input in flight per thread), and a
-// grid-stride loop over one wave of resident blocks (sized from the SM count and occupancy); a scalar loop takes the tail and buffers
-// that are not 16-byte aligned.
+// grid-stride loop over one wave of resident blocks (sized from the SM count and the kernel's
+// occupancy); a scalar loop takes the tail and buffers that are not 16-byte aligned.
 #include <cstddef>
 
 #include "harness/util/cuda_check.hpp"
