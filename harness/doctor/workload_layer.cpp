@@ -115,16 +115,22 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
                           key == "wrong result" ? "compute a wrong result" : "fail", first_few(ids_of(rs), 3)));
     if (key == "wrong result") {
       f.cause =
-          "the output differs from the float64 reference beyond the dtype's tolerance (or has unwritten / "
-          "non-finite elements): a silent wrong answer, not an error";
+          "the output differs from the float64 reference beyond the dtype's tolerance (or by more than 3x the error "
+          "of the operator's library twin on the same inputs, or has unwritten / non-finite elements): a silent "
+          "wrong answer, not an error";
       f.fix =
           "do not trust these operators on this device; compare the --jit-passes results (SASS vs JIT) and report it";
       f.guide_causes = {19};
       for (const auto* r : rs) {
         const auto& c = *r->correctness;
+        std::string twin;
+        if (c.twin_rel_error) {
+          twin = fmt::format("; its library twin {} has {:.2e}, the limit is {:.0f}x that", c.twin_id,
+                             *c.twin_rel_error, kOracleFactor);
+        }
         f.details.push_back(
-            fmt::format("{}: rel. error {:.2e} (tolerance {:.0e}), {} non-finite of {}{}", r->id, c.rel_error,
-                        c.tolerance, c.non_finite, c.elements,
+            fmt::format("{}: rel. error {:.2e} (tolerance {:.0e}{}), {} non-finite of {}{}", r->id, c.rel_error,
+                        c.tolerance, twin, c.non_finite, c.elements,
                         c.bench_shape_finite ? "" : "; the full shape has unwritten or non-finite elements"));
       }
     } else {

@@ -2,7 +2,6 @@
 // kernels, a per-arch dispatching library and a --check file; the declared arch list; and the
 // binaries of this very test process read by the inspector's reader (no GPU needed).
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -34,14 +33,17 @@ arch::DeviceFacts h200(bool jit_disabled = false) { return {{9, 0}, {13000}, fal
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST(DoctorBuild, OwnKernelsWithAFamilyGap) {
-  const std::vector<binary::KernelImages> all_arch{kernel("gemm", {sass(80), sass(90)}), kernel("silu", {sass(80), sass(90)})};
-  Finding ok = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(all_arch, h200()), h200(), "device 0");
+  const std::vector<binary::KernelImages> all_arch{kernel("gemm", {sass(80), sass(90)}),
+                                                   kernel("silu", {sass(80), sass(90)})};
+  Finding ok = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(all_arch, h200()),
+                            h200(), "device 0");
   EXPECT_EQ(ok.outcome, Outcome::Pass);
   EXPECT_TRUE(contains(ok.summary, "every kernel has SASS")) << ok.summary;
 
   // One family built without sm_90: the per-family (per-dtype) gap of the field guides.
   const std::vector<binary::KernelImages> gap{kernel("gemm", {sass(80), sass(90)}), kernel("silu_f16", {sass(80)})};
-  Finding bad = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(gap, h200()), h200(), "device 0");
+  Finding bad = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(gap, h200()), h200(),
+                             "device 0");
   EXPECT_EQ(bad.outcome, Outcome::Fail);
   EXPECT_TRUE(contains(bad.summary, "1 without a usable image")) << bad.summary;
   EXPECT_TRUE(contains(bad.fix, "add 9.0 to ARCHBENCH_ARCH_LIST")) << bad.fix;
@@ -52,11 +54,13 @@ TEST(DoctorBuild, OwnKernelsWithAFamilyGap) {
 
   // PTX only: runs, through the JIT.
   const std::vector<binary::KernelImages> jit{kernel("gemm", {sass(80), ptx(80)})};
-  Finding w = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(jit, h200()), h200(), "device 0");
+  Finding w = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(jit, h200()), h200(),
+                           "device 0");
   EXPECT_EQ(w.outcome, Outcome::Warn);
   EXPECT_EQ(w.guide_causes, std::vector<int>{17});
   // ... and not at all with the JIT disabled.
-  Finding off = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(jit, h200(true)), h200(true), "device 0");
+  Finding off = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(jit, h200(true)),
+                             h200(true), "device 0");
   EXPECT_EQ(off.outcome, Outcome::Fail);
   EXPECT_TRUE(contains(off.cause, "223")) << off.cause;
 }
@@ -65,12 +69,14 @@ TEST(DoctorBuild, DispatchingLibraryNeedsSassForThisArchOnly) {
   std::vector<binary::KernelImages> lib;
   for (int i = 0; i < 10; ++i) lib.push_back(kernel("sm100_kernel_" + std::to_string(i), {sass(100)}));
   lib.push_back(kernel("sm90_kernel", {sass(90)}));
-  Finding ok = judge_binary("libcublasLt.so.13", BinaryRole::DispatchingLibrary, tally_kernels(lib, h200()), h200(), "device 0");
+  Finding ok =
+      judge_binary("libcublasLt.so.13", BinaryRole::DispatchingLibrary, tally_kernels(lib, h200()), h200(), "device 0");
   EXPECT_EQ(ok.outcome, Outcome::Pass) << ok.summary;
   EXPECT_TRUE(contains(ok.summary, "1 of 11 kernels have SASS for 9.0")) << ok.summary;
 
   lib.pop_back();
-  Finding none = judge_binary("libcublasLt.so.13", BinaryRole::DispatchingLibrary, tally_kernels(lib, h200()), h200(), "device 0");
+  Finding none =
+      judge_binary("libcublasLt.so.13", BinaryRole::DispatchingLibrary, tally_kernels(lib, h200()), h200(), "device 0");
   EXPECT_EQ(none.outcome, Outcome::Fail);
   EXPECT_TRUE(contains(none.fix, "supports CC 9.0")) << none.fix;
   EXPECT_EQ(none.guide_causes, (std::vector<int>{1, 2}));
@@ -124,7 +130,8 @@ TEST(DoctorBuild, CudnnSubLibrariesBesideLibcudnn) {
                         "libcublas.so.13", "libcudnn_ops.so.8"}) {
     std::ofstream(dir / f) << "x";
   }
-  const auto files = library_files_to_judge({(dir / "libcudnn.so.9").string(), (dir / "libcublas.so.13").string(), "/usr/lib/libc.so.6"});
+  const auto files = library_files_to_judge(
+      {(dir / "libcudnn.so.9").string(), (dir / "libcublas.so.13").string(), "/usr/lib/libc.so.6"});
   std::vector<std::string> names;
   for (const auto& f : files) names.push_back(fs::path(f).filename().string());
   EXPECT_EQ(names, (std::vector<std::string>{"libcudnn.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_ops.so.9",

@@ -1,9 +1,8 @@
 // The doctor's hardware & driver layer on plain data: the decoded device-count error and its fix
 // (in a container or not), device nodes, kernel module vs user-space driver, driver vs runtime,
 // NVML's GPU state, CUDA_VISIBLE_DEVICES judged statically, container hints (no GPU needed).
-#include <gtest/gtest.h>
-
 #include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
@@ -62,7 +61,9 @@ HardwareFacts h200() {
   g.nvml = s;
   f.gpus = {g};
   f.device_nodes = {"/dev/nvidia-caps", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0", "/dev/nvidiactl"};
-  f.kernel_module = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Oct  9 2025\nGCC version:  gcc version 12.3.0\n";
+  f.kernel_module =
+      "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  "
+      "(dvs-builder@U16-I3-B03-4-3)  Thu Oct  9 2025\nGCC version:  gcc version 12.3.0\n";
   f.libcuda_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04";
   f.libcuda_version = "580.159.04";
   f.nvml_available = true;
@@ -78,11 +79,13 @@ TEST(DoctorKernelModule, ReadsTheVersionLine) {
   EXPECT_EQ(kernel_module_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  "
                                   "(dvs-builder@U16)  Thu Oct  9 2025\n"),
             "580.159.04");
-  EXPECT_EQ(kernel_module_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 09:35:42 UTC 2024\n"
-                                  "GCC version:  gcc version 12.2.0\n"),
-            "550.90.07");
-  EXPECT_EQ(kernel_module_version("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  575.51.03  Release Build\n"),
-            "575.51.03");
+  EXPECT_EQ(
+      kernel_module_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 09:35:42 UTC 2024\n"
+                            "GCC version:  gcc version 12.2.0\n"),
+      "550.90.07");
+  EXPECT_EQ(
+      kernel_module_version("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  575.51.03  Release Build\n"),
+      "575.51.03");
   EXPECT_FALSE(kernel_module_version("GCC version:  gcc version 12.2.0\n"));
   EXPECT_FALSE(kernel_module_version(""));
 }
@@ -107,13 +110,15 @@ TEST(DoctorVisibleDevices, ReadsTheListAsCudaDoes) {
   EXPECT_TRUE(sel("").hides_all);
   EXPECT_TRUE(sel("  ").hides_all);
 
-  const std::vector<std::string> uuids{"GPU-9942190a-aa31-4ff1-4aa9-c388d80f85f1", "GPU-9e8d35e3-a134-0fdd-0e01-23811fdbd293",
-                                       "GPU-e429a63e-c61c-4795-b757-5132caeb8e70", "GPU-eee1dfbc-0a0f-6ad8-5ff6-dc942a8b9d98",
-                                       "GPU-bbcd6503-5150-4e92-c266-97cc4390d04e", "GPU-472ea263-58d7-410d-cc82-f7fdece5bd28",
-                                       "GPU-e56257c4-947f-6a5b-7ec9-0f45567ccf4e", "GPU-1c20e77d-1c1a-d9ed-fe37-18b8466a78ad"};
+  const std::vector<std::string> uuids{
+      "GPU-9942190a-aa31-4ff1-4aa9-c388d80f85f1", "GPU-9e8d35e3-a134-0fdd-0e01-23811fdbd293",
+      "GPU-e429a63e-c61c-4795-b757-5132caeb8e70", "GPU-eee1dfbc-0a0f-6ad8-5ff6-dc942a8b9d98",
+      "GPU-bbcd6503-5150-4e92-c266-97cc4390d04e", "GPU-472ea263-58d7-410d-cc82-f7fdece5bd28",
+      "GPU-e56257c4-947f-6a5b-7ec9-0f45567ccf4e", "GPU-1c20e77d-1c1a-d9ed-fe37-18b8466a78ad"};
   EXPECT_EQ(sel("GPU-e4,GPU-9e8d35e3", 8, uuids).selected, (std::vector<std::string>{"GPU-e4", "GPU-9e8d35e3"}));
   EXPECT_TRUE(sel("GPU-123,GPU-9e8d35e3", 8, uuids).hides_all);  // the first matches nothing
-  EXPECT_EQ(sel("GPU-9e8d35e3,GPU-e,GPU-47", 8, uuids).selected, (std::vector<std::string>{"GPU-9e8d35e3"}));  // ambiguous
+  EXPECT_EQ(sel("GPU-9e8d35e3,GPU-e,GPU-47", 8, uuids).selected,
+            (std::vector<std::string>{"GPU-9e8d35e3"}));                // ambiguous
   EXPECT_TRUE(sel("GPU-9e8d35e3,GPU-47,GPU-9e8", 8, uuids).hides_all);  // the same GPU twice
 
   // The problems are named.
@@ -165,7 +170,8 @@ TEST(DoctorHardware, NoDriverOnAHostSaysInstallIt) {
   f.in_container = false;
   Checklist c;
   check_hardware(f, c);
-  EXPECT_TRUE(contains(only(c, "device-count")->fix, "install the NVIDIA driver (r580 or newer")) << only(c, "device-count")->fix;
+  EXPECT_TRUE(contains(only(c, "device-count")->fix, "install the NVIDIA driver (r580 or newer"))
+      << only(c, "device-count")->fix;
   EXPECT_EQ(only(c, "container")->outcome, Outcome::Pass);
 
   // A container whose runtime hides libcuda.
@@ -271,7 +277,8 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
   Checklist seven;
   check_hardware(f, seven);
   EXPECT_EQ(only(seven, "visible-devices")->outcome, Outcome::Warn);
-  EXPECT_TRUE(contains(only(seven, "visible-devices")->summary, "cannot be checked")) << only(seven, "visible-devices")->summary;
+  EXPECT_TRUE(contains(only(seven, "visible-devices")->summary, "cannot be checked"))
+      << only(seven, "visible-devices")->summary;
 
   // With NVML's GPU count, an index past it hides every GPU.
   HardwareFacts h = h200();
@@ -281,7 +288,8 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
   Checklist past;
   check_hardware(h, past);
   EXPECT_EQ(only(past, "visible-devices")->outcome, Outcome::Fail);
-  EXPECT_TRUE(contains(only(past, "visible-devices")->cause, "not below the 1 GPU(s)")) << only(past, "visible-devices")->cause;
+  EXPECT_TRUE(contains(only(past, "visible-devices")->cause, "not below the 1 GPU(s)"))
+      << only(past, "visible-devices")->cause;
   EXPECT_TRUE(contains(only(past, "device-count")->fix, "CUDA_VISIBLE_DEVICES"));
 
   // Two GPUs and no CUDA_DEVICE_ORDER: CUDA's numbering may not be nvidia-smi's.

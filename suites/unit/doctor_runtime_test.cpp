@@ -1,9 +1,8 @@
 // The doctor's runtime layer on plain data: library names and versions, /proc/self/maps and
 // `ldconfig -p` text, copies reachable through LD_LIBRARY_PATH, stub libcuda, and the variables
 // that change CUDA's behaviour (no GPU needed).
-#include <gtest/gtest.h>
-
 #include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -60,9 +59,10 @@ RuntimeFacts consistent_facts() {
   f.cublas_headers = "13.1.0";
   f.cudnn_headers = "9.19.0";
   f.loader_cache_read = true;
-  f.mapped = {{"libcudart", "/usr/local/cuda/lib64/libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13", "13.0", "mapped"},
-              {"libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04", "/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04",
-               "580.159.04", "mapped"}};
+  f.mapped = {{"libcudart", "/usr/local/cuda/lib64/libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13", "13.0",
+               "mapped"},
+              {"libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04",
+               "/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04", "580.159.04", "mapped"}};
   return f;
 }
 
@@ -106,11 +106,14 @@ TEST(DoctorLibraryName, VersionsConflictOnlyWhereBothSaySomething) {
 TEST(DoctorMaps, ListsMappedFilesOnce) {
   const std::string maps =
       "55e2c8cb4000-55e2c8cb6000 r--p 00000000 fe:00 247134                     /usr/bin/archbench\n"
-      "7f0000000000-7f0000001000 r--p 00000000 fe:00 1                          /usr/local/cuda-13.0/lib/libcudart.so.13\n"
-      "7f0000001000-7f0000002000 r-xp 00001000 fe:00 1                          /usr/local/cuda-13.0/lib/libcudart.so.13\n"
+      "7f0000000000-7f0000001000 r--p 00000000 fe:00 1                          "
+      "/usr/local/cuda-13.0/lib/libcudart.so.13\n"
+      "7f0000001000-7f0000002000 r-xp 00001000 fe:00 1                          "
+      "/usr/local/cuda-13.0/lib/libcudart.so.13\n"
       "7f0000003000-7f0000004000 rw-p 00000000 00:00 0                          [heap]\n"
       "7f0000004000-7f0000005000 rw-p 00000000 00:00 0 \n"
-      "7f0000005000-7f0000006000 r--p 00000000 fe:00 2                          /opt/my libs/libcuda.so.580.1 (deleted)\n";
+      "7f0000005000-7f0000006000 r--p 00000000 fe:00 2                          /opt/my libs/libcuda.so.580.1 "
+      "(deleted)\n";
   const auto files = mapped_files(maps);
   ASSERT_EQ(files.size(), 3u);
   EXPECT_EQ(files[0], "/usr/bin/archbench");
@@ -158,9 +161,11 @@ TEST(DoctorReachable, FindsCopiesThroughLdLibraryPathAndTheCache) {
   fs::create_symlink(a / "libcudart.so.12.4.127", a / "libcudart.so.12");  // same file: listed once
   touch(a / "libcufoo.so.1");                                              // not followed
   touch(b / "libcublas.so.12.8.4.1");
-  const std::vector<LoaderCacheEntry> cache{{"libcudart.so.12", "libc6,x86-64", (a / "libcudart.so.12").string()},
-                                            {"libcublas.so.12", "libc6,x86-64", (b / "libcublas.so.12.8.4.1").string()}};
-  const auto copies = find_reachable_copies({"libcudart", "libcublas"}, a.str() + "::" + b.str() + ":/nonexistent", cache);
+  const std::vector<LoaderCacheEntry> cache{
+      {"libcudart.so.12", "libc6,x86-64", (a / "libcudart.so.12").string()},
+      {"libcublas.so.12", "libc6,x86-64", (b / "libcublas.so.12.8.4.1").string()}};
+  const auto copies =
+      find_reachable_copies({"libcudart", "libcublas"}, a.str() + "::" + b.str() + ":/nonexistent", cache);
   ASSERT_EQ(copies.size(), 2u);
   EXPECT_EQ(copies[0].family, "libcudart");
   EXPECT_EQ(copies[0].version, "12.4.127");
@@ -173,8 +178,8 @@ TEST(DoctorReachable, FindsCopiesThroughLdLibraryPathAndTheCache) {
 TEST(DoctorRuntime, ASecondCudaRuntimeReachableIsAWarningWithTheDirectoryToRemove) {
   TempDir dir;
   RuntimeFacts f = consistent_facts();
-  LibraryCopy other{"libcudart", (dir / "libcudart.so.12").string(), (dir / "libcudart.so.12.4.127").string(), "12.4.127",
-                    "LD_LIBRARY_PATH (" + dir.str() + ")"};
+  LibraryCopy other{"libcudart", (dir / "libcudart.so.12").string(), (dir / "libcudart.so.12.4.127").string(),
+                    "12.4.127", "LD_LIBRARY_PATH (" + dir.str() + ")"};
   LibraryCopy same{"libcudart", "/opt/cuda/lib64/libcudart.so.13", "/opt/cuda/lib64/libcudart.so.13.0.96", "13.0.96",
                    "loader cache"};
   f.reachable = {other, same};
@@ -199,7 +204,8 @@ TEST(DoctorRuntime, ASecondCudaRuntimeReachableIsAWarningWithTheDirectoryToRemov
 
 TEST(DoctorRuntime, StubLibcudaAndDuplicateLibraries) {
   RuntimeFacts f = consistent_facts();
-  f.mapped[1] = {"libcuda", "/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda-13.0/lib64/stubs/libcuda.so", "", "mapped"};
+  f.mapped[1] = {"libcuda", "/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda-13.0/lib64/stubs/libcuda.so", "",
+                 "mapped"};
   f.mapped.push_back({"libcudart", "/opt/other/libcudart.so.13", "/opt/other/libcudart.so.13", "13.0", "mapped"});
   Checklist c;
   check_runtime(f, c);
@@ -225,7 +231,7 @@ TEST(DoctorRuntime, StubLibcudaAndDuplicateLibraries) {
 
 TEST(DoctorRuntime, LibraryVersionMismatches) {
   RuntimeFacts f = consistent_facts();
-  f.cublas_cudart = 12080;  // a cuBLAS for CUDA 12 next to runtime 13
+  f.cublas_cudart = 12080;     // a cuBLAS for CUDA 12 next to runtime 13
   f.cudnn_version = "9.10.0";  // older than the 9.19.0 headers
   Checklist c;
   check_runtime(f, c);
@@ -248,8 +254,11 @@ TEST(DoctorRuntime, LibraryVersionMismatches) {
 
 TEST(DoctorRuntime, JitVariablesWarnWithTheirFix) {
   RuntimeFacts f = consistent_facts();
-  f.env = {{"CUDA_DISABLE_PTX_JIT", "1"}, {"CUDA_LAUNCH_BLOCKING", "1"}, {"CUDA_INJECTION64_PATH", "/opt/tool.so"},
-           {"CUDA_MODULE_LOADING", "EAGERLY"}, {"LD_PRELOAD", "/usr/lib/libcudart.so.12"}};
+  f.env = {{"CUDA_DISABLE_PTX_JIT", "1"},
+           {"CUDA_LAUNCH_BLOCKING", "1"},
+           {"CUDA_INJECTION64_PATH", "/opt/tool.so"},
+           {"CUDA_MODULE_LOADING", "EAGERLY"},
+           {"LD_PRELOAD", "/usr/lib/libcudart.so.12"}};
   Checklist c;
   check_runtime(f, c);
   const Finding* jit = only(c, "env:CUDA_DISABLE_PTX_JIT");

@@ -59,9 +59,10 @@ WorkloadInputs h200(std::vector<OperatorResult> results) {
 
 TEST(DoctorWorkload, AllGoodIsOnePass) {
   Checklist c;
-  check_workload(h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("matmul", "gemm_cublas", "f16", "cublas", "library"),
-                       op("matmul", "gemm_tc", "f32", "own", "unsupported")}),
-                 c);
+  check_workload(
+      h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("matmul", "gemm_cublas", "f16", "cublas", "library"),
+            op("matmul", "gemm_tc", "f32", "own", "unsupported")}),
+      c);
   ASSERT_EQ(c.findings().size(), 1u);
   const Finding& f = c.findings()[0];
   EXPECT_EQ(f.outcome, Outcome::Pass);
@@ -73,10 +74,11 @@ TEST(DoctorWorkload, AllGoodIsOnePass) {
 TEST(DoctorWorkload, PerDtypeGapGroupedWithTheWorkaround) {
   // SiLU built with sm_90 for f32 only: f16 and bf16 have no image (xformers #1251's pattern).
   Checklist c;
-  check_workload(h200({op("elementwise", "silu", "f32", "own", "sass"), op("elementwise", "silu", "f16", "own", "missing"),
-                       op("elementwise", "silu", "bf16", "own", "missing"), op("matmul", "gemm_tc", "f16", "own", "missing"),
-                       op("matmul", "gemm_cublas", "f16", "cublas", "library")}),
-                 c);
+  check_workload(
+      h200({op("elementwise", "silu", "f32", "own", "sass"), op("elementwise", "silu", "f16", "own", "missing"),
+            op("elementwise", "silu", "bf16", "own", "missing"), op("matmul", "gemm_tc", "f16", "own", "missing"),
+            op("matmul", "gemm_cublas", "f16", "cublas", "library")}),
+      c);
   EXPECT_EQ(c.find("operators")->outcome, Outcome::Fail);
   const auto groups = c.all_of("operators-failed");
   ASSERT_EQ(groups.size(), 1u) << "one cause, one finding";
@@ -97,23 +99,32 @@ TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
   OperatorResult wrong = op("norm", "layernorm", "bf16", "own", "sass");
   wrong.correctness->passed = false;
   wrong.correctness->rel_error = 0.5;
+  OperatorResult too_far = op("matmul", "gemm_tc", "f16", "own", "sass");  // within tolerance, but 10x its twin
+  too_far.correctness->passed = false;
+  too_far.correctness->twin_id = "matmul/gemm_cublas/f16/S";
+  too_far.correctness->twin_rel_error = 1e-5;
   OperatorResult crashed = op("norm", "groupnorm", "f32", "own", "sass");
   crashed.correctness.reset();
   crashed.fault = "crashed";
   crashed.error = "crashed: the check worker was killed by signal 11 (Segmentation fault) while running it";
   OperatorResult lonely = op("attention", "sdpa", "f16", "own", "missing");
   Checklist c;
-  check_workload(h200({wrong, crashed, lonely, op("matmul", "gemm_simt", "f32", "own", "ptx-jit")}), c);
+  check_workload(h200({wrong, too_far, crashed, lonely, op("matmul", "gemm_simt", "f32", "own", "ptx-jit")}), c);
   const auto groups = c.all_of("operators-failed");
   ASSERT_EQ(groups.size(), 3u);
   const Finding* w = nullptr;
-  for (const auto* g : groups) if (contains(g->summary, "wrong result")) w = g;
+  for (const auto* g : groups)
+    if (contains(g->summary, "wrong result")) w = g;
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->guide_causes, std::vector<int>{19});
   EXPECT_TRUE(contains(w->details.at(0), "rel. error 5.00e-01")) << w->details.at(0);
+  EXPECT_TRUE(
+      contains(w->details.at(1), "its library twin matmul/gemm_cublas/f16/S has 1.00e-05, the limit is 3x that"))
+      << w->details.at(1);
   EXPECT_TRUE(contains(w->fix, "on the CPU")) << w->fix;
   const Finding* f = nullptr;
-  for (const auto* g : groups) if (contains(g->cause, "fault (crashed)")) f = g;
+  for (const auto* g : groups)
+    if (contains(g->cause, "fault (crashed)")) f = g;
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(contains(f->fix, "--filter 'norm/groupnorm/f32/S'")) << f->fix;
   const Finding* jit = c.find("operators-jit");
@@ -124,15 +135,18 @@ TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
 
 TEST(DoctorWorkload, JitPasses) {
   BuildManifest m;
-  m.targets = {{arch::ImageKind::Sass, 80, arch::Suffix::None, 80, {}}, {arch::ImageKind::Sass, 90, arch::Suffix::None, 90, {}}};
-  WorkloadInputs in = h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"),
-                            op("matmul", "gemm_cublas", "f16", "cublas", "library"), op("norm", "layernorm", "f32", "own", "sass")});
+  m.targets = {{arch::ImageKind::Sass, 80, arch::Suffix::None, 80, {}},
+               {arch::ImageKind::Sass, 90, arch::Suffix::None, 90, {}}};
+  WorkloadInputs in =
+      h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"),
+            op("matmul", "gemm_cublas", "f16", "cublas", "library"), op("norm", "layernorm", "f32", "own", "sass")});
   in.build = &m;
   in.blocking.load_ms = {{"matmul/gemm_tc/f16/S", 2.0}, {"norm/rmsnorm/f16/S", 900.0}, {"norm/layernorm/f32/S", 3.0}};
   // No-JIT: rmsnorm has no SASS (223); the others pass.
   PassResults nojit;
   nojit.results = {op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "jit-disabled"),
-                   op("matmul", "gemm_cublas", "f16", "cublas", "library"), op("norm", "layernorm", "f32", "own", "sass")};
+                   op("matmul", "gemm_cublas", "f16", "cublas", "library"),
+                   op("norm", "layernorm", "f32", "own", "sass")};
   nojit.load_ms = {{"matmul/gemm_tc/f16/S", 2.0}, {"norm/layernorm/f32/S", 5.0}};
   in.no_jit = nojit;
   // Forced JIT: gemm_tc has no PTX (209), cuBLAS cannot start, rmsnorm JITs.
@@ -140,8 +154,8 @@ TEST(DoctorWorkload, JitPasses) {
   OperatorResult lib = op("matmul", "gemm_cublas", "f16", "cublas", "library-error");
   lib.image.label = "cuBLAS CUBLAS_STATUS_INTERNAL_ERROR";
   lib.image.cause = "cublasCreate(&raw) failed";
-  forced.results = {op("matmul", "gemm_tc", "f16", "own", "missing"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"), lib,
-                    op("norm", "layernorm", "f32", "own", "ptx-jit")};
+  forced.results = {op("matmul", "gemm_tc", "f16", "own", "missing"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"),
+                    lib, op("norm", "layernorm", "f32", "own", "ptx-jit")};
   forced.load_ms = {{"norm/rmsnorm/f16/S", 1200.0}, {"norm/layernorm/f32/S", 405.0}};
   in.forced_jit = forced;
   Checklist c;
@@ -162,23 +176,28 @@ TEST(DoctorWorkload, JitPasses) {
   ASSERT_NE(cost, nullptr);
   // rmsnorm has no SASS anywhere: its whole forced load is JIT; gemm_tc did not run from PTX.
   // layernorm: 405 ms forced minus its 5 ms SASS load in the no-JIT pass.
-  EXPECT_TRUE(contains(cost->summary, "1600 ms over 2 own operator(s); largest: norm/rmsnorm/f16/S 1200 ms, norm/layernorm/f32/S 400 ms"))
+  EXPECT_TRUE(
+      contains(cost->summary,
+               "1600 ms over 2 own operator(s); largest: norm/rmsnorm/f16/S 1200 ms, norm/layernorm/f32/S 400 ms"))
       << cost->summary;
   EXPECT_EQ(diagnose(c), Diagnosis::Healthy) << "the JIT passes warn; only the blocking pass's failures fail";
 }
 
 TEST(DoctorReport, TextAndJson) {
   Checklist c;
-  c.add(Finding(Layer::Hardware, "device-count", Outcome::Fail, "cudaGetDeviceCount failed", "no driver", "install it", {11}));
+  c.add(Finding(Layer::Hardware, "device-count", Outcome::Fail, "cudaGetDeviceCount failed", "no driver", "install it",
+                {11}));
   c.add(Finding(Layer::Runtime, "environment", Outcome::Pass, "nothing set").with_details({"a", "b"}));
   const std::string text = format_checklist(c);
   EXPECT_TRUE(contains(text, "1. hardware & driver")) << text;
-  EXPECT_TRUE(contains(text, "  FAIL  [device-count] cudaGetDeviceCount failed\n        cause: no driver\n        fix:   install it\n"))
+  EXPECT_TRUE(contains(
+      text, "  FAIL  [device-count] cudaGetDeviceCount failed\n        cause: no driver\n        fix:   install it\n"))
       << text;
   EXPECT_TRUE(contains(text, "root cause #11")) << text;
   EXPECT_TRUE(contains(text, "        - b\n")) << text;
   EXPECT_TRUE(contains(text, "4. workload")) << text;
-  EXPECT_TRUE(contains(format_summary(c, 3, "no usable CUDA driver or device"), "1 FAIL, 0 WARN, 1 PASS, 0 SKIP -> no usable CUDA driver or device (exit 3)"));
+  EXPECT_TRUE(contains(format_summary(c, 3, "no usable CUDA driver or device"),
+                       "1 FAIL, 0 WARN, 1 PASS, 0 SKIP -> no usable CUDA driver or device (exit 3)"));
   const auto j = doctor_to_json({{"driver", "none"}}, c, 3, "no usable CUDA driver or device");
   EXPECT_EQ(j.at("schema"), "archbench.doctor");
   EXPECT_EQ(j.at("schema_version"), kDoctorSchemaVersion);

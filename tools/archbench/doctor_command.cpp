@@ -74,7 +74,9 @@
 #include "harness/doctor/runtime_layer.hpp"
 #include "harness/doctor/workload_layer.hpp"
 #include "harness/manifest/build_manifest.hpp"
+#include "harness/ops/registry.hpp"
 #include "harness/report/json.hpp"
+#include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
@@ -153,6 +155,8 @@ doctor::PassResults run_pass(int device, const std::vector<const Operator*>& ops
                                         : outcome.failure + " before reporting this operator";
     }
   }
+  // Own low-precision kernels must be about as accurate as their library twin, as in `archbench run`.
+  apply_error_oracle(results, registry());
   pass.results = std::move(results);
   return pass;
 }
