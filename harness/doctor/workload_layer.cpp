@@ -24,6 +24,13 @@ bool wrong_result(const OperatorResult& r) {
 
 std::string variant(const OperatorResult& r) { return r.family + "/" + r.name; }
 
+// A JIT-pass result (an image probe, or a full check when one ran) without a problem.
+bool ran_in_pass(const OperatorResult& r) {
+  if (!r.error.empty() || !r.fault.empty() || !r.image.agrees) return false;
+  if (r.image.status != "sass" && r.image.status != "ptx-jit" && r.image.status != "library") return false;
+  return !r.correctness || (r.correctness->passed && r.correctness->bench_shape_finite);
+}
+
 std::vector<std::string> ids_of(const std::vector<const OperatorResult*>& rs) {
   std::vector<std::string> ids;
   for (const auto* r : rs) ids.push_back(r->id);
@@ -233,7 +240,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
   std::vector<const OperatorResult*> own_ok, no_ptx, wrong, other, library;
   for (const auto* r : rs) {
     const bool own = r->impl == "own";
-    if (!r->failed()) {
+    if (ran_in_pass(*r)) {
       if (own) own_ok.push_back(r);
     } else if (!own) {
       library.push_back(r);
@@ -254,7 +261,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
   if (no_ptx.empty()) {
     out.add(Finding(
         Layer::Workload, "forced-jit", Outcome::Pass,
-        fmt::format("{}{}: {} own operator(s) run correctly from PTX alone: they would still run on a GPU newer "
+        fmt::format("{}{}: {} own operator(s) load from PTX alone: they would still run on a GPU newer "
                     "than every SASS target",
                     pass_name, dev, own_ok.size())));
   } else {
@@ -324,7 +331,7 @@ void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& 
   const auto rs = passed_before(pass, in.blocking);
   std::vector<const OperatorResult*> sass, needs_jit, other;
   for (const auto* r : rs) {
-    if (!r->failed()) {
+    if (ran_in_pass(*r)) {
       if (r->impl == "own") sass.push_back(r);
     } else if (r->image.status == "jit-disabled" && r->image.agrees) {
       needs_jit.push_back(r);

@@ -5,7 +5,8 @@
 // more passes in child processes: CUDA_FORCE_PTX_JIT=1 with a fresh JIT cache (what would still
 // run on a GPU newer than every SASS target, and the first-launch JIT cost per operator) and
 // CUDA_DISABLE_PTX_JIT=1 with CUDA_CACHE_DISABLE=1 (proves each operator has SASS). The passes
-// are run by the CLI (they need worker processes); this module only judges their results.
+// are run by the CLI (they need worker processes) as image probes with first-load timing, without
+// the correctness run; this module only judges their results.
 #pragma once
 
 #include <map>

@@ -64,6 +64,7 @@ struct WorkerOptions {
   uint64_t seed = 0;
   bool hot_l2 = false;
   bool load_times = false;  // check phase: report each operator's first kernel load time (the doctor's JIT cost)
+  bool probe_only = false;  // check phase: the image probe only, no correctness run (the doctor's JIT passes)
 };
 int worker_command(const WorkerOptions& o);
 

@@ -31,7 +31,9 @@
 //    CUDA_DISABLE_PTX_JIT=1 + CUDA_CACHE_DISABLE=1 pass proving SASS [no-jit], a
 //    CUDA_FORCE_PTX_JIT=1 pass with a fresh CUDA_CACHE_PATH proving PTX [forced-jit,
 //    forced-jit-libraries] and the first-launch JIT cost per operator [jit-cost]. These passes run
-//    in worker processes, since the variables must be set before CUDA starts.
+//    in worker processes, since the variables must be set before CUDA starts; they load every
+//    kernel and probe its image (cudaFuncGetAttributes) but do not repeat the correctness run,
+//    which the blocking pass did (so they take seconds, not the blocking pass's minutes).
 //
 // Output: the environment manifest (archbench, build targets, toolkit, compiler, OS, container,
 // driver, kernel module, runtime, cuBLAS, cuDNN, devices, variables), the checklist, a summary
@@ -127,7 +129,7 @@ DeadlineFn doctor_deadline(const std::vector<const Operator*>& ops, double extra
 // One workload pass on one device, merged in operator order: operators a worker died or hung on,
 // or never reached, carry that as their error.
 doctor::PassResults run_pass(int device, const std::vector<const Operator*>& ops, uint64_t seed, EnvChanges env,
-                             double extra_deadline_s) {
+                             double extra_deadline_s, bool probe_only) {
   std::vector<std::string> ids;
   std::vector<OperatorResult> results;
   for (const auto* op : ops) {
@@ -137,6 +139,7 @@ doctor::PassResults run_pass(int device, const std::vector<const Operator*>& ops
   WorkerRequest req{"check", device, ids, seed, false, doctor_deadline(ops, extra_deadline_s), ""};
   req.env = std::move(env);
   req.load_times = true;
+  req.probe_only = probe_only;
   const WorkerOutcome outcome = run_phase(req);
 
   doctor::PassResults pass;
@@ -225,7 +228,7 @@ int doctor_command(const DoctorOptions& o) {
       try {
         std::cerr << fmt::format("archbench doctor: device {}: checking {} operator(s), blocking (seed {})...\n",
                                  d.index, ops.size(), seed);
-        in.blocking = run_pass(d.index, ops, seed, {}, 0);
+        in.blocking = run_pass(d.index, ops, seed, {}, 0, false);
         workload.push_back(pass_to_json(d.index, "blocking", in.blocking));
         if (o.jit_passes) {
           std::cerr << fmt::format(
@@ -236,7 +239,7 @@ int doctor_command(const DoctorOptions& o) {
                                 {"CUDA_FORCE_PTX_JIT", std::nullopt},
                                 {"CUDA_FORCE_JIT", std::nullopt},
                                 {"CUDA_DISABLE_JIT", std::nullopt}},
-                               0);
+                               0, true);
           workload.push_back(pass_to_json(d.index, "no-jit", *in.no_jit));
           const FreshCacheDir cache;
           std::cerr << fmt::format(
@@ -249,7 +252,7 @@ int doctor_command(const DoctorOptions& o) {
                                     {"CUDA_DISABLE_PTX_JIT", std::nullopt},
                                     {"CUDA_DISABLE_JIT", std::nullopt},
                                     {"CUDA_FORCE_JIT", std::nullopt}},
-                                   300);
+                                   300, true);
           workload.push_back(pass_to_json(d.index, "forced-jit", *in.forced_jit));
         }
       } catch (const std::exception& e) {

@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--seed", worker.seed)->required();
   worker_cmd->add_flag("--hot-l2", worker.hot_l2);
   worker_cmd->add_flag("--load-times", worker.load_times);
+  worker_cmd->add_flag("--probe-only", worker.probe_only);
 
   cli::DoctorOptions doctor;
   auto* doctor_cmd = app.add_subcommand(

@@ -12,6 +12,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/report/json.hpp"
 #include "harness/run/ceilings.hpp"
+#include "harness/run/image_probe.hpp"
 #include "harness/run/phases.hpp"
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
@@ -66,7 +67,8 @@ int worker_command(const WorkerOptions& o) {
       append_line(o.out_path, nlohmann::json{{"type", "load"}, {"id", id}, {"ms", ms}}.dump());
     }
     OperatorResult r = describe(*op);
-    if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r);
+    if (o.phase == "check" && o.probe_only) r.image = probe_image(*op, build_manifest(), env.facts(dev));
+    else if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r);
     else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);
     // A sticky error (illegal address, trap, ...) leaves this context unusable: report the
     // operator that caused it and let the parent start a fresh worker for the rest.

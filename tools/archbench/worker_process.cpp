@@ -200,6 +200,7 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
                                   "--ids",   ids_path, "--out",   out_path,  "--seed",   std::to_string(req.seed)};
     if (req.hot_l2) args.emplace_back("--hot-l2");
     if (req.load_times) args.emplace_back("--load-times");
+    if (req.probe_only) args.emplace_back("--probe-only");
 
     const size_t reported_before = out.results.size();
     LineFollower follower(out_path);

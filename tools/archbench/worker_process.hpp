@@ -54,6 +54,7 @@ struct WorkerRequest {
   // variable, nullopt removes it (the doctor's JIT passes: CUDA_FORCE_PTX_JIT, CUDA_CACHE_*).
   std::vector<std::pair<std::string, std::optional<std::string>>> env{};
   bool load_times = false;  // check phase: also time each operator's first load of its kernels
+  bool probe_only = false;  // check phase: image probe only, no correctness run
 };
 
 [[nodiscard]] WorkerOutcome run_phase(const WorkerRequest& request);
