@@ -46,9 +46,11 @@ endif()
 
 # CUDA_VISIBLE_DEVICES naming a GPU twice, and a GPU that cannot exist: both hide every GPU. Judged
 # from the value itself, so the finding appears with or without a driver.
-doctor(3 ENV "CUDA_VISIBLE_DEVICES=1,1" ARGS ${small_workload})
-expect_text("duplicate CUDA_VISIBLE_DEVICES" "FAIL  [visible-devices] CUDA_VISIBLE_DEVICES='1,1' hides every GPU"
-            "index 1 is listed twice" "list each GPU once")
+# Index 0 exists on every GPU host, so the duplicate is the only thing wrong with '0,0' (with '1,1'
+# a one-GPU host would first see an index past its GPU count).
+doctor(3 ENV "CUDA_VISIBLE_DEVICES=0,0" ARGS ${small_workload})
+expect_text("duplicate CUDA_VISIBLE_DEVICES" "FAIL  [visible-devices] CUDA_VISIBLE_DEVICES='0,0' hides every GPU"
+            "index 0 is listed twice" "list each GPU once")
 doctor(3 ENV "CUDA_VISIBLE_DEVICES=99" ARGS ${small_workload})
 expect_text("missing device" "[visible-devices] CUDA_VISIBLE_DEVICES='99'" "nvidia-smi -L")
 if(NOT no_gpu)
