@@ -2,6 +2,7 @@
 # Builds one libFuzzer target with clang (ASan + UBSan) and runs it for a bounded time on a
 # scratch copy of its seed corpus. Exit 77 (ctest: skipped) without clang's libFuzzer runtime.
 # Usage: run_fuzz.sh TARGET SOURCE_DIR BUILD_DIR GENERATED_DIR SECONDS
+#   FUZZ_RUNS=N in the environment runs N executions instead (the long campaigns: FUZZ_RUNS=1000000).
 #   TARGET: binary_reader | arch_list | stored_json
 set -uo pipefail
 target="$1"; src="$2"; build="$3"; gen="$4"; seconds="${5:-20}"
@@ -29,6 +30,8 @@ if ! "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-
   cat "$build/fuzz_$target.build.log"; exit 1
 fi
 corpus="$build/corpus_$target"; rm -rf "$corpus"; mkdir -p "$corpus"
-"$exe" "$corpus" "$src/suites/fuzz/corpus_$target" -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 -error_exitcode=1 \
+limit="-max_total_time=$seconds"
+if [ -n "${FUZZ_RUNS:-}" ]; then limit="-runs=$FUZZ_RUNS"; fi
+"$exe" "$corpus" "$src/suites/fuzz/corpus_$target" "$limit" -max_len=65536 -print_final_stats=1 -error_exitcode=1 \
   2>&1 | tail -25
 exit "${PIPESTATUS[0]}"
