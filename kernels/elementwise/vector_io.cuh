@@ -4,6 +4,8 @@
 // ~4 TB/s and ~1 us latency over 132 SMs), which scalar 2-byte accesses never reach.
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -25,9 +27,30 @@ __device__ __forceinline__ Pack<T> load_pack(const T* p) {
   return *reinterpret_cast<const Pack<T>*>(p);
 }
 
+// 32-bit word i (of 4) of a pack, as its bits.
+__device__ __forceinline__ unsigned pack_word(const Pack<float>& p, int i) { return __float_as_uint(p.v[i]); }
+__device__ __forceinline__ unsigned pack_word(const Pack<__half>& p, int i) {
+  return static_cast<unsigned>(__half_as_ushort(p.v[2 * i])) |
+         (static_cast<unsigned>(__half_as_ushort(p.v[2 * i + 1])) << 16);
+}
+__device__ __forceinline__ unsigned pack_word(const Pack<__nv_bfloat16>& p, int i) {
+  return static_cast<unsigned>(__bfloat16_as_ushort(p.v[2 * i])) |
+         (static_cast<unsigned>(__bfloat16_as_ushort(p.v[2 * i + 1])) << 16);
+}
+
 template <typename T>
 __device__ __forceinline__ void store_pack(T* p, const Pack<T>& pack) {
   *reinterpret_cast<Pack<T>*>(p) = pack;
+}
+
+// store_pack forced to one STG.128 through __stwb (st.global.wb.v4: the default write-back policy,
+// but an asm with a memory clobber, so later loads are not hoisted above it: use it after a
+// kernel's loads). Where NVVM splits a plain pack store (RMSNorm's first row: 4 x STG.32 in fp32,
+// 6 x STG.U16 + 1 x STG.32 in fp16/bf16), each split warp store touches all 16 sectors of its 512
+// bytes for 2-4 bytes per lane.
+template <typename T>
+__device__ __forceinline__ void store_pack_v4(T* p, const Pack<T>& pack) {
+  __stwb(reinterpret_cast<uint4*>(p), make_uint4(pack_word(pack, 0), pack_word(pack, 1), pack_word(pack, 2), pack_word(pack, 3)));
 }
 
 // Element e of a pack as float. bf16 -> fp32 is written as the 16-bit shift it is: plain integer
