@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Markdown tables for the README from a real run: archbench run --json (and torch_twins --json).
 
-Usage: tables.py RUN.json [TORCH.json]
+Usage: tables.py RUN.json [MORE_RUN.json ...] [--torch TORCH.json]
+Later runs replace earlier ones operator by operator (re-measured families after a change); the header names
+every run's revision and ceilings.
 Prints: per family, one row per operator and shape with a cell per dtype (median us, TFLOP/s or GB/s, % of
 ceiling); own kernels against their library twins; library twins against PyTorch at the same shapes.
 """
@@ -76,16 +78,27 @@ def torch_table(ops, torch_path):
 
 
 def main():
-    run, dev, ops = load_ops(sys.argv[1])
-    c = dev.get("ceilings") or {}
-    print(f"Device {dev['device']['name']}; ceilings measured in the same run: f32 {c.get('f32_tflops', 0):.1f}, "
-          f"tf32 {c.get('tf32_tflops', 0):.0f}, f16 {c.get('f16_tflops', 0):.0f}, bf16 {c.get('bf16_tflops', 0):.0f} "
-          f"TFLOP/s, copy {c.get('dram_gbps', 0):.0f} GB/s; revision {run['build'].get('git_revision', '?')}.")
+    args = sys.argv[1:]
+    torch_path = None
+    if "--torch" in args:
+        k = args.index("--torch")
+        torch_path = args[k + 1]
+        del args[k:k + 2]
+    ops = OrderedDict()
+    for n, path in enumerate(args):
+        run, dev, these = load_ops(path)
+        c = dev.get("ceilings") or {}
+        families = sorted({o["family"] for o in these.values()})
+        print(f"{'Run' if n == 0 else 'Then'} on {dev['device']['name']} at revision {run['build'].get('git_revision', '?')}"
+              f" ({', '.join(families)}; {len(these)} operators); ceilings measured in that run: f32 "
+              f"{c.get('f32_tflops', 0):.1f}, tf32 {c.get('tf32_tflops', 0):.0f}, f16 {c.get('f16_tflops', 0):.0f}, "
+              f"bf16 {c.get('bf16_tflops', 0):.0f} TFLOP/s, copy {c.get('dram_gbps', 0):.0f} GB/s.\n")
+        ops.update(these)
     family_tables(ops)
     print("\nOwn kernels against their library twins (same inputs; the error ratio is the oracle, must be ≤ 3):")
     twin_table(ops)
-    if len(sys.argv) > 2:
-        torch_table(ops, sys.argv[2])
+    if torch_path:
+        torch_table(ops, torch_path)
 
 
 if __name__ == "__main__":
