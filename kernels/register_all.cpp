@@ -2,6 +2,7 @@
 #include "harness/ops/registry.hpp"
 #include "kernels/conv/conv_operators.hpp"
 #include "kernels/attention/attention_operators.hpp"
+#include "kernels/composite/composite_operators.hpp"
 #include "kernels/elementwise/elementwise_operators.hpp"
 #include "kernels/matmul/matmul_operators.hpp"
 #include "kernels/norm/norm_operators.hpp"
@@ -16,6 +17,7 @@ const Registry& registry() {
     kernels::elementwise::register_operators(reg);
     kernels::conv::register_operators(reg);
     kernels::attention::register_operators(reg);
+    kernels::composite::register_operators(reg);
     for (auto add : TestOperators::all()) add(reg);  // test executables only
     return reg;
   }();
