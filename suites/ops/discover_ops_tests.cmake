@@ -19,7 +19,7 @@ foreach(line IN LISTS lines)
       set(labels "gpu")
     endif()
     string(APPEND script "add_test([==[${test}]==] [==[${EXE}]==] [==[--gtest_filter=${test}]==])\n"
-      "set_tests_properties([==[${test}]==] PROPERTIES LABELS [==[${labels}]==] ENVIRONMENT CUDA_LAUNCH_BLOCKING=1 "
+      "set_tests_properties([==[${test}]==] PROPERTIES LABELS [==[${labels}]==] ENVIRONMENT CUDA_LAUNCH_BLOCKING=1 RESOURCE_GROUPS gpus:1 "
       "SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n")
   endif()
 endforeach()

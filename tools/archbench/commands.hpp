@@ -18,6 +18,7 @@ struct RunOptions {
   bool timing = true;
   bool hot_l2 = false;
   std::optional<double> op_timeout_s;  // per-operator deadline; default derived per operator
+  bool quiet = false;                  // no progress on stderr (the report on stdout is unchanged)
 };
 int run_command(const RunOptions& o);
 
@@ -54,6 +55,32 @@ struct CompareOptions {
   std::string filter = "*";  // compare only operators whose id matches (both sides)
 };
 int compare_command(const CompareOptions& o);
+
+// archbench merge: the fleet matrix of several devices' run files (merge_command.cpp).
+struct MergeOptions {
+  std::vector<std::string> results;
+  std::string out_dir;
+  std::string baselines;   // directory of <device-key>.json; empty = no comparison
+  std::string thresholds;
+};
+int merge_command(const MergeOptions& o);
+
+// archbench report: one run file as a self-contained HTML page (report_command.cpp).
+struct ReportOptions {
+  std::string results;
+  std::string html_path;
+  std::string baseline;    // a baseline file or a directory of <device-key>.json
+  std::string thresholds;
+};
+int report_command(const ReportOptions& o);
+
+// archbench resources: ctest's resource spec file from the visible GPUs (resources_command.cpp).
+struct ResourcesOptions {
+  std::string json_path;
+  int slots = 1;              // GPU tests per GPU at once
+  std::optional<int> count;   // declare this many GPUs instead of probing (a spec for another host)
+};
+int resources_command(const ResourcesOptions& o);
 
 // Internal: one phase for a set of operators on one device, in a fresh process.
 struct WorkerOptions {

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
                       "seconds an operator may run before its worker is killed and it is recorded as hung "
                       "(default: derived per operator from its size)")
       ->check(CLI::PositiveNumber);
+  run_cmd->add_flag("-q,--quiet", run.quiet,
+                    "no progress on stderr (default: one line updated in place on a terminal, one plain line per operator otherwise)");
 
   cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
@@ -61,6 +63,29 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
   compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");
   compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches this glob (on both sides)");
+
+  cli::MergeOptions merge;
+  auto* merge_cmd = app.add_subcommand("merge", "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html");
+  merge_cmd->add_option("results", merge.results, "results of archbench run --json, one or more (one per device or build)")->required();
+  merge_cmd->add_option("-o,--out", merge.out_dir, "directory to write fleet.json, fleet.md and fleet.html into")->required();
+  merge_cmd->add_option("--baselines", merge.baselines, "directory of <device-key>.json baselines: adds the change per device");
+  merge_cmd->add_option("--thresholds", merge.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)");
+
+  cli::ReportOptions report;
+  auto* report_cmd = app.add_subcommand("report", "write one run's results as a self-contained HTML report");
+  report_cmd->add_option("results", report.results, "results of archbench run --json")->required();
+  report_cmd->add_option("--html", report.html_path, "the HTML file to write")->required();
+  report_cmd->add_option("--baseline", report.baseline, "baseline file, or a directory holding <device-key>.json");
+  report_cmd->add_option("--thresholds", report.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)");
+
+  cli::ResourcesOptions resources;
+  auto* resources_cmd = app.add_subcommand(
+      "resources", "write ctest's resource spec file for the visible GPUs (ctest -L gpu --resource-spec-file FILE -j <GPUs>)");
+  resources_cmd->add_option("--json", resources.json_path, "the spec file to write")->required();
+  resources_cmd->add_option("--slots", resources.slots, "GPU tests that may share one GPU at once (default 1)")
+      ->check(CLI::Range(1, 64));
+  resources_cmd->add_option("--count", resources.count, "declare this many GPUs instead of probing the visible ones")
+      ->check(CLI::Range(0, 1024));
 
   cli::WorkerOptions worker;
   auto* worker_cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
@@ -104,6 +129,9 @@ int main(int argc, char** argv) {
     if (*inspect_cmd) return cli::inspect_command(inspect);
     if (*update_cmd) return cli::baseline_update_command(update);
     if (*compare_cmd) return cli::compare_command(cmp);
+    if (*resources_cmd) return cli::resources_command(resources);
+    if (*merge_cmd) return cli::merge_command(merge);
+    if (*report_cmd) return cli::report_command(report);
     if (*worker_cmd) return cli::worker_command(worker);
     if (*doctor_cmd) return cli::doctor_command(doctor);
     std::cout << app.help();

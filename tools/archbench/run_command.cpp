@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <random>
@@ -19,6 +21,7 @@
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/progress.hpp"
 #include "tools/archbench/selection.hpp"
 #include "tools/archbench/worker_process.hpp"
 
@@ -118,6 +121,12 @@ int run_command(const RunOptions& o) {
   const uint64_t seed = o.seed.value_or(std::random_device{}() | (uint64_t{std::random_device{}()} << 32));
 
   bool worker_failed = false;
+  RunProgress progress(stderr, RunProgress::detect(stderr, o.quiet), std::getenv("NO_COLOR") == nullptr);
+  auto on_event = [&progress](const WorkerEvent& e) {
+    if (e.kind == WorkerEvent::Kind::Started) progress.started(e.id);
+    else if (e.kind == WorkerEvent::Kind::Finished) progress.finished(*e.result);
+    else progress.faulted(e.id, e.fault);
+  };
   for (int index : devices) {
     DeviceReport dr;
     dr.device = report.environment.devices[static_cast<size_t>(index)];
@@ -127,7 +136,10 @@ int run_command(const RunOptions& o) {
       ids.push_back(op->id());
     }
     WorkerRequest request{"check", index, ids, seed, o.hot_l2, deadline_for(ops, o, "check"), ""};
+    request.on_event = on_event;
+    progress.begin_phase(index, "check", ids.size());
     const WorkerOutcome check = run_phase(request);
+    progress.end_phase();
     merge_phase(dr.operators, ids, check, "check");
     apply_error_oracle(dr.operators, registry());
     worker_failed |= !check.failure.empty();
@@ -139,7 +151,9 @@ int run_command(const RunOptions& o) {
         request.phase = "time";
         request.ids = timed;
         request.deadline_s = deadline_for(ops, o, "time");
+        progress.begin_phase(index, "time", timed.size());
         const WorkerOutcome time = run_phase(request);
+        progress.end_phase();
         dr.ceilings = time.ceilings;
         merge_phase(dr.operators, timed, time, "time");
         worker_failed |= !time.failure.empty();

@@ -118,7 +118,8 @@ pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args,
 
 // Waits for `pid` while following its output; kills it when the operator it announced runs past
 // its deadline.
-SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadline_s, WorkerOutcome& out) {
+SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadline_s, WorkerOutcome& out,
+                      const std::function<void(const WorkerEvent&)>& on_event) {
   SpawnResult r;
   Clock::time_point started{};
   auto consume = [&] {
@@ -129,6 +130,7 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
         r.in_flight = j.at("id");
         r.in_flight_deadline_s = deadline_s(r.in_flight);
         started = Clock::now();
+        if (on_event) on_event({WorkerEvent::Kind::Started, r.in_flight, nullptr, ""});
       } else if (type == "ceilings") {
         if (!out.ceilings) out.ceilings = j.at("ceilings").get<Ceilings>();
       } else if (type == "load") {
@@ -136,6 +138,7 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
       } else {
         out.results.push_back(j.at("result").get<OperatorResult>());
         r.in_flight.clear();
+        if (on_event) on_event({WorkerEvent::Kind::Finished, out.results.back().id, &out.results.back(), ""});
       }
     }
   };
@@ -206,7 +209,7 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     LineFollower follower(out_path);
     const pid_t pid = spawn_worker(exe, args, req);
     ++out.workers_started;
-    const SpawnResult sr = supervise(pid, follower, req.deadline_s, out);
+    const SpawnResult sr = supervise(pid, follower, req.deadline_s, out, req.on_event);
     const bool clean_exit = WIFEXITED(sr.status) && WEXITSTATUS(sr.status) == 0;
     const bool context_lost = WIFEXITED(sr.status) && WEXITSTATUS(sr.status) == kWorkerContextLost;
     if (clean_exit && sr.in_flight.empty()) break;
@@ -219,6 +222,7 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
                               " s; the " + req.phase + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
                         : "crashed: the " + req.phase + " worker " + describe_wait_status(sr.status) + " while running it";
       out.faults.push_back(f);
+      if (req.on_event) req.on_event({WorkerEvent::Kind::Fault, f.id, nullptr, f.fault});
       last = sr.in_flight;
     } else if (context_lost && out.results.size() > reported_before) {
       last = out.results.back().id;

@@ -39,6 +39,16 @@ struct WorkerOutcome {
   std::map<std::string, double> load_ms;  // with load_times: each operator's first kernel load, ms
 };
 
+// What the supervisor sees as it happens, for progress display: an operator announced
+// (Started), reported (Finished, with its result) or lost with its worker (Fault: "hung" or "crashed").
+struct WorkerEvent {
+  enum class Kind { Started, Finished, Fault };
+  Kind kind = Kind::Started;
+  std::string id;
+  const OperatorResult* result = nullptr;  // Finished only; valid during the call
+  std::string fault;                       // Fault only
+};
+
 // Seconds an operator may run before its worker is declared hung.
 using DeadlineFn = std::function<double(const std::string& id)>;
 
@@ -55,6 +65,7 @@ struct WorkerRequest {
   std::vector<std::pair<std::string, std::optional<std::string>>> env{};
   bool load_times = false;  // check phase: also time each operator's first load of its kernels
   bool probe_only = false;  // check phase: image probe only, no correctness run
+  std::function<void(const WorkerEvent&)> on_event{};  // optional; called on the supervising thread
 };
 
 [[nodiscard]] WorkerOutcome run_phase(const WorkerRequest& request);

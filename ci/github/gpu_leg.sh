@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# CI matrix leg on one GPU runner: doctor, the GPU test suite under ctest (JUnit XML, one test per
+# GPU via RESOURCE_GROUPS), archbench run, compare against baselines/ and the HTML report. Every
+# output goes to OUT (uploaded as the leg's artifact even when a step fails).
+# Exit: 0 all passed; 1 a test, operator or comparison failed; 3 no usable GPU or driver on this
+# runner (the doctor's diagnosis is in OUT/doctor.txt and OUT/status.json); 4 archbench failed.
+# Usage: gpu_leg.sh BIN_DIR OUT LABEL   (ARCHBENCH_FILTER: operator glob for the run, default every operator)
+set -uo pipefail
+bin="$(cd "$1" && pwd)"; out="$2"; label="$3"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+mkdir -p "$out"; out="$(cd "$out" && pwd)"
+status() {  # status STATE EXIT MESSAGE
+  printf '{"label": "%s", "status": "%s", "exit": %d, "message": "%s"}\n' "$label" "$1" "$2" "$3" > "$out/status.json"
+}
+"$bin/archbench" --version > "$out/manifest.txt" 2>&1
+
+# 1. doctor: a runner without a usable driver stops here, cleanly, with the diagnosis.
+"$bin/archbench" doctor --json "$out/doctor.json" > "$out/doctor.txt" 2>&1; doctor_rc=$?
+if [ "$doctor_rc" -eq 3 ]; then
+  msg="$(grep -m1 -E '^summary:' "$out/doctor.txt" || echo 'no usable CUDA driver or device')"
+  echo "::error::runner $label: no usable GPU: $msg (see doctor.txt)"
+  cat "$out/doctor.txt"
+  status no-device 3 "$msg"
+  exit 3
+fi
+echo "doctor exit $doctor_rc"
+worst=0
+note() { [ "$1" -gt "$worst" ] && worst="$1"; return 0; }
+[ "$doctor_rc" -ne 0 ] && note 1
+
+# 2. the GPU suite under ctest, with a resource spec for this host's GPUs.
+ct="$out/ctest"; mkdir -p "$ct"
+cmake -DEXE="$bin/archbench_ops_tests" -DOUT="$ct/ops.cmake" -P "$root/suites/ops/discover_ops_tests.cmake" \
+  && echo 'include("${CMAKE_CURRENT_LIST_DIR}/ops.cmake")' > "$ct/CTestTestfile.cmake" || note 4
+"$bin/archbench" resources --json "$ct/resources.json" || note 4
+gpus="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["local"][0]["gpus"]))' "$ct/resources.json" 2>/dev/null || echo 1)"
+ctest --test-dir "$ct" -L gpu --resource-spec-file "$ct/resources.json" -j "$gpus" --output-on-failure \
+  --output-junit "$out/junit.xml" > "$out/ctest.txt" 2>&1 || note 1
+tail -5 "$out/ctest.txt"
+
+# 3. the run, 4. the comparison with the stored baseline of this device, 5. the report.
+"$bin/archbench" run --filter "${ARCHBENCH_FILTER:-*}" --json "$out/run.json" > "$out/run.txt" 2>&1; r=$?; echo "run exit $r"; [ "$r" -ne 0 ] && note "$r"
+if [ -s "$out/run.json" ]; then
+  "$bin/archbench" compare --baseline "$root/baselines" "$out/run.json" --json "$out/compare.json" > "$out/compare.txt" 2>&1; r=$?
+  if [ "$r" -eq 5 ] && grep -q "no baseline for" "$out/compare.txt"; then
+    echo "::warning::runner $label: $(cat "$out/compare.txt") - not compared"
+  elif [ "$r" -ne 0 ]; then
+    echo "::error::runner $label: compare exit $r"; tail -20 "$out/compare.txt"; note 1
+  fi
+  "$bin/archbench" report "$out/run.json" --baseline "$root/baselines" --html "$out/report.html" || note 4
+fi
+status "$([ "$worst" -eq 0 ] && echo passed || echo failed)" "$worst" "see the leg's files"
+exit "$worst"

@@ -1,0 +1,53 @@
+#include "harness/report/html_page.hpp"
+
+#include "harness/report/html_escape.hpp"
+
+namespace archbench::html {
+namespace {
+
+constexpr std::string_view kStyle = R"css(
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 1.5em; color: #1b1f24; background: #fff; }
+h1 { font-size: 1.5em; margin: 0 0 .3em; } h2 { font-size: 1.2em; margin: 1.4em 0 .4em; border-bottom: 1px solid #d0d7de; }
+h3 { font-size: 1.05em; margin: 1em 0 .3em; }
+table { border-collapse: collapse; margin: .4em 0; } th, td { border: 1px solid #d0d7de; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12px; }
+.st-sass { background: #c7ecd0; } .st-library { background: #cfe3f7; } .st-ptx-jit { background: #fbe7a6; }
+.st-unsupported { background: #e4e6e8; } .st-none { background: #fff; }
+.st-missing, .st-ptx-too-new, .st-jit-disabled, .st-error, .st-library-error, .st-wrong { background: #f7c1c1; }
+.regression { color: #b3261e; font-weight: 600; } .improvement { color: #1a7f37; }
+.legend span { display: inline-block; padding: 0 6px; margin-right: 4px; border: 1px solid #d0d7de; }
+.note { color: #57606a; } svg { display: block; margin: .4em 0; } svg text { font: 11px system-ui, sans-serif; fill: #1b1f24; }
+)css";
+
+}  // namespace
+
+std::string page(std::string_view title, std::string_view body) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>";
+  out += escape(title);
+  out += "</title>\n<style>";
+  out += kStyle;
+  out += "</style></head>\n<body>\n";
+  out += body;
+  out += "\n</body></html>\n";
+  return out;
+}
+
+std::string status_class(std::string_view status) {
+  for (std::string_view known : {"sass", "library", "ptx-jit", "unsupported", "missing", "ptx-too-new", "jit-disabled",
+                                 "error", "library-error", "wrong"}) {
+    if (status == known) return "st-" + std::string(known);
+  }
+  return status.empty() ? "st-none" : "st-error";
+}
+
+std::string status_color(std::string_view status) {
+  if (status == "sass") return "#7bc98f";
+  if (status == "library") return "#8fb9e6";
+  if (status == "ptx-jit") return "#f2cc4f";
+  if (status == "unsupported") return "#c4c8cc";
+  if (status.empty()) return "#ffffff";
+  return "#e06666";  // missing, ptx-too-new, jit-disabled, errors, wrong results
+}
+
+}  // namespace archbench::html

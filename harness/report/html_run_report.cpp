@@ -1,0 +1,226 @@
+#include "harness/report/html_run_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "harness/report/html_bar_chart.hpp"
+#include "harness/report/html_escape.hpp"
+#include "harness/report/html_heatmap.hpp"
+#include "harness/report/html_page.hpp"
+#include "harness/report/html_roofline.hpp"
+
+namespace archbench::html {
+namespace {
+
+using nlohmann::json;
+
+std::string json_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::string key_value_table(const json& object) {
+  std::string t = "<table class=\"kv\">";
+  if (object.is_object()) {
+    for (const auto& [k, v] : object.items()) {
+      if (v.is_array() || v.is_object()) continue;  // nested parts get their own tables
+      t += "<tr><th>" + escape(k) + "</th><td class=\"mono\">" + escape(json_text(v)) + "</td></tr>";
+    }
+  }
+  return t + "</table>\n";
+}
+
+// The one-line header; the full manifest follows the findings (manifest()).
+std::string header(const StoredRun& run, const StoredDevice& d) {
+  const json& dev = d.results.device;
+  const json& b = run.build;
+  return fmt::format("<h1>archbench report: {} (CC {})</h1>\n<p class=\"note\">{} &middot; device key <code>{}</code> &middot; "
+                     "arch list <code>{}</code> (SASS {}, PTX {}) &middot; driver CUDA {} &middot; revision {}</p>\n",
+                     escape(json_text(dev.value("name", json("?")))), escape(json_text(dev.value("cc", json("?")))),
+                     escape(run.path), escape(d.results.key), escape(json_text(b.value("arch_list", json("?")))),
+                     escape(json_text(b.value("sass", json("")))), escape(b.value("ptx", std::string()).empty() ? std::string("none") : json_text(b["ptx"])),
+                     escape(json_text(run.environment.value("driver_cuda_version", json("?")))),
+                     escape(json_text(b.value("git_revision", json("?")))));
+}
+
+std::string manifest(const StoredRun& run, const StoredDevice& d) {
+  const json& dev = d.results.device;
+  std::string s = "<h2>Device and environment</h2>\n<h3>Device</h3>\n" + key_value_table(dev);
+  if (d.ceilings) {
+    const auto& c = *d.ceilings;
+    s += fmt::format("<h3>Measured ceilings</h3>\n<table><tr><th>f32</th><th>tf32</th><th>f16</th><th>bf16</th><th>DRAM</th></tr>"
+                     "<tr><td class=\"num\">{:.1f} TFLOP/s</td><td class=\"num\">{:.0f} TFLOP/s</td><td class=\"num\">{:.0f} TFLOP/s</td>"
+                     "<td class=\"num\">{:.0f} TFLOP/s</td><td class=\"num\">{:.0f} GB/s</td></tr></table>\n",
+                     c.f32_tflops, c.tf32_tflops, c.f16_tflops, c.bf16_tflops, c.dram_gbps);
+  }
+  s += "<h3>Build manifest</h3>\n" + key_value_table(run.build);
+  s += "<h3>Runtime environment</h3>\n" + key_value_table(run.environment);
+  if (run.environment.contains("cuda_env") && run.environment["cuda_env"].is_object() && !run.environment["cuda_env"].empty()) {
+    s += "<h3>CUDA environment variables</h3>\n" + key_value_table(run.environment["cuda_env"]);
+  }
+  return s;
+}
+
+std::string what_failed(const OperatorResult& r) {
+  if (!r.fault.empty()) return r.fault + ": " + r.error;
+  if (r.image.status != "sass" && r.image.status != "library" && r.image.status != "ptx-jit" && r.image.status != "unsupported") {
+    return r.image.label + (r.image.cause.empty() ? "" : ": " + r.image.cause) + (r.image.fix.empty() ? "" : " Fix: " + r.image.fix);
+  }
+  if (!r.error.empty()) return r.error;
+  if (!r.image.agrees) return "probe disagrees: " + r.image.disagreement;
+  if (r.correctness && !r.correctness->passed) {
+    return fmt::format("wrong result: rel. error {:.2e} (tolerance {:.0e})", r.correctness->rel_error, r.correctness->tolerance);
+  }
+  if (r.correctness && !r.correctness->bench_shape_finite) return "non-finite or unwritten output at the benchmark shape";
+  return "failed";
+}
+
+std::string regressions(const StoredDevice& d, const DeviceResults* baseline, const Thresholds& th) {
+  std::string rows;
+  size_t n = 0;
+  for (const auto& r : d.results.operators) {
+    if (!r.failed()) continue;
+    ++n;
+    rows += fmt::format("<tr class=\"{}\"><td class=\"mono\">{}</td><td>failed</td><td>{}</td></tr>\n", status_class(verdict_status(r)),
+                        escape(r.id), escape(what_failed(r)));
+  }
+  if (baseline != nullptr) {
+    for (const auto& c : compare_results(*baseline, d.results, th)) {
+      if (!c.regression()) continue;
+      ++n;
+      rows += fmt::format("<tr><td class=\"mono\">{}</td><td class=\"regression\">{}</td><td>{}</td></tr>\n", escape(c.id),
+                          escape(std::string(change_name(c.change))), escape(c.detail));
+    }
+  }
+  std::string s = "<h2 id=\"regressions\">Regressions and failures</h2>\n";
+  s += baseline != nullptr ? "<p class=\"note\">Compared with the baseline of " + escape(baseline->key) + ".</p>\n"
+                           : "<p class=\"note\">No baseline given for this device: failures only (archbench report --baseline).</p>\n";
+  if (n == 0) return s + "<p>None.</p>\n";
+  return s + "<table><tr><th>operator</th><th>change</th><th>detail</th></tr>\n" + rows + "</table>\n";
+}
+
+std::string heat_map(const StoredDevice& d) {
+  HeatMap map;
+  std::vector<std::string> dtypes{"f32", "tf32", "f16", "bf16"};
+  for (const auto& r : d.results.operators) {
+    if (std::ranges::find(dtypes, r.dtype) == dtypes.end()) dtypes.push_back(r.dtype);
+  }
+  std::vector<bool> used(dtypes.size(), false);
+  std::map<std::pair<size_t, size_t>, HeatCell> cells;
+  std::vector<std::string> rows;
+  for (const auto& r : d.results.operators) {
+    const std::string row = r.family + "/" + r.name + "/" + r.shape;
+    auto it = std::ranges::find(rows, row);
+    const size_t ri = static_cast<size_t>(it - rows.begin());
+    if (it == rows.end()) rows.push_back(row);
+    const size_t ci = static_cast<size_t>(std::ranges::find(dtypes, r.dtype) - dtypes.begin());
+    used[ci] = true;
+    cells[{ri, ci}] = HeatCell{verdict_status(r), r.id + ": " + r.image.label + (r.failed() ? " - " + what_failed(r) : "")};
+  }
+  // Only the dtypes present become columns.
+  std::vector<size_t> remap(dtypes.size());
+  for (size_t c = 0; c < dtypes.size(); ++c) {
+    if (!used[c]) continue;
+    remap[c] = map.columns.size();
+    map.columns.push_back(dtypes[c]);
+  }
+  for (auto& [rc, cell] : cells) map.cells[{rc.first, remap[rc.second]}] = cell;
+  map.rows = rows;
+  std::string s = "<h2>Image verdicts</h2>\n<p class=\"legend\">";
+  for (const char* st : {"sass", "library", "ptx-jit", "unsupported", "missing", "wrong"}) {
+    s += fmt::format("<span class=\"{}\">{}</span>", status_class(st), st);
+  }
+  return s + "</p>\n" + svg_heatmap(map);
+}
+
+std::string bar_charts(const StoredDevice& d, const DeviceResults* baseline) {
+  std::vector<std::string> families;
+  for (const auto& r : d.results.operators) {
+    if (std::ranges::find(families, r.family) == families.end()) families.push_back(r.family);
+  }
+  std::string s = "<h2>% of ceiling per family</h2>\n<p class=\"note\">Achieved / roofline bound from the ceilings measured in the same run";
+  s += baseline != nullptr ? "; the black tick is the baseline's value.</p>\n" : ".</p>\n";
+  for (const auto& family : families) {
+    std::vector<Bar> bars;
+    for (const auto& r : d.results.operators) {
+      if (r.family != family || !r.timing) continue;
+      Bar b{r.name + "/" + r.dtype + "/" + r.shape, r.timing->pct_of_ceiling, std::nullopt, dtype_color(r.dtype),
+            fmt::format("{}: {:.1f}% of {} ({:.4f} ms)", r.id, r.timing->pct_of_ceiling, r.timing->ceiling, r.timing->median_ms)};
+      if (baseline != nullptr) {
+        auto it = std::ranges::find(baseline->operators, r.id, &OperatorResult::id);
+        if (it != baseline->operators.end() && it->timing) b.marker = it->timing->pct_of_ceiling;
+      }
+      bars.push_back(std::move(b));
+    }
+    s += "<h3>" + escape(family) + "</h3>\n";
+    s += bars.empty() ? "<p class=\"note\">No timed operators.</p>\n" : svg_bar_chart(bars, "%", 100);
+  }
+  return s;
+}
+
+std::string roofline(const StoredDevice& d) {
+  std::string s = "<h2>Roofline</h2>\n";
+  if (!d.ceilings) return s + "<p class=\"note\">No ceilings in these results (run without timing).</p>\n";
+  const auto& c = *d.ceilings;
+  std::vector<Roof> roofs{{fmt::format("f32 {:.0f} TFLOP/s", c.f32_tflops), c.f32_tflops, dtype_color("f32")},
+                          {fmt::format("tf32 {:.0f} TFLOP/s", c.tf32_tflops), c.tf32_tflops, dtype_color("tf32")},
+                          {fmt::format("f16 {:.0f} TFLOP/s", c.f16_tflops), c.f16_tflops, dtype_color("f16")},
+                          {fmt::format("bf16 {:.0f} TFLOP/s", c.bf16_tflops), c.bf16_tflops, dtype_color("bf16")}};
+  std::vector<RooflinePoint> points;
+  for (const auto& r : d.results.operators) {
+    if (!r.timing) continue;
+    points.push_back({r.id, r.bytes > 0 ? r.flops / r.bytes : 0, r.timing->tflops, dtype_color(r.dtype)});
+  }
+  return s + "<p class=\"note\">Arithmetic intensity = the operator's FLOPs / its minimum DRAM bytes at the benchmark shape; "
+             "roofs = min(measured peak, intensity &times; measured DRAM bandwidth).</p>\n" +
+         svg_roofline(roofs, c.dram_gbps, points);
+}
+
+std::string operator_table(const StoredDevice& d) {
+  std::string s = "<h2>All operators</h2>\n<table><tr><th>operator</th><th>impl</th><th>image</th><th>check</th>"
+                  "<th>ms</th><th>TFLOP/s</th><th>GB/s</th><th>% ceil</th></tr>\n";
+  for (const auto& r : d.results.operators) {
+    const std::string check = !r.correctness ? "-" : fmt::format("{} {:.1e}", r.correctness->passed ? "ok" : "WRONG", r.correctness->rel_error);
+    s += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td>", escape(r.id), escape(r.impl),
+                     status_class(verdict_status(r)), escape(r.image.label), escape(check));
+    if (r.timing) {
+      s += fmt::format("<td class=\"num\">{:.4f}</td><td class=\"num\">{:.1f}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{:.0f}%</td></tr>\n",
+                       r.timing->median_ms, r.timing->tflops, r.timing->gbps, r.timing->pct_of_ceiling);
+    } else {
+      s += "<td></td><td></td><td></td><td></td></tr>\n";
+    }
+  }
+  return s + "</table>\n";
+}
+
+}  // namespace
+
+std::string verdict_status(const OperatorResult& r) {
+  const std::string& st = r.image.status;
+  if (st != "sass" && st != "library" && st != "ptx-jit") return st;
+  if (!r.fault.empty() || !r.error.empty()) return "error";
+  if (r.correctness && (!r.correctness->passed || !r.correctness->bench_shape_finite)) return "wrong";
+  return st;
+}
+
+std::string dtype_color(const std::string& dtype) {
+  if (dtype == "f32") return "#4e79a7";
+  if (dtype == "tf32") return "#9c6ade";
+  if (dtype == "f16") return "#f28e2b";
+  if (dtype == "bf16") return "#3aa39a";
+  return "#8c959f";
+}
+
+std::string run_report_page(const RunReportInputs& in) {
+  std::string body;
+  std::string title = "archbench report";
+  for (const auto& d : in.run->devices) {
+    auto b = in.baselines.find(d.results.key);
+    const DeviceResults* baseline = b == in.baselines.end() ? nullptr : &b->second;
+    title += " - " + d.results.device.value("name", std::string("?"));
+    body += "<section class=\"device\">\n" + header(*in.run, d) + regressions(d, baseline, in.thresholds) + heat_map(d) +
+            bar_charts(d, baseline) + roofline(d) + manifest(*in.run, d) + operator_table(d) + "</section>\n";
+  }
+  return page(title, body);
+}
+
+}  // namespace archbench::html

@@ -1,0 +1,30 @@
+// `archbench report --html`: one self-contained page per run file. Per device: the header and
+// environment manifest, the regressions and failures first, a heat map of image verdicts
+// (operators x dtypes), per-family bar charts of % of ceiling (the baseline's value marked when a
+// baseline is given) and a roofline plot under the device's measured ceilings.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "harness/baseline/compare.hpp"
+#include "harness/report/stored_run.hpp"
+
+namespace archbench::html {
+
+struct RunReportInputs {
+  const StoredRun* run = nullptr;
+  std::map<std::string, DeviceResults> baselines;  // by device key; devices without one get no markers
+  Thresholds thresholds;
+};
+
+[[nodiscard]] std::string run_report_page(const RunReportInputs& in);
+
+// What the heat map shows for one operator: its image status, or "wrong" / "error" when the
+// image ran but the result is wrong or the run failed.
+[[nodiscard]] std::string verdict_status(const OperatorResult& r);
+
+// A colour per dtype, shared by the bar charts and the roofline.
+[[nodiscard]] std::string dtype_color(const std::string& dtype);
+
+}  // namespace archbench::html

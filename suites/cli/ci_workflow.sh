@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# ci/github/nightly.yml and its job scripts, dry-run on this machine (no GPU needed):
+# - the workflow lint (PyYAML and the text fallback), which must also reject broken copies;
+# - the CPU inspect gate for real on the built archbench: passes for devices the build covers,
+#   fails (exit 1) for the full fleet when a device has no image;
+# - the GPU leg: on a machine without a driver it must stop cleanly after the doctor (exit 3,
+#   status.json "no-device", doctor.json written); on a GPU machine it runs for real;
+# - the merge job's script on the fleet fixtures, writing the job summary.
+# Usage: ci_workflow.sh ARCHBENCH SOURCE_DIR WORK_DIR
+set -uo pipefail
+archbench="$(realpath "$1")"; src="$(realpath "$2")"; work="$3"
+rm -rf "$work"; mkdir -p "$work"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+check="$src/ci/github/check_workflow.py"; wf="$src/ci/github/nightly.yml"; fleet="$src/ci/fleet.json"
+
+for s in "$src"/ci/github/*.sh; do bash -n "$s" || bad "$s does not parse"; done
+python3 "$check" "$wf" "$fleet" || bad "workflow lint (PyYAML if present)"
+ARCHBENCH_NO_YAML=1 python3 "$check" "$wf" "$fleet" || bad "workflow lint (text fallback)"
+if command -v actionlint >/dev/null 2>&1; then actionlint "$wf" || bad "actionlint"; fi
+# The lint must catch what matters.
+sed 's/fail-fast: false/fail-fast: true/' "$wf" > "$work/ff.yml"
+sed 's/^  workflow_dispatch:/  pull_request:\n  workflow_dispatch:/' "$wf" > "$work/pr.yml"
+sed 's/needs: \[plan, inspect\]/needs: [plan]/' "$wf" > "$work/gate.yml"
+for broken in ff pr gate; do
+  python3 "$check" "$work/$broken.yml" "$fleet" > "$work/$broken.out" 2>&1 && bad "the lint accepts $broken.yml"
+  ARCHBENCH_NO_YAML=1 python3 "$check" "$work/$broken.yml" "$fleet" > "$work/$broken.fb.out" 2>&1 && bad "the fallback lint accepts $broken.yml"
+done
+
+# The plan job's matrices from ci/fleet.json.
+python3 "$src/ci/github/fleet_matrix.py" "$fleet" > "$work/plan.out" || bad "fleet_matrix.py"
+grep -q '^gpu={"include": \[{"label": "gpu-a100"' "$work/plan.out" || bad "gpu matrix: $(cat "$work/plan.out")"
+grep -q '^build={"include": \[{"variant": "x86_64"' "$work/plan.out" || bad "build matrix"
+
+# The inspect gate, for real, on this build (arch list of this build dir).
+mkdir -p "$work/dist/x86_64/bin" && ln -s "$archbench" "$work/dist/x86_64/bin/archbench"
+python3 - "$fleet" "$work/covered.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["devices"] = [d for d in f["devices"] if d["label"] in ("gpu-a100", "gpu-h200")]  # CC 8.0 and 9.0
+json.dump(f, open(sys.argv[2], "w"))
+PY
+built="$("$archbench" --version | grep -i 'arch list' | head -1)"
+if echo "$built" | grep -q '8\.0' && echo "$built" | grep -q '9\.0'; then
+  bash "$src/ci/github/inspect_gate.sh" "$work/covered.json" "$work/dist" > "$work/gate_ok.out" 2>&1 \
+    || { bad "inspect gate on devices this build covers"; tail -20 "$work/gate_ok.out"; }
+fi
+if ! echo "$built" | grep -q '12\.0'; then
+  bash "$src/ci/github/inspect_gate.sh" "$fleet" "$work/dist" > "$work/gate_fail.out" 2>&1; rc=$?
+  [ "$rc" -eq 1 ] || bad "inspect gate on the full fleet: exit $rc, want 1 (RTX 5090 has no image in this build)"
+  grep -q '::error::variant x86_64' "$work/gate_fail.out" || bad "the gate does not name the variant"
+fi
+
+# The GPU leg.
+mkdir -p "$work/bin" && ln -s "$archbench" "$work/bin/archbench"
+bash "$src/ci/github/gpu_leg.sh" "$work/bin" "$work/leg" test-runner > "$work/leg.out" 2>&1; rc=$?
+if "$archbench" doctor > /dev/null 2>&1 || [ $? -ne 3 ]; then
+  echo "a GPU is present: the leg ran for real (exit $rc)"; cat "$work/leg.out"
+else
+  [ "$rc" -eq 3 ] || bad "GPU leg without a driver: exit $rc, want 3"
+  grep -q '"status": "no-device"' "$work/leg/status.json" || bad "status.json: $(cat "$work/leg/status.json")"
+  [ -s "$work/leg/doctor.json" ] || bad "no doctor.json"
+  grep -q '::error::runner test-runner: no usable GPU' "$work/leg.out" || bad "the leg does not say why"
+  [ ! -e "$work/leg/run.json" ] || bad "the leg ran archbench run without a GPU"
+fi
+
+# The merge job on two legs (fixture results: a real H200 run, reduced, and a synthesized H100).
+mkdir -p "$work/legs/fleet-gpu-h200" "$work/legs/fleet-gpu-h100"
+cp "$src/suites/fixtures/fleet/results_h200.json" "$work/legs/fleet-gpu-h200/run.json"
+cp "$src/suites/fixtures/fleet/results_h100_sm80build.json" "$work/legs/fleet-gpu-h100/run.json"
+echo '{"label": "gpu-h200", "status": "passed", "exit": 0, "message": "ok"}' > "$work/legs/fleet-gpu-h200/status.json"
+cp "$work/leg/status.json" "$work/legs/fleet-gpu-h100/status.json" 2>/dev/null || true
+: > "$work/summary.md"
+bash "$src/ci/github/merge.sh" "$archbench" "$work/legs" "$work/fleet" "$work/summary.md" > "$work/merge.out" 2>&1 \
+  || { bad "merge.sh"; cat "$work/merge.out"; }
+for f in fleet.json fleet.md fleet.html; do [ -s "$work/fleet/$f" ] || bad "merge.sh wrote no $f"; done
+grep -q '## archbench fleet report' "$work/summary.md" || bad "no report in the job summary"
+grep -q '### Legs' "$work/summary.md" || bad "no leg list in the job summary"
+[ "$(stat -c %s "$work/summary.md")" -le 1000000 ] || bad "job summary over the limit"
+mkdir -p "$work/nolegs"
+bash "$src/ci/github/merge.sh" "$archbench" "$work/nolegs" "$work/fleet2" "$work/summary2.md" > /dev/null 2>&1 \
+  && bad "merge.sh with no results must fail"
+[ "$fail" -eq 0 ] && echo PASS
+exit "$fail"

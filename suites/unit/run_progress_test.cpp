@@ -1,0 +1,87 @@
+// archbench run's progress display (tools/archbench/progress.hpp): plain lines without control
+// characters off a terminal, an in-place line with colour on one, nothing with --quiet.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "tools/archbench/progress.hpp"
+
+namespace archbench::cli {
+namespace {
+
+OperatorResult ok_result(const std::string& id) {
+  OperatorResult r;
+  r.id = id;
+  r.image.status = "sass";
+  r.image.label = "sass sm_90";
+  CorrectnessResult c;
+  c.passed = c.bench_shape_finite = true;
+  c.rel_error = 3.2e-7;
+  r.correctness = c;
+  return r;
+}
+
+std::string drive(RunProgress::Style style, bool colour) {
+  std::FILE* f = std::tmpfile();
+  {
+    RunProgress p(f, style, colour);
+    p.begin_phase(0, "check", 2);
+    p.started("matmul/a/f16/S");
+    p.finished(ok_result("matmul/a/f16/S"));
+    p.started("matmul/b/f16/S");
+    p.faulted("matmul/b/f16/S", "hung");
+    p.end_phase();
+  }
+  std::rewind(f);
+  std::string out;
+  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) out += static_cast<char>(c);
+  std::fclose(f);
+  return out;
+}
+
+TEST(RunProgress, PlainLinesOffATerminal) {
+  const std::string out = drive(RunProgress::Style::Lines, true);
+  EXPECT_EQ(out, "[gpu0 check 1/2] matmul/a/f16/S sass sm_90, ok 3.2e-07\n[gpu0 check 2/2] matmul/b/f16/S hung\n");
+  EXPECT_EQ(out.find('\033'), std::string::npos);  // no colour even when asked: not a terminal
+  EXPECT_EQ(out.find('\r'), std::string::npos);
+}
+
+TEST(RunProgress, OneLineInPlaceOnATerminal) {
+  const std::string out = drive(RunProgress::Style::Terminal, true);
+  EXPECT_NE(out.find("\r\033[K[gpu0 check 0/2] matmul/a/f16/S"), std::string::npos);
+  EXPECT_NE(out.find("\033[32msass sm_90, ok 3.2e-07\033[0m"), std::string::npos);  // green: fine
+  EXPECT_NE(out.find("\033[31mhung\033[0m"), std::string::npos);                    // red: a fault
+  EXPECT_EQ(out.find('\n'), std::string::npos);  // never scrolls
+  EXPECT_EQ(out.substr(out.size() - 4), "\r\033[K");  // cleared at the end of the phase
+  const std::string plain = drive(RunProgress::Style::Terminal, false);  // NO_COLOR
+  EXPECT_EQ(plain.find("\033[3"), std::string::npos);
+}
+
+TEST(RunProgress, QuietWritesNothing) { EXPECT_EQ(drive(RunProgress::Style::Quiet, true), ""); }
+
+TEST(RunProgress, DetectsNonTerminal) {
+  std::FILE* f = std::tmpfile();
+  EXPECT_EQ(RunProgress::detect(f, false), RunProgress::Style::Lines);
+  EXPECT_EQ(RunProgress::detect(f, true), RunProgress::Style::Quiet);
+  std::fclose(f);
+}
+
+TEST(RunProgress, TimingVerdict) {
+  OperatorResult r = ok_result("x");
+  TimingResult t;
+  t.median_ms = 0.1234;
+  t.pct_of_ceiling = 69.4;
+  r.timing = t;
+  bool bad = true;
+  EXPECT_EQ(RunProgress::verdict("time", r, bad), "0.1234 ms, 69% of ceiling");
+  EXPECT_FALSE(bad);
+  r.image.status = "missing";
+  r.image.label = "missing";
+  r.correctness.reset();
+  EXPECT_EQ(RunProgress::verdict("check", r, bad), "missing");
+  EXPECT_TRUE(bad);
+}
+
+}  // namespace
+}  // namespace archbench::cli

@@ -1,0 +1,95 @@
+#include "tools/archbench/progress.hpp"
+
+#include <fmt/format.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace archbench::cli {
+namespace {
+
+size_t terminal_width(std::FILE* out) {
+  winsize ws{};
+  if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) return ws.ws_col;
+  return 80;
+}
+
+}  // namespace
+
+RunProgress::Style RunProgress::detect(std::FILE* out, bool quiet) {
+  if (quiet) return Style::Quiet;
+  const char* term = std::getenv("TERM");
+  if (isatty(fileno(out)) != 0 && (term == nullptr || std::strcmp(term, "dumb") != 0)) return Style::Terminal;
+  return Style::Lines;
+}
+
+RunProgress::RunProgress(std::FILE* out, Style style, bool colour)
+    : out_(out), style_(style), colour_(colour && style == Style::Terminal) {}
+
+void RunProgress::begin_phase(int device, const std::string& phase, size_t total) {
+  device_ = device;
+  phase_ = phase;
+  total_ = total;
+  done_ = 0;
+}
+
+std::string RunProgress::line(const std::string& id, const std::string& verdict) const {
+  return fmt::format("[gpu{} {} {}/{}] {}{}{}", device_, phase_, done_, total_, id, verdict.empty() ? "" : " ", verdict);
+}
+
+std::string RunProgress::verdict(const std::string& phase, const OperatorResult& r, bool& bad) {
+  bad = r.failed();
+  if (!r.fault.empty()) return r.fault;
+  if (phase == "time") {
+    if (!r.error.empty()) return "error: " + r.error;
+    return r.timing ? fmt::format("{:.4f} ms, {:.0f}% of ceiling", r.timing->median_ms, r.timing->pct_of_ceiling) : "not timed";
+  }
+  std::string v = r.image.label;
+  if (!r.error.empty()) v += ", error";
+  else if (r.correctness) v += fmt::format(", {} {:.1e}", r.correctness->passed ? "ok" : "WRONG", r.correctness->rel_error);
+  return v;
+}
+
+void RunProgress::show(const std::string& id, const std::string& verdict, bool bad, bool final_line) {
+  if (style_ == Style::Quiet) return;
+  if (style_ == Style::Lines) {
+    if (final_line) std::fprintf(out_, "%s\n", line(id, verdict).c_str());
+    std::fflush(out_);
+    return;
+  }
+  // One line, rewritten: cut to the width so it never wraps (a wrapped line cannot be rewritten).
+  std::string text = line(id, "");
+  const size_t width = terminal_width(out_) - 1;
+  std::string v = verdict;
+  if (text.size() + 1 + v.size() > width) v.clear();
+  if (text.size() > width) text = text.substr(0, width - 1) + "~";
+  std::string coloured = v;
+  if (colour_ && !v.empty()) coloured = (bad ? "\033[31m" : "\033[32m") + v + "\033[0m";
+  std::fprintf(out_, "\r\033[K%s%s%s", text.c_str(), v.empty() ? "" : " ", coloured.c_str());
+  std::fflush(out_);
+}
+
+void RunProgress::started(const std::string& id) { show(id, "...", false, false); }
+
+void RunProgress::finished(const OperatorResult& r) {
+  ++done_;
+  bool bad = false;
+  const std::string v = verdict(phase_, r, bad);
+  show(r.id, v, bad, true);
+}
+
+void RunProgress::faulted(const std::string& id, const std::string& fault) {
+  ++done_;
+  show(id, fault, true, true);
+}
+
+void RunProgress::end_phase() {
+  if (style_ == Style::Terminal) {
+    std::fprintf(out_, "\r\033[K");
+    std::fflush(out_);
+  }
+}
+
+}  // namespace archbench::cli

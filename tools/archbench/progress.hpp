@@ -1,0 +1,42 @@
+// Progress of `archbench run` on stderr, fed by the worker supervisor as operators start and
+// finish. On a terminal: one line rewritten in place ("\r", cut to the terminal's width) with the
+// verdict coloured (unless NO_COLOR is set). Otherwise (CI logs, files): one plain line per
+// finished operator, no colour, no control characters. --quiet: nothing.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "harness/report/result.hpp"
+
+namespace archbench::cli {
+
+class RunProgress {
+ public:
+  enum class Style { Quiet, Lines, Terminal };
+  // Terminal when `out` is a TTY and TERM is not "dumb"; Lines otherwise; Quiet when asked.
+  static Style detect(std::FILE* out, bool quiet);
+
+  RunProgress(std::FILE* out, Style style, bool colour);
+  void begin_phase(int device, const std::string& phase, size_t total);
+  void started(const std::string& id);
+  void finished(const OperatorResult& r);
+  void faulted(const std::string& id, const std::string& fault);
+  void end_phase();  // clears the terminal line
+
+  // The plain line for a finished operator, e.g. "[gpu0 check 3/192] matmul/... sass sm_90, ok 3.2e-07"
+  // (no colour); public for tests.
+  [[nodiscard]] std::string line(const std::string& id, const std::string& verdict) const;
+  [[nodiscard]] static std::string verdict(const std::string& phase, const OperatorResult& r, bool& bad);
+
+ private:
+  void show(const std::string& id, const std::string& verdict, bool bad, bool final_line);
+  std::FILE* out_;
+  Style style_;
+  bool colour_;
+  int device_ = 0;
+  std::string phase_;
+  size_t total_ = 0, done_ = 0;
+};
+
+}  // namespace archbench::cli

@@ -1,0 +1,52 @@
+// archbench report: one run file as a self-contained HTML page (html_run_report.hpp). With
+// --baseline (a file, or a directory of <device-key>.json), regressions lead the page and the
+// bar charts mark the baseline's % of ceiling.
+#include <filesystem>
+#include <iostream>
+
+#include "harness/report/html_run_report.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+
+namespace archbench::cli {
+
+int report_command(const ReportOptions& o) {
+  html::RunReportInputs in;
+  StoredRun run;
+  try {
+    run = load_stored_run(o.results);
+    if (!o.baseline.empty()) {
+      if (std::filesystem::is_directory(o.baseline)) {
+        for (const auto& d : run.devices) {
+          const auto path = std::filesystem::path(o.baseline) / (d.results.key + ".json");
+          if (std::filesystem::exists(path)) in.baselines[d.results.key] = load_baseline(path.string());
+        }
+      } else {
+        DeviceResults b = load_baseline(o.baseline);
+        in.baselines[b.key] = std::move(b);
+      }
+    }
+    if (!o.thresholds.empty()) in.thresholds = Thresholds::load(o.thresholds);
+  } catch (const StoredFileError& e) {
+    std::cerr << "archbench report: " << e.what() << "\n";
+    return kBadInput;
+  }
+  in.run = &run;
+  size_t with_baseline = 0;
+  for (const auto& d : run.devices) with_baseline += in.baselines.contains(d.results.key) ? 1 : 0;
+  if (!o.baseline.empty() && with_baseline == 0) {
+    std::cerr << "archbench report: note: " << o.baseline << " holds no baseline for the device(s) of " << o.results
+              << "; the report shows failures only\n";
+  }
+  try {
+    write_file_atomically(o.html_path, html::run_report_page(in));
+  } catch (const std::exception& e) {
+    std::cerr << "archbench report: " << e.what() << "\n";
+    return kInternal;
+  }
+  std::cout << "wrote " << o.html_path << " (" << run.devices.size() << " device(s), " << with_baseline << " with a baseline)\n";
+  return kOk;
+}
+
+}  // namespace archbench::cli

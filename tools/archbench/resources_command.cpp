@@ -1,0 +1,41 @@
+// archbench resources: the ctest resource spec file for this host's visible GPUs, so the GPU
+// suite can run one test per GPU in parallel: `ctest -L gpu --resource-spec-file F -j <GPUs>`.
+// No GPU: the file lists none and the exit code is 3 (run ctest without the spec file then).
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "harness/device/environment.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "harness/util/ctest_resources.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+
+namespace archbench::cli {
+
+int resources_command(const ResourcesOptions& o) {
+  size_t count = 0;
+  bool usable = true;
+  if (o.count) {
+    count = static_cast<size_t>(*o.count);
+  } else {
+    const Environment env = probe_environment();
+    usable = env.usable();
+    count = usable ? env.devices.size() : 0;
+    if (!usable) {
+      std::cerr << "archbench resources: no usable CUDA device: "
+                << (env.device_count_error != 0 ? env.device_count_error_text : std::string("the driver reports 0 devices"))
+                << "; writing a spec with no GPUs\n";
+    }
+  }
+  try {
+    write_file_atomically(o.json_path, ctest_resource_spec(count, o.slots).dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "archbench resources: " << e.what() << "\n";
+    return kInternal;
+  }
+  std::cout << fmt::format("wrote {}: {} GPU(s), {} slot(s) each\n", o.json_path, count, o.slots);
+  return usable ? kOk : kNoDevice;
+}
+
+}  // namespace archbench::cli
