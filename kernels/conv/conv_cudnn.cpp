@@ -93,16 +93,16 @@ class CudnnConvLauncher final : public ConvLauncher {
   }
 
  private:
-  // The fastest measured algorithm that succeeded, fits the workspace limit and keeps the math mode.
+  // First heuristic result that is supported, fits the workspace limit and keeps the math mode.
   void choose_algorithm(const ConvDims& d) {
     const cudnnHandle_t h = cudnn_handle();
     int max_count = 0;
     ARCHBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(h, &max_count));
     std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<size_t>(max_count > 0 ? max_count : 1));
     int returned = 0;
-    // Find runs every algorithm on scratch buffers it allocates itself and sorts by time.
-    ARCHBENCH_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithm(h, x_.get(), w_.get(), conv_.get(), y_.get(),
-                                                               static_cast<int>(perf.size()), &returned, perf.data()));
+    ARCHBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(h, x_.get(), w_.get(), conv_.get(), y_.get(),
+                                                                 static_cast<int>(perf.size()), &returned,
+                                                                 perf.data()));
     const cudnnConvolutionFwdAlgoPerf_t* chosen = nullptr;
     // tf32: a tensor-op result first (that is the point of the twin); any usable one otherwise.
     for (int pass = 0; pass < 2 && chosen == nullptr; ++pass) {
@@ -116,7 +116,7 @@ class CudnnConvLauncher final : public ConvLauncher {
     }
     if (chosen == nullptr) {
       throw LibraryError("cuDNN", "CUDNN_STATUS_NOT_SUPPORTED",
-                         "cudnnFindConvolutionForwardAlgorithm found no usable forward algorithm for " + d.str() +
+                         "cudnnGetConvolutionForwardAlgorithm_v7 offered no usable forward algorithm for " + d.str() +
                              " (" + std::string(dtype_name(math_)) + ", " + std::to_string(returned) + " results)");
     }
     algo_ = chosen->algo;

@@ -13,12 +13,15 @@ namespace archbench::kernels::conv {
 // Descriptors for x, w (KRSC for NHWC, KCRS for NCHW) and y in `layout`; cross-correlation,
 // padding and stride from `d`, no dilation, fp32 compute. Math mode by dtype: f16/bf16
 // CUDNN_TENSOR_OP_MATH; f32 CUDNN_FMA_MATH (no TF32: strict fp32); tf32 CUDNN_DEFAULT_MATH, which
-// permits TF32 tensor cores on CC >= 8.0. The algorithm is the fastest one that
-// cudnnFindConvolutionForwardAlgorithm measures on this device, among those that succeed, fit a
-// 512 MiB workspace and respect the math mode (strict f32 never takes a tensor-op result; tf32
-// prefers one). Measured, not ranked by the legacy heuristic: on the H200 with cuDNN 9.14 the
-// v7 heuristic's first choice was up to 8x slower than what PyTorch 2.11 runs at the same shape
-// (1x1 conv, f16, NHWC: 183 us vs 22 us). The workspace is allocated here, once. Needs the device
+// permits TF32 tensor cores on CC >= 8.0. The algorithm is the first one that
+// cudnnGetConvolutionForwardAlgorithm_v7 ranks, reports as supported, fits a 512 MiB workspace
+// and respects the math mode (strict f32 never takes a tensor-op result; tf32 prefers one), as
+// PyTorch does with cudnn.benchmark off. The workspace is allocated here, once. Measured on the
+// H200 (cuDNN 9.14), this legacy heuristic's choice is up to 8x slower than what PyTorch 2.11 runs at
+// the same shape (PyTorch goes through cuDNN's v9 graph heuristics). cudnnFindConvolutionForwardAlgorithm
+// was tried instead and is not used: there it reported no successful algorithm for f16, bf16 and tf32
+// at the check shapes (CUDNN_STATUS_NOT_SUPPORTED for all 8 results) and the timing worker crashed
+// with SIGSEGV in three operators. Needs the device
 // (cuDNN calls); throws LibraryError on a cuDNN failure.
 [[nodiscard]] std::unique_ptr<ConvLauncher> make_cudnn_launcher(const ConvDims& d, ConvLayout layout, DType math);
 

@@ -7,7 +7,7 @@
 //                    f16, bf16; NHWC; CC >= 8.0. All 8 shapes. Its oracle twin is
 //                    conv_cudnn_nhwc at the same dtype and shape.
 //   conv_simt        own implicit GEMM on the SIMT cores, f32; NHWC; any CC. Rows 1, 5, 6, 7.
-//   conv_cudnn_nhwc  cuDNN (cudnnConvolutionForward, fastest algorithm by cudnnFind) on NHWC: f16 and bf16 at
+//   conv_cudnn_nhwc  cuDNN (cudnnConvolutionForward, heuristic algorithm) on NHWC: f16 and bf16 at
 //                    all 8 shapes; f32 (FMA only) and tf32 (TF32 tensor cores) at rows 1, 5, 6, 7.
 //   conv_cudnn_nchw  cuDNN on NCHW, the PyTorch default layout (cuDNN transposes internally):
 //                    f32, tf32, f16, bf16 at rows 1, 5, 6, 7.
