@@ -36,6 +36,24 @@ struct OperatorSpec {
   std::string oracle_twin;
 };
 
+// The spec of an operator at one shape, from a dims type that knows its name, FLOPs and ideal
+// bytes per dtype (GemmDims, ConvDims, AttentionDims: str(), flops(), bytes(DType)).
+template <typename Dims>
+[[nodiscard]] OperatorSpec shaped_spec(std::string family, std::string name, DType dtype, Impl impl,
+                                       arch::ComputeCapability min_cc, const Dims& dims, std::string model) {
+  OperatorSpec spec;
+  spec.family = std::move(family);
+  spec.name = std::move(name);
+  spec.dtype = dtype;
+  spec.shape = dims.str();
+  spec.model = std::move(model);
+  spec.impl = impl;
+  spec.min_cc = min_cc;
+  spec.flops = dims.flops();
+  spec.bytes = dims.bytes(dtype);
+  return spec;
+}
+
 // A host stub of a __global__ function, for cudaFuncGetAttributes.
 struct KernelRef {
   std::string name;

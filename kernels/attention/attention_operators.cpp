@@ -63,19 +63,8 @@ class AttentionOperator final : public Operator {
   std::vector<KernelRef> kernels_;
 };
 
-OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc,
-                       const AttentionShape& s) {
-  OperatorSpec spec;
-  spec.family = "attention";
-  spec.name = name;
-  spec.dtype = dtype;
-  spec.shape = s.dims.str();
-  spec.model = s.model;
-  spec.impl = impl;
-  spec.min_cc = min_cc;
-  spec.flops = s.dims.flops();
-  spec.bytes = s.dims.bytes(dtype);
-  return spec;
+OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const AttentionShape& s) {
+  return shaped_spec("attention", name, dtype, impl, min_cc, s.dims, s.model);
 }
 
 AttentionLaunch flash_tc_launch(const AttentionDims& dims, DType dtype) {

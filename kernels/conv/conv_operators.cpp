@@ -61,19 +61,8 @@ const std::array kShapes{
     NamedShape{{2, 128, 128, 320, 320, 3, 3, 1, 1}, "SDXL UNet L0 conv3x3 (1024 px)", false},
 };
 
-OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc,
-                       const NamedShape& s) {
-  OperatorSpec spec;
-  spec.family = "conv";
-  spec.name = name;
-  spec.dtype = dtype;
-  spec.shape = s.dims.str();
-  spec.model = s.model;
-  spec.impl = impl;
-  spec.min_cc = min_cc;
-  spec.flops = s.dims.flops();
-  spec.bytes = s.dims.bytes(dtype);
-  return spec;
+OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const NamedShape& s) {
+  return shaped_spec("conv", name, dtype, impl, min_cc, s.dims, s.model);
 }
 
 class ConvOperator final : public Operator {

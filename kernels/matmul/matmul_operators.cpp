@@ -27,17 +27,7 @@ constexpr std::array kShapes{
 };
 
 OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const NamedShape& s) {
-  OperatorSpec spec;
-  spec.family = "matmul";
-  spec.name = name;
-  spec.dtype = dtype;
-  spec.shape = s.dims.str();
-  spec.model = s.model;
-  spec.impl = impl;
-  spec.min_cc = min_cc;
-  spec.flops = s.dims.flops();
-  spec.bytes = s.dims.bytes(dtype);
-  return spec;
+  return shaped_spec("matmul", name, dtype, impl, min_cc, s.dims, s.model);
 }
 
 class GemmOperator : public Operator {
