@@ -1,10 +1,9 @@
-// The sm_80 warp-level building blocks of the attention kernels, as inline PTX: cp.async
-// (global -> shared, 16 bytes, zero-fill), ldmatrix (shared -> mma fragments, plain and
-// transposed), mma.sync m16n8k16 with fp32 accumulation, and ex2.approx.
+// The warp-level building blocks of the attention kernels: the shared tensor-core primitives
+// (kernels/common/tensor_core.cuh: cp.async, ldmatrix, mma.sync m16n8k16) plus what only flash
+// attention needs: packing probabilities into an mma operand register, and ex2.approx.
 //
 // Only defined for __CUDA_ARCH__ >= 800 (cp.async and bf16 mma need it); callers compile their
-// tensor-core body under the same condition. (The matmul family has the same primitives in its
-// own translation unit; these are kept per family so each family's kernel file stands alone.)
+// tensor-core body under the same condition.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -13,64 +12,20 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/tensor_core.cuh"
+
 namespace archbench::kernels::attention {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 
-__device__ __forceinline__ std::uint32_t smem_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// 16-byte copy that bypasses L1 (.cg). With valid == false nothing is read (src only has to be a
-// valid address) and the 16 destination bytes are zero-filled: how row and column tails become 0.
-__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, bool valid) {
-  const int src_bytes = valid ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-
-// Waits until at most kPending of this thread's committed groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
-// Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix i. Register i of lane l
-// receives matrix i's row l/4, columns 2(l%4) and 2(l%4)+1.
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t addr, std::uint32_t (&r)[4]) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(addr)
-               : "memory");
-}
-
-// Transposed: register i of lane l receives matrix i's rows 2(l%4) and 2(l%4)+1 of column l/4.
-__device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t addr, std::uint32_t (&r)[4]) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(addr)
-               : "memory");
-}
-
-// d += a · b for one 16x8x16 tile, fp32 accumulation. a: 16x16 row-major fragment (4 registers),
-// b: 16x8 "col" fragment (2 registers).
-template <typename T>
-__device__ __forceinline__ void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                          std::uint32_t b1) {
-  if constexpr (std::is_same_v<T, __half>) {
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-  } else {
-    static_assert(std::is_same_v<T, __nv_bfloat16>, "f16 or bf16");
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-  }
-}
+// cp.async, ldmatrix and mma are the ones every tensor-core family shares.
+using tensor_core::cp_async_16;
+using tensor_core::cp_async_commit;
+using tensor_core::cp_async_wait;
+using tensor_core::ldmatrix_x4;
+using tensor_core::ldmatrix_x4_trans;
+using tensor_core::mma_16816;
+using tensor_core::smem_address;
 
 // Two floats rounded to nearest into one register of T pairs, `lo` in the low half (the lower
 // column index of an mma fragment).

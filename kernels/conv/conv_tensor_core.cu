@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "harness/util/cuda_check.hpp"
+#include "kernels/common/tensor_core.cuh"
 #include "kernels/conv/conv_gather.cuh"
 #include "kernels/conv/conv_tc_tiles.cuh"
 
@@ -43,82 +44,7 @@ using namespace tc;  // tile sizes, TileLoader, accumulator_position (conv_tc_ti
 
 constexpr int kGroupM = 8;  // block order, see grouped_tile
 
-template <typename T>
-struct ElementTraits;
-
-template <>
-struct ElementTraits<__half> {
-  using Pair = __half2;
-  static __device__ __forceinline__ __half nan() { return __ushort_as_half(0x7E00); }
-  static __device__ __forceinline__ __half from_float(float v) { return __float2half_rn(v); }
-  static __device__ __forceinline__ Pair from_floats(float a, float b) { return __floats2half2_rn(a, b); }
-};
-
-template <>
-struct ElementTraits<__nv_bfloat16> {
-  using Pair = __nv_bfloat162;
-  static __device__ __forceinline__ __nv_bfloat16 nan() { return __ushort_as_bfloat16(0x7FC0); }
-  static __device__ __forceinline__ __nv_bfloat16 from_float(float v) { return __float2bfloat16_rn(v); }
-  static __device__ __forceinline__ Pair from_floats(float a, float b) { return __floats2bfloat162_rn(a, b); }
-};
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-
-__device__ __forceinline__ std::uint32_t smem_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// kBytes-byte global -> shared copy. With valid = false nothing is read (the source size is 0)
-// and the destination is zero-filled: that is how padding taps and out-of-range rows become 0.
-// 16-byte copies bypass L1 (.cg); .cg only exists for 16 bytes, so 8-byte copies use .ca.
-template <int kBytes>
-__device__ __forceinline__ void cp_async(std::uint32_t dst, const void* src, bool valid) {
-  const int src_bytes = valid ? kBytes : 0;
-  if constexpr (kBytes == 16) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
-                 : "memory");
-  } else {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(src), "n"(kBytes),
-                 "r"(src_bytes)
-                 : "memory");
-  }
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-
-// Waits until at most kPending of this thread's committed groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
-// Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix i, and register i of
-// every lane receives matrix i's row lane/4, columns 2*(lane%4) + {0,1}.
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t addr, std::uint32_t& r0, std::uint32_t& r1,
-                                            std::uint32_t& r2, std::uint32_t& r3) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(addr)
-               : "memory");
-}
-
-// d += a · b for one 16x8x16 tile (fp32 accumulate).
-template <typename T>
-__device__ __forceinline__ void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
-  if constexpr (std::is_same_v<T, __half>) {
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  } else {
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  }
-}
-
-#endif  // __CUDA_ARCH__ >= 800
+using namespace tensor_core;  // ElementTraits, cp.async, ldmatrix, mma (kernels/common/tensor_core.cuh)
 
 template <typename T, int kBlockN, int kChunk>
 __global__ void __launch_bounds__(Tiles<kBlockN, kChunk>::kThreads, Tiles<kBlockN, kChunk>::kMinBlocksPerSm)

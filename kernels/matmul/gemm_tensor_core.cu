@@ -14,6 +14,7 @@
 //   * Built for targets older than sm_80 (no cp.async, no bf16 mma) the kernel only fills its
 //     C tile with quiet NaN, so running such code fails any correctness check visibly.
 #include "kernels/matmul/gemm_kernels.hpp"
+#include "kernels/common/tensor_core.cuh"
 #include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
@@ -78,85 +79,7 @@ __device__ __forceinline__ void swizzled_tile(int& tile_m, int& tile_n) {
   tile_n = in_group / group_rows;
 }
 
-template <typename T>
-struct ElementTraits;
-
-template <>
-struct ElementTraits<__half> {
-  using Pair = __half2;
-  static __device__ __forceinline__ __half nan() { return __ushort_as_half(0x7E00); }
-  static __device__ __forceinline__ __half from_float(float x) { return __float2half_rn(x); }
-  static __device__ __forceinline__ Pair from_floats(float x, float y) {
-    return __floats2half2_rn(x, y);
-  }
-};
-
-template <>
-struct ElementTraits<__nv_bfloat16> {
-  using Pair = __nv_bfloat162;
-  static __device__ __forceinline__ __nv_bfloat16 nan() { return __ushort_as_bfloat16(0x7FC0); }
-  static __device__ __forceinline__ __nv_bfloat16 from_float(float x) {
-    return __float2bfloat16_rn(x);
-  }
-  static __device__ __forceinline__ Pair from_floats(float x, float y) {
-    return __floats2bfloat162_rn(x, y);
-  }
-};
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-
-__device__ __forceinline__ std::uint32_t smem_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// 16-byte global -> shared copy that bypasses L1 (.cg). With src_bytes = 0 nothing is read and
-// the 16 destination bytes are zero-filled: that is how rows past M/N and k past K become 0.
-__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, bool valid) {
-  const int src_bytes = valid ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-               "r"(src_bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-// Waits until at most `kPending` of this thread's committed groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
-// Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix i, and register i of
-// every lane receives matrix i's row lane/4, columns 2*(lane%4) + {0,1}.
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t addr, std::uint32_t& r0,
-                                            std::uint32_t& r1, std::uint32_t& r2,
-                                            std::uint32_t& r3) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(addr)
-               : "memory");
-}
-
-// d += a · b for one 16x8x16 tile (fp32 accumulate).
-template <typename T>
-__device__ __forceinline__ void mma_16816(float (&d)[4], const std::uint32_t (&a)[4],
-                                          const std::uint32_t (&b)[2]) {
-  if constexpr (std::is_same_v<T, __half>) {
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  } else {
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  }
-}
-
-#endif  // __CUDA_ARCH__ >= 800
+using namespace tensor_core;  // ElementTraits, cp.async, ldmatrix, mma (kernels/common/tensor_core.cuh)
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads, 2)
