@@ -10,14 +10,6 @@
 namespace archbench {
 namespace {
 
-double round_to(DType d, double v) {
-  switch (d) {
-    case DType::F16: return static_cast<double>(__half2float(__double2half(v)));
-    case DType::BF16: return static_cast<double>(__bfloat162float(__double2bfloat16(v)));
-    default: return static_cast<double>(static_cast<float>(v));
-  }
-}
-
 template <typename T, typename Convert>
 std::vector<T> convert_all(const std::vector<double>& v, Convert c) {
   std::vector<T> out(v.size());
@@ -27,10 +19,18 @@ std::vector<T> convert_all(const std::vector<double>& v, Convert c) {
 
 }  // namespace
 
+double round_to_storage(DType d, double v) {
+  switch (d) {
+    case DType::F16: return static_cast<double>(__half2float(__double2half(v)));
+    case DType::BF16: return static_cast<double>(__bfloat162float(__double2bfloat16(v)));
+    default: return static_cast<double>(static_cast<float>(v));
+  }
+}
+
 HostTensor random_tensor(DType dtype, size_t numel, std::mt19937_64& rng, double lo, double hi) {
   std::uniform_real_distribution<double> dist(lo, hi);
   HostTensor t{dtype, std::vector<double>(numel)};
-  for (auto& x : t.values) x = round_to(dtype, dist(rng));
+  for (auto& x : t.values) x = round_to_storage(dtype, dist(rng));
   return t;
 }
 

@@ -25,6 +25,9 @@ struct DeviceTensor {
   [[nodiscard]] T* as() const { return buffer.as<T>(); }
 };
 
+// v rounded to dtype's storage type (f32 for f32 and tf32), exactly as the GPU stores it.
+[[nodiscard]] double round_to_storage(DType dtype, double v);
+
 // Uniform in [lo, hi), never all zeros; rounded to dtype's storage.
 [[nodiscard]] HostTensor random_tensor(DType dtype, size_t numel, std::mt19937_64& rng, double lo = -1.0, double hi = 1.0);
 [[nodiscard]] DeviceTensor upload(const HostTensor& t);

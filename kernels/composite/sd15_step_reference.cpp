@@ -1,8 +1,5 @@
 #include "kernels/composite/sd15_step_reference.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <cstddef>
 #include <stdexcept>
 #include <utility>
@@ -43,16 +40,6 @@ Vec layernorm(const Sd15StepDims& d, const Vec& x, const Vec& gamma, const Vec& 
 }
 
 }  // namespace
-
-double round_to_storage(DType storage, double v) {
-  switch (storage) {
-    case DType::F16: return static_cast<double>(__half2float(__double2half(v)));
-    case DType::BF16: return static_cast<double>(__bfloat162float(__double2bfloat16(v)));
-    case DType::F32:
-    case DType::TF32: break;
-  }
-  return static_cast<double>(static_cast<float>(v));
-}
 
 std::vector<double> round_all(DType storage, std::vector<double> v) {
   for (double& x : v) x = round_to_storage(storage, x);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/ops/dtype.hpp"
+#include "harness/ops/tensor.hpp"
 #include "kernels/composite/sd15_step_dims.hpp"
 
 namespace archbench::kernels::composite {
@@ -41,8 +42,8 @@ inline constexpr double kGroupNormEps = 1e-6;  // SD1.5 Normalize
 inline constexpr double kLayerNormEps = 1e-5;  // nn.LayerNorm default
 inline constexpr double kMaxPeriod = 10000.0;
 
-// v rounded to the storage type of `storage` (f32 for f32/tf32), as the GPU stores it.
-[[nodiscard]] double round_to_storage(DType storage, double v);
+// Every element rounded to the storage type (round_to_storage, harness/ops/tensor.hpp), as the GPU
+// stores an intermediate tensor.
 [[nodiscard]] std::vector<double> round_all(DType storage, std::vector<double> v);
 
 // y [rows, out] = x [rows, in] · w [out, in]ᵀ (the conv reference as a 1x1 convolution), unrounded.
