@@ -1,5 +1,7 @@
 #include "harness/baseline/baseline_file.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -107,6 +109,13 @@ DeviceResults merge_runs(const std::vector<DeviceResults>& runs) {
       if (it == run.operators.end() || !it->timing || !op.timing) continue;
       auto& t = *op.timing;
       const auto& u = *it->timing;
+      // CUDA-graph replay and single launches measure different times: never pooled into one.
+      if ((t.mode == "graph") != (u.mode == "graph")) {
+        throw StoredFileError(fmt::format(
+            "cannot pool runs that timed {} differently ({} in the first run, {} in run {}): use one --cuda-graph "
+            "setting for every run of a baseline (with auto, an operator near its threshold can switch; use all or off)",
+            op.id, t.mode, u.mode, i + 1));
+      }
       t.samples_ms.insert(t.samples_ms.end(), u.samples_ms.begin(), u.samples_ms.end());
       t.sm_mhz.insert(t.sm_mhz.end(), u.sm_mhz.begin(), u.sm_mhz.end());
       t.event_reasons.insert(t.event_reasons.end(), u.event_reasons.begin(), u.event_reasons.end());

@@ -20,6 +20,12 @@ int image_rank(const std::string& status) {
   return 2;
 }
 
+bool graph_replayed(const TimingResult& t) { return t.mode == "graph"; }
+
+std::string timing_method(const TimingResult& t) {
+  return graph_replayed(t) ? fmt::format("CUDA-graph replay (batch {})", t.graph_batch) : t.mode + " launches";
+}
+
 bool correct(const OperatorResult& r) { return r.correctness && r.correctness->passed && r.correctness->bench_shape_finite; }
 
 Comparison compare_one(const OperatorResult& base, const OperatorResult& now, const Thresholds& th) {
@@ -44,6 +50,15 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   }
   const auto& b = *base.timing;
   const auto& n = *now.timing;
+  if (graph_replayed(b) != graph_replayed(n)) {
+    c.change = Change::TimingModeChanged;
+    c.base_ms = b.median_ms;
+    c.now_ms = n.median_ms;
+    c.detail = fmt::format("times not compared: timed by {} in the baseline ({:.4f} ms), by {} now ({:.4f} ms); "
+                           "run with the baseline's --cuda-graph setting, or update the baseline",
+                           timing_method(b), b.median_ms, timing_method(n), n.median_ms);
+    return c;
+  }
   // The baseline's envelope: the lowest and highest median of the runs it pools. A new median
   // counts only beyond the envelope by min_effect, so run-to-run noise is not a regression.
   const std::vector<double> medians = b.run_medians_ms.empty() ? std::vector<double>{b.median_ms} : b.run_medians_ms;
@@ -69,6 +84,9 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
                          c.base_ms, n.median_ms, 100 * c.effect, lo, hi, 100 * margin, c.p_value,
                          have_cycles ? fmt::format(", cycles {:+.1f}%", 100 * c.cycles_effect) : "");
   if (significant && !cycles_agree) c.detail += " - within clock drift";
+  if (graph_replayed(b) && b.graph_batch != n.graph_batch) {
+    c.detail += fmt::format(" (CUDA-graph batch {} -> {})", b.graph_batch, n.graph_batch);
+  }
   return c;
 }
 
@@ -112,6 +130,7 @@ std::string_view change_name(Change c) {
     case Change::CorrectnessRegressed: return "correctness-regressed";
     case Change::New: return "new";
     case Change::Absent: return "absent";
+    case Change::TimingModeChanged: return "timing-mode-changed";
   }
   return "?";
 }

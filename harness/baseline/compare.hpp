@@ -29,8 +29,12 @@ struct Thresholds {
   static Thresholds load(const std::string& path);
 };
 
-enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent };
-[[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ...
+// TimingModeChanged: one side timed the operator by CUDA-graph replay, the other by single
+// launches; the times measure different things and are not compared. Not a regression (nothing
+// got slower), but its own row and count, so a gate run with another --cuda-graph setting than
+// its baseline cannot pass silently on times it never compared.
+enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent, TimingModeChanged };
+[[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ..., "timing-mode-changed"
 
 struct Comparison {
   std::string id;

@@ -79,6 +79,8 @@ std::string format_findings(const DeviceReport& d) {
                         r.correctness->rel_error, r.correctness->tolerance, r.correctness->non_finite,
                         r.correctness->elements, r.correctness->check_shape,
                         r.correctness->bench_shape_finite ? "" : "; full shape has unwritten or non-finite elements");
+    else if (r.timing && !r.timing->graph_fallback.empty())
+      key = "timed by single launches, not CUDA-graph replay: " + r.timing->graph_fallback;
     if (key.empty() && !r.image.note.empty()) key = "note: " + r.image.note;
     if (key.empty()) continue;
     if (!by_cause.contains(key)) order.push_back(key);

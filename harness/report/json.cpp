@@ -60,7 +60,8 @@ void to_json(json& j, const TimingResult& r) {
            {"throttled_samples", r.throttled_samples},        {"median_sm_mhz", r.median_sm_mhz},
            {"median_cycles", r.median_cycles},                {"rel_noise", r.rel_noise},
            {"stop_reason", r.stop_reason},                    {"injected_slowdown", r.injected_slowdown},
-           {"run_medians_ms", r.run_medians_ms}};
+           {"run_medians_ms", r.run_medians_ms}, {"graph_batch", r.graph_batch},
+           {"graph_fallback", r.graph_fallback}};
 }
 
 void from_json(const json& j, TimingResult& r) {
@@ -85,6 +86,9 @@ void from_json(const json& j, TimingResult& r) {
   j.at("stop_reason").get_to(r.stop_reason);
   j.at("injected_slowdown").get_to(r.injected_slowdown);
   r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});
+  // Absent from results written before CUDA-graph replay existed (and from older baselines).
+  r.graph_batch = j.value("graph_batch", 0);
+  r.graph_fallback = j.value("graph_fallback", std::string{});
 }
 
 void to_json(json& j, const OperatorResult& r) {

@@ -57,8 +57,12 @@ struct TimingResult {
   double gbps = 0;
   double pct_of_ceiling = 0;  // achieved / roofline bound from the device's measured ceilings
   std::string ceiling;        // which ceiling bounded it: "f16 tensor 741 TFLOP/s" or "DRAM 4.1 TB/s"
-  std::string mode = "async";
+  std::string mode = "async";  // "async", "blocking" (CUDA_LAUNCH_BLOCKING=1) or "graph" (CUDA-graph replay)
   bool cold_l2 = true;
+  // CUDA-graph replay (archbench run --cuda-graph): launches per replayed graph; each sample is
+  // one replay's time / graph_batch. 0 when not replayed.
+  int graph_batch = 0;
+  std::string graph_fallback;  // why replay was asked for but the launches were timed one by one; empty otherwise
   // Clocks per sample through NVML (empty when NVML is unavailable).
   std::vector<unsigned> sm_mhz;
   std::vector<uint64_t> event_reasons;

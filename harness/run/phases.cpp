@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fnmatch.h>
+#include <optional>
 #include <stdexcept>
 
 #include "harness/run/ceilings.hpp"
+#include "harness/run/graph_replay.hpp"
 #include "harness/run/image_probe.hpp"
 #include "harness/run/spin_delay.hpp"
 #include "harness/util/cublas_check.hpp"
@@ -108,27 +110,38 @@ void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes
     auto p = op.make_problem(ProblemScale::Bench, seed);
     LaunchFn launch = [&](cudaStream_t s) { p->launch(s); };
     const double slowdown = injected_slowdown_for(op.id());
+    // A short pilot of the operator alone, one launch per sample: it calibrates the injected
+    // slowdown and decides CUDA-graph replay (so an injected slowdown never changes the mode).
+    std::optional<TimingResult> pilot;
+    if (slowdown > 0 || cfg.cuda_graph != CudaGraphMode::Off) {
+      TimerConfig pilot_cfg = cfg;
+      pilot_cfg.min_samples = 10;
+      pilot_cfg.max_seconds = 0.2;
+      pilot = time_launches(launch, stream.get(), pilot_cfg, l2_bytes);
+    }
     if (slowdown > 0) {
-      // Calibrate: the operator's own median now, at the SM clock it runs at, then a spin of
-      // that fraction of it after every launch, inside the timed region.
-      TimerConfig pilot = cfg;
-      pilot.min_samples = 10;
-      pilot.max_seconds = 0.2;
-      const TimingResult base = time_launches(launch, stream.get(), pilot, l2_bytes);
+      // A spin of that fraction of the operator's median, at the SM clock it runs at, after
+      // every launch, inside the timed region (inside the captured graph under replay, where the
+      // operator's own per-launch time is usually below its pilot's, so the fraction is larger).
       int khz = 0;
       int device = 0;
       ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
       ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
-      const double mhz = base.median_sm_mhz > 0 ? base.median_sm_mhz : khz / 1000.0;
-      const auto cycles = static_cast<long long>(slowdown * base.median_ms * 1e-3 * mhz * 1e6);
+      const double mhz = pilot->median_sm_mhz > 0 ? pilot->median_sm_mhz : khz / 1000.0;
+      const auto cycles = static_cast<long long>(slowdown * pilot->median_ms * 1e-3 * mhz * 1e6);
       launch = [&, cycles](cudaStream_t s) {
         p->launch(s);
         launch_spin_delay(cycles, s);
       };
     }
-    TimingResult t = time_launches(launch, stream.get(), cfg, l2_bytes);
+    TimingResult t;
+    if (pilot && graph_replay_wanted(cfg.cuda_graph, pilot->median_ms)) {
+      t = time_graph_replays(launch, stream.get(), cfg, l2_bytes, graph_batch_for(pilot->median_ms * (1 + slowdown)));
+    } else {
+      t = time_launches(launch, stream.get(), cfg, l2_bytes);
+    }
     t.injected_slowdown = slowdown;
-    t.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    if (t.mode != "graph") t.mode = launch_blocking_in_effect() ? "blocking" : "async";
     apply_roofline(t, op.spec().flops, op.spec().bytes, op.spec().dtype, ceilings);
     r.timing = t;
   });

@@ -56,15 +56,10 @@ void summarize(TimingResult& t) {
       t.event_reasons, [](uint64_t r) { return (r & ClockSample::kThrottleMask) != 0; }));
 }
 
-TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg, size_t l2_bytes) {
+TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const TimerConfig& cfg) {
   using clock = std::chrono::steady_clock;
-  SampleTimer timer(l2_bytes, cfg.cold_l2);
-
   const auto warm_until = clock::now() + std::chrono::duration<double>(cfg.warmup_seconds);
-  for (int i = 0; i < 3 || clock::now() < warm_until; ++i) {
-    launch(stream);
-    ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
+  for (int i = 0; i < 3 || clock::now() < warm_until; ++i) warm_up();
 
   TimingResult t;
   t.cold_l2 = cfg.cold_l2;
@@ -82,7 +77,7 @@ TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const Ti
         break;
       }
     }
-    t.samples_ms.push_back(timer.sample_ms(launch, stream));
+    t.samples_ms.push_back(sample());
     // Clocks right after the sample: what the SM ran at while the kernel did (the sample is
     // synchronous, so the reading is at most a few microseconds late).
     if (!cfg.device_uuid.empty()) {
@@ -95,6 +90,16 @@ TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const Ti
   if (t.stop_reason.empty()) t.stop_reason = "max samples";
   summarize(t);
   return t;
+}
+
+TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg, size_t l2_bytes) {
+  SampleTimer timer(l2_bytes, cfg.cold_l2);
+  return time_samples(
+      [&] {
+        launch(stream);
+        ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+      },
+      [&] { return timer.sample_ms(launch, stream); }, cfg);
 }
 
 }  // namespace archbench

@@ -13,6 +13,13 @@
 
 namespace archbench {
 
+// How the timing phase launches an operator (archbench run --cuda-graph; graph_replay.hpp).
+enum class CudaGraphMode {
+  Off,   // every sample is one launch between CUDA events
+  Auto,  // CUDA-graph replay for launch-bound operators only (a short pilot decides)
+  All,   // CUDA-graph replay for every operator
+};
+
 struct TimerConfig {
   int min_samples = 20;
   int max_samples = 1000;
@@ -21,9 +28,14 @@ struct TimerConfig {
   double warmup_seconds = 0.05;  // and at least 3 warm-up launches
   bool cold_l2 = true;
   std::string device_uuid;       // for NVML clocks per sample; empty = no clocks
+  CudaGraphMode cuda_graph = CudaGraphMode::Off;  // read by time_operator (phases.cpp)
 };
 
 using LaunchFn = std::function<void(cudaStream_t)>;
+// One timed sample, synchronous, in ms (per launch).
+using SampleFn = std::function<double()>;
+// One untimed, synchronous repetition of what a sample times.
+using WarmUpFn = std::function<void()>;
 
 // One timed launch: (optionally) a write over twice the L2 outside the timed region, then CUDA
 // events around the launch. Shared by the run's timer and the Google Benchmark suite.
@@ -38,6 +50,13 @@ class SampleTimer {
   unsigned fill_ = 0;
 };
 
+// The sampling loop every timing mode shares: warm-up (at least 3 repetitions and
+// cfg.warmup_seconds), then samples until the median's noise target, the time cap or
+// max_samples, with NVML clocks after each sample; every sample kept, then summarized. Sets
+// cold_l2 from cfg; the mode is the caller's to set.
+[[nodiscard]] TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const TimerConfig& cfg);
+
+// One launch per sample (SampleTimer) through time_samples.
 [[nodiscard]] TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg,
                                          size_t l2_bytes);
 

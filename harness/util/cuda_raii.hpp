@@ -67,4 +67,55 @@ class CudaEvent {
   cudaEvent_t e_ = nullptr;
 };
 
+// An owned CUDA graph (from stream capture) and an owned executable graph; either may be empty.
+class CudaGraph {
+ public:
+  CudaGraph() = default;
+  explicit CudaGraph(cudaGraph_t adopted) : g_(adopted) {}
+  ~CudaGraph() { reset(); }
+  CudaGraph(CudaGraph&& o) noexcept : g_(std::exchange(o.g_, nullptr)) {}
+  CudaGraph& operator=(CudaGraph&& o) noexcept {
+    if (this != &o) {
+      reset();
+      g_ = std::exchange(o.g_, nullptr);
+    }
+    return *this;
+  }
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+  [[nodiscard]] cudaGraph_t get() const { return g_; }
+
+ private:
+  void reset() {
+    if (g_ != nullptr) cudaGraphDestroy(g_);  // cannot throw from a destructor
+    g_ = nullptr;
+  }
+  cudaGraph_t g_ = nullptr;
+};
+
+class CudaGraphExec {
+ public:
+  CudaGraphExec() = default;
+  explicit CudaGraphExec(cudaGraphExec_t adopted) : e_(adopted) {}
+  ~CudaGraphExec() { reset(); }
+  CudaGraphExec(CudaGraphExec&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
+  CudaGraphExec& operator=(CudaGraphExec&& o) noexcept {
+    if (this != &o) {
+      reset();
+      e_ = std::exchange(o.e_, nullptr);
+    }
+    return *this;
+  }
+  CudaGraphExec(const CudaGraphExec&) = delete;
+  CudaGraphExec& operator=(const CudaGraphExec&) = delete;
+  [[nodiscard]] cudaGraphExec_t get() const { return e_; }
+
+ private:
+  void reset() {
+    if (e_ != nullptr) cudaGraphExecDestroy(e_);  // cannot throw from a destructor
+    e_ = nullptr;
+  }
+  cudaGraphExec_t e_ = nullptr;
+};
+
 }  // namespace archbench

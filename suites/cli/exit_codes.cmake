@@ -14,6 +14,17 @@ expect_exit(2 list --filter "nosuch/*")
 expect_exit(2 run --dtype f8)
 expect_exit(2 run --no-such-option)
 expect_exit(2 run --filter "nosuch/*")
+expect_exit(2 run --cuda-graph bogus)                         # off | auto | all
+string(FIND "${last_err}" "--cuda-graph" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "run --cuda-graph bogus did not name the option:\n${last_err}")
+endif()
+expect_exit(2 run --cuda-graph)                               # the value is required
+expect_exit(2 run --cuda-graph auto --filter "nosuch/*")      # accepted; the filter is what fails
+string(FIND "${last_err}" "no operator matches" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "run --cuda-graph auto was not accepted:\n${last_err}")
+endif()
 
 # inspect: archbench's own executable (built for ARCH_LIST by this build).
 expect_exit(0 inspect "${ARCHBENCH}")

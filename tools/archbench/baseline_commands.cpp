@@ -143,6 +143,10 @@ int compare_command(const CompareOptions& o) {
   std::string summary;
   for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
   std::cout << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, regressions, regressions ? "FAIL" : "PASS");
+  if (const int n = counts[Change::TimingModeChanged]; n > 0) {
+    std::cout << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
+                             "other: their times were not compared (not counted as regressions)\n", n);
+  }
   if (!o.json_path.empty()) {
     try {
       write_file_atomically(o.json_path, nlohmann::json{{"schema", "archbench.compare"}, {"schema_version", 1},

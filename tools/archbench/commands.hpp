@@ -17,6 +17,7 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   bool timing = true;
   bool hot_l2 = false;
+  std::string cuda_graph = "off";      // off | auto | all: CUDA-graph replay in the timing phase
   std::optional<double> op_timeout_s;  // per-operator deadline; default derived per operator
   bool quiet = false;                  // no progress on stderr (the report on stdout is unchanged)
 };
@@ -90,6 +91,7 @@ struct WorkerOptions {
   std::string out_path;
   uint64_t seed = 0;
   bool hot_l2 = false;
+  std::string cuda_graph = "off";  // time phase: off | auto | all
   bool load_times = false;  // check phase: report each operator's first kernel load time (the doctor's JIT cost)
   bool probe_only = false;  // check phase: the image probe only, no correctness run (the doctor's JIT passes)
 };

@@ -25,6 +25,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)");
   run_cmd->add_flag("!--no-timing", run.timing, "image and correctness only");
   run_cmd->add_flag("--hot-l2", run.hot_l2, "do not flush the L2 between timing samples");
+  run_cmd->add_option("--cuda-graph", run.cuda_graph,
+                      "time by CUDA-graph replay: off (default), auto (launch-bound operators, pilot median < 50 us) "
+                      "or all; the time is then per launch in a back-to-back replay")
+      ->check(CLI::IsMember({"off", "auto", "all"}));
   run_cmd->add_option("--op-timeout", run.op_timeout_s,
                       "seconds an operator may run before its worker is killed and it is recorded as hung "
                       "(default: derived per operator from its size)")
@@ -96,6 +100,7 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--out", worker.out_path)->required();
   worker_cmd->add_option("--seed", worker.seed)->required();
   worker_cmd->add_flag("--hot-l2", worker.hot_l2);
+  worker_cmd->add_option("--cuda-graph", worker.cuda_graph)->check(CLI::IsMember({"off", "auto", "all"}));
   worker_cmd->add_flag("--load-times", worker.load_times);
   worker_cmd->add_flag("--probe-only", worker.probe_only);
 

@@ -10,13 +10,16 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
+#include <string>
 
 #include "harness/device/environment.hpp"
 #include "harness/report/console.hpp"
 #include "harness/report/json.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/run/error_oracle.hpp"
+#include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
@@ -88,6 +91,33 @@ DeadlineFn deadline_for(const std::vector<const Operator*>& ops, const RunOption
   };
 }
 
+// The header's account of how the timing phase measured.
+std::string timing_method(const RunOptions& o, CudaGraphMode graph) {
+  std::string s = std::string("timing: async worker, CUDA events, median, ") + (o.hot_l2 ? "hot L2" : "cold L2");
+  if (graph == CudaGraphMode::Off) return s;
+  s += graph == CudaGraphMode::All ? std::string(", CUDA-graph replay")
+                                   : fmt::format(", CUDA-graph replay below {:g} us", kGraphAutoThresholdMs * 1e3);
+  return s + (o.hot_l2 ? " (time per launch)" : " (time per launch; L2 flushed between replays only)");
+}
+
+// Which timed operators were replayed from CUDA graphs, and how many fell back to single launches.
+std::string graph_replay_line(const DeviceReport& d) {
+  int replayed = 0, fell_back = 0, min_batch = kGraphMaxBatch, max_batch = 0;
+  for (const auto& r : d.operators) {
+    if (!r.timing) continue;
+    if (r.timing->mode == "graph") {
+      ++replayed;
+      min_batch = std::min(min_batch, r.timing->graph_batch);
+      max_batch = std::max(max_batch, r.timing->graph_batch);
+    }
+    if (!r.timing->graph_fallback.empty()) ++fell_back;
+  }
+  std::string s = fmt::format("CUDA-graph replay: {} operator(s)", replayed);
+  if (replayed > 0) s += min_batch == max_batch ? fmt::format(" (batch {})", min_batch) : fmt::format(" (batch {}-{})", min_batch, max_batch);
+  if (fell_back > 0) s += fmt::format("; {} could not be captured and were timed by single launches (findings say why)", fell_back);
+  return s + "\n";
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -96,6 +126,11 @@ int run_command(const RunOptions& o) {
     ops = select_operators(o.filter, o.dtypes);
   } catch (const UsageError& e) {
     std::cerr << "archbench run: " << e.what() << "\n";
+    return kUsage;
+  }
+  const std::optional<CudaGraphMode> graph = parse_cuda_graph_mode(o.cuda_graph);
+  if (!graph) {
+    std::cerr << "archbench run: --cuda-graph must be off, auto or all, not '" << o.cuda_graph << "'\n";
     return kUsage;
   }
 
@@ -137,6 +172,7 @@ int run_command(const RunOptions& o) {
     }
     WorkerRequest request{"check", index, ids, seed, o.hot_l2, deadline_for(ops, o, "check"), ""};
     request.on_event = on_event;
+    request.cuda_graph = o.cuda_graph;
     progress.begin_phase(index, "check", ids.size());
     const WorkerOutcome check = run_phase(request);
     progress.end_phase();
@@ -160,9 +196,9 @@ int run_command(const RunOptions& o) {
       }
     }
     std::cout << format_device_header(report.environment, dr, report.build) << "seed " << seed
-              << " | check: CUDA_LAUNCH_BLOCKING=1 worker | timing: async worker, CUDA events, median, "
-              << (o.hot_l2 ? "hot L2" : "cold L2") << "\n\n"
+              << " | check: CUDA_LAUNCH_BLOCKING=1 worker | " << timing_method(o, *graph) << "\n\n"
               << format_operator_table(dr);
+    if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << graph_replay_line(dr);
     const std::string findings = format_findings(dr);
     if (!findings.empty()) std::cout << "\nfindings:\n" << findings;
     std::cout << "\n";

@@ -12,6 +12,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/report/json.hpp"
 #include "harness/run/ceilings.hpp"
+#include "harness/run/graph_replay.hpp"
 #include "harness/run/image_probe.hpp"
 #include "harness/run/phases.hpp"
 #include "harness/util/cuda_check.hpp"
@@ -40,6 +41,12 @@ int worker_command(const WorkerOptions& o) {
   std::optional<Ceilings> ceilings;
   TimerConfig cfg;
   cfg.cold_l2 = !o.hot_l2;
+  if (auto mode = parse_cuda_graph_mode(o.cuda_graph)) {
+    cfg.cuda_graph = *mode;
+  } else {
+    std::cerr << "archbench worker: --cuda-graph must be off, auto or all, not '" << o.cuda_graph << "'\n";
+    return kUsage;
+  }
   cfg.device_uuid = dev.uuid;
   if (o.phase == "time") {
     CudaStream stream;

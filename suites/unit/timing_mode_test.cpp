@@ -1,0 +1,172 @@
+// How the timing mode (single launches or CUDA-graph replay) is stored and judged: the JSON
+// round trip with and without the graph fields (older results and the committed baselines have
+// none), compare with a baseline timed in the other mode, pooling runs of different modes, and
+// the finding a fallback leaves in the console report.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_file.hpp"
+#include "harness/baseline/compare.hpp"
+#include "harness/report/console.hpp"
+#include "harness/report/json.hpp"
+#include "harness/run/timer.hpp"
+
+namespace archbench {
+namespace {
+
+TimingResult timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0) {
+  TimingResult t;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> d(center_ms, center_ms * 0.005);
+  for (int i = 0; i < 40; ++i) t.samples_ms.push_back(d(rng));
+  summarize(t);
+  t.mode = mode;
+  t.graph_batch = batch;
+  return t;
+}
+
+OperatorResult op(const std::string& id, const TimingResult& t) {
+  OperatorResult r;
+  r.id = id;
+  r.family = "elementwise";
+  r.image.status = "sass";
+  r.image.label = "sass sm_90";
+  CorrectnessResult c;
+  c.passed = true;
+  c.bench_shape_finite = true;
+  r.correctness = c;
+  r.timing = t;
+  return r;
+}
+
+DeviceResults device(std::vector<OperatorResult> ops) {
+  DeviceResults d;
+  d.key = device_key("NVIDIA H200", "9.0", 150110011392);
+  d.build = {{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}};
+  d.operators = std::move(ops);
+  return d;
+}
+
+TEST(TimingJson, GraphFieldsRoundTrip) {
+  TimingResult t = timing(0.004, 1, "graph", 50);
+  const auto back = nlohmann::json(t).get<TimingResult>();
+  EXPECT_EQ(back.mode, "graph");
+  EXPECT_EQ(back.graph_batch, 50);
+  EXPECT_TRUE(back.graph_fallback.empty());
+
+  t = timing(0.004, 2);
+  t.graph_fallback = "a launch failed under stream capture: cudaErrorStreamCaptureUnsupported";
+  const auto j = nlohmann::json(t);
+  EXPECT_EQ(j.at("graph_batch"), 0);
+  const auto fell_back = j.get<TimingResult>();
+  EXPECT_EQ(fell_back.mode, "async");
+  EXPECT_EQ(fell_back.graph_fallback, t.graph_fallback);
+}
+
+TEST(TimingJson, ResultsWithoutGraphFieldsStillRead) {
+  auto j = nlohmann::json(timing(1.0, 3));
+  j.erase("graph_batch");
+  j.erase("graph_fallback");
+  const auto old = j.get<TimingResult>();
+  EXPECT_EQ(old.mode, "async");
+  EXPECT_EQ(old.graph_batch, 0);
+  EXPECT_TRUE(old.graph_fallback.empty());
+  EXPECT_EQ(old.samples_ms.size(), 40u);
+  // A present field of the wrong type is still an error, not a silent default.
+  j["graph_batch"] = "many";
+  EXPECT_THROW((void)j.get<TimingResult>(), nlohmann::json::exception);
+}
+
+// The committed files were written before the graph fields existed.
+TEST(TimingJson, CommittedResultsAndBaselinesStillLoad) {
+  const std::filesystem::path fixtures = ARCHBENCH_TEST_FIXTURES;
+  std::vector<OperatorResult> ops = load_run_results((fixtures / "results_h200.json").string()).front().operators;
+  const auto base = load_baseline((fixtures / "baseline_h200.json").string()).operators;
+  ops.insert(ops.end(), base.begin(), base.end());
+  const auto shipped = fixtures.parent_path().parent_path() / "baselines" / "nvidia-h200-cc90-140g.json";
+  if (std::filesystem::exists(shipped)) {
+    const auto b = load_baseline(shipped.string()).operators;
+    ops.insert(ops.end(), b.begin(), b.end());
+  }
+  size_t timed = 0;
+  for (const auto& r : ops) {
+    if (!r.timing) continue;
+    ++timed;
+    EXPECT_NE(r.timing->mode, "graph") << r.id;
+    EXPECT_EQ(r.timing->graph_batch, 0) << r.id;
+    EXPECT_TRUE(r.timing->graph_fallback.empty()) << r.id;
+  }
+  EXPECT_GT(timed, 0u);
+}
+
+TEST(CompareModes, GraphAgainstAsyncIsNotComparedButShown) {
+  const auto base = device({op("a", timing(0.010, 1)), op("b", timing(0.010, 2, "graph", 20))});
+  // 50% "faster" and 50% "slower": neither may be reported as a speed change.
+  const auto now = device({op("a", timing(0.005, 3, "graph", 40)), op("b", timing(0.015, 4))});
+  const auto rows = compare_results(base, now, {});
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.change, Change::TimingModeChanged) << r.id << ": " << r.detail;
+    EXPECT_FALSE(r.regression()) << r.id;
+    EXPECT_NE(r.detail.find("not compared"), std::string::npos) << r.detail;
+    EXPECT_NE(r.detail.find("CUDA-graph replay (batch"), std::string::npos) << r.detail;
+  }
+  EXPECT_EQ(change_name(Change::TimingModeChanged), "timing-mode-changed");
+  EXPECT_NE(rows[0].detail.find("by async launches in the baseline"), std::string::npos) << rows[0].detail;
+  EXPECT_NE(rows[1].detail.find("by async launches now"), std::string::npos) << rows[1].detail;
+}
+
+TEST(CompareModes, ImageAndCorrectnessStillComeFirst) {
+  auto wrong = op("a", timing(0.010, 2, "graph", 20));
+  wrong.correctness->passed = false;
+  const auto rows = compare_results(device({op("a", timing(0.010, 1))}), device({wrong}), {});
+  EXPECT_EQ(rows[0].change, Change::CorrectnessRegressed);
+}
+
+TEST(CompareModes, GraphAgainstGraphIsComparedAsUsual) {
+  const auto base = device({op("a", timing(0.010, 1, "graph", 20)), op("b", timing(0.010, 2, "graph", 20))});
+  const auto now = device({op("a", timing(0.0101, 3, "graph", 20)), op("b", timing(0.013, 4, "graph", 16))});
+  const auto rows = compare_results(base, now, {});
+  EXPECT_EQ(rows[0].change, Change::Same) << rows[0].detail;
+  EXPECT_EQ(rows[1].change, Change::Slower) << rows[1].detail;
+  EXPECT_NE(rows[1].detail.find("batch 20 -> 16"), std::string::npos) << rows[1].detail;
+  // async and blocking are both single launches: compared as before.
+  const auto blocking = compare_results(device({op("a", timing(0.010, 1))}), device({op("a", timing(0.010, 5, "blocking"))}), {});
+  EXPECT_EQ(blocking[0].change, Change::Same) << blocking[0].detail;
+}
+
+TEST(BaselinePooling, RefusesRunsOfDifferentModes) {
+  const auto async_run = device({op("a", timing(0.010, 1))});
+  const auto graph_run = device({op("a", timing(0.008, 2, "graph", 25))});
+  try {
+    (void)merge_runs({async_run, graph_run});
+    ADD_FAILURE() << "pooled a graph run into an async baseline";
+  } catch (const StoredFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("--cuda-graph"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("timed a differently (async in the first run, graph in run 2)"),
+              std::string::npos)
+        << e.what();
+  }
+  const auto pooled = merge_runs({graph_run, device({op("a", timing(0.008, 3, "graph", 25))})});
+  EXPECT_EQ(pooled.operators[0].timing->mode, "graph");
+  EXPECT_EQ(pooled.operators[0].timing->samples_ms.size(), 80u);
+}
+
+TEST(ConsoleFindings, GraphFallbackIsAFindingWithItsReason) {
+  DeviceReport d;
+  auto fell_back = op("elementwise/x/f16/N1", timing(0.010, 1));
+  fell_back.timing->graph_fallback = "cudaStreamEndCapture: cudaErrorStreamCaptureInvalidated (901)";
+  d.operators = {fell_back, op("elementwise/y/f16/N1", timing(0.010, 2, "graph", 20))};
+  const std::string findings = format_findings(d);
+  EXPECT_NE(findings.find("1 operator(s): elementwise/x/f16/N1"), std::string::npos) << findings;
+  EXPECT_NE(findings.find("not CUDA-graph replay: cudaStreamEndCapture"), std::string::npos) << findings;
+  EXPECT_EQ(findings.find("elementwise/y"), std::string::npos) << findings;
+}
+
+}  // namespace
+}  // namespace archbench
