@@ -56,3 +56,48 @@ function(archbench_cuda_targets target)
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${ARCHBENCH_NVCC_GENCODE}>")
 endfunction()
+
+# Per-file arch-list overrides, for diagnosis and tests only (e.g. the doctor's per-dtype gap on a
+# real device): ARCHBENCH_KERNEL_ARCH_OVERRIDES="attention/flash_attention_f32.cu=8.0|norm/*.cu=8.0+PTX"
+# compiles the kernel sources matching each glob (relative to kernels/) for that list instead of
+# the build's. The build manifest records the overrides, so every report says the build is not
+# uniform. Sets ARCHBENCH_KERNEL_OVERRIDE_COUNT and, per entry i, ARCHBENCH_KERNEL_OVERRIDE_<i>_GLOB
+# and ARCHBENCH_KERNEL_OVERRIDE_<i>_GENCODE.
+set(ARCHBENCH_KERNEL_ARCH_OVERRIDES "" CACHE STRING
+  "Test/diagnosis only: '<glob under kernels/>=<arch list>' entries separated by '|'")
+set(ARCHBENCH_KERNEL_OVERRIDE_COUNT 0)
+if(NOT ARCHBENCH_KERNEL_ARCH_OVERRIDES STREQUAL "")
+  string(REPLACE "|" ";" _override_entries "${ARCHBENCH_KERNEL_ARCH_OVERRIDES}")
+  foreach(_entry IN LISTS _override_entries)
+    string(FIND "${_entry}" "=" _eq)
+    if(_eq LESS 1)
+      message(FATAL_ERROR "archbench: ARCHBENCH_KERNEL_ARCH_OVERRIDES entry '${_entry}' is not '<glob>=<arch list>'")
+    endif()
+    string(SUBSTRING "${_entry}" 0 ${_eq} _glob)
+    math(EXPR _after "${_eq} + 1")
+    string(SUBSTRING "${_entry}" ${_after} -1 _override_list)
+    string(REPLACE "," ";" _override_list "${_override_list}")  # '8.0,9.0' as well as '8.0 9.0'
+    set(_i ${ARCHBENCH_KERNEL_OVERRIDE_COUNT})
+    execute_process(
+      COMMAND "${_archlist_bin}/archbench-archlist" --list "${_override_list}"
+              --nvcc "${CMAKE_CUDA_COMPILER}"
+              --cmake-out "${_gen}/archbench_override_${_i}.cmake"
+              --manifest-out "${_gen}/archbench_override_${_i}.inc"
+      RESULT_VARIABLE _rc
+      ERROR_VARIABLE _err)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "archbench: ARCHBENCH_KERNEL_ARCH_OVERRIDES entry '${_entry}': ${_err}")
+    endif()
+    # The generated file sets the build-wide variable names: read it in a function scope.
+    function(_archbench_read_override file out)
+      include("${file}")
+      set(${out} "${ARCHBENCH_NVCC_GENCODE}" PARENT_SCOPE)
+    endfunction()
+    _archbench_read_override("${_gen}/archbench_override_${_i}.cmake" _gencode)
+    set(ARCHBENCH_KERNEL_OVERRIDE_${_i}_GLOB "${_glob}")
+    set(ARCHBENCH_KERNEL_OVERRIDE_${_i}_GENCODE "${_gencode}")
+    math(EXPR ARCHBENCH_KERNEL_OVERRIDE_COUNT "${_i} + 1")
+    message(WARNING "archbench: kernels/${_glob} compiled for \"${_override_list}\" only (ARCHBENCH_KERNEL_ARCH_OVERRIDES); "
+                    "this build is for diagnosis, not for use")
+  endforeach()
+endif()

@@ -63,7 +63,9 @@ EnvironmentManifest environment_manifest(const BuildManifest& build, const Hardw
   m.emplace_back("build targets",
                  fmt::format("arch list \"{}\" (from {}, {} grammar) -> SASS {} | PTX {} (ISA {})", build.arch_list,
                              build.arch_list_source, build.arch_grammar, or_none(arch::join_names(build.sass())),
-                             or_none(arch::join_names(build.ptx())), build.ptx_isa));
+                             or_none(arch::join_names(build.ptx())), build.ptx_isa) +
+                     (build.kernel_arch_overrides.empty() ? std::string()
+                                                          : "; per-file overrides " + build.kernel_arch_overrides));
   m.emplace_back("toolkit", "nvcc " + build.nvcc_version + "; cuBLAS " + build.cublas_header_version + " and cuDNN " +
                                 build.cudnn_header_version + " headers");
   m.emplace_back("compiler", host_compiler());

@@ -37,6 +37,26 @@ std::vector<std::string> ids_of(const std::vector<const OperatorResult*>& rs) {
   return ids;
 }
 
+// Per family and shape ("attention at B2_H8_N4096_d40"): the dtypes with a working operator and
+// the dtypes whose every operator lacks a usable image (wrong results are not an image gap).
+std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> family_dtype_gaps(
+    const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all) {
+  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_shape;  // ok, bad
+  for (const auto* f : failing) {
+    if (image_status_failure(f->image.status)) by_shape[f->family + " at " + f->shape].second.insert(f->dtype);
+  }
+  for (const auto& r : all) {
+    auto it = by_shape.find(r.family + " at " + r.shape);
+    if (it == by_shape.end() || r.failed() || r.image.status == "unsupported") continue;
+    it->second.first.insert(r.dtype);
+  }
+  for (auto& [key, sets] : by_shape) {
+    for (const auto& d : sets.first) sets.second.erase(d);  // a dtype with any working operator is no gap
+  }
+  std::erase_if(by_shape, [](const auto& kv) { return kv.second.first.empty() || kv.second.second.empty(); });
+  return by_shape;
+}
+
 // The guides' temporary workarounds for the failing operators: the same operator in a dtype that
 // works, a library twin that works at the same family/dtype/shape, or the CPU.
 std::string workaround(const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all) {
@@ -62,6 +82,10 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
     } else if (!twins.empty()) {
       parts.push_back(fmt::format("use {} instead of {} for {} (same family, dtype and shape, and it works here)",
                                   join({twins.begin(), twins.end()}, " or "), f->name, bad));
+    } else if (auto gaps = family_dtype_gaps({f}, all); !gaps.empty()) {
+      const auto& ok = gaps.begin()->second.first;
+      parts.push_back(fmt::format("run {} in {} instead of {} (that dtype works at this shape: a precision fallback)",
+                                  f->family, join({ok.begin(), ok.end()}, " or "), bad));
     } else {
       parts.push_back(fmt::format("run {} ({}) on the CPU", v, bad));
     }
@@ -84,6 +108,17 @@ std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& fa
     out.push_back(fmt::format("{} works in {} but not in {}: one code path or dtype lacks an image the others have", v,
                               join({sets.first.begin(), sets.first.end()}, ", "),
                               join({sets.second.begin(), sets.second.end()}, ", ")));
+  }
+  // The same gap across implementations: one dtype has its own kernel (attention/flash_simt for
+  // f32), the others another one (flash_tc for f16/bf16), and only one of them lacks the image.
+  for (const auto& [family_shape, gap] : family_dtype_gaps(failing, all)) {
+    const auto& [ok, bad] = gap;
+    bool said = false;
+    for (const auto* f : failing) said |= f->family + " at " + f->shape == family_shape && !by_variant[variant(*f)].first.empty();
+    if (said) continue;
+    out.push_back(fmt::format("{} works in {} but not in {}: the {} code path lacks an image the others have",
+                              family_shape, join({ok.begin(), ok.end()}, ", "), join({bad.begin(), bad.end()}, ", "),
+                              join({bad.begin(), bad.end()}, ", ")));
   }
   return out;
 }

@@ -14,6 +14,9 @@ struct BuildManifest {
   std::string arch_list_source;  // ARCHBENCH_ARCH_LIST, TORCH_CUDA_ARCH_LIST or default
   std::string arch_grammar;      // torch or cmake
   std::vector<arch::CodeTarget> targets;  // resolved by harness/arch at configure time
+  // ARCHBENCH_KERNEL_ARCH_OVERRIDES ("<glob>=<list>|..."): kernel sources built for another list
+  // (diagnosis builds only); empty for a normal, uniform build.
+  std::string kernel_arch_overrides;
   std::string nvcc_version;
   std::string ptx_isa;
   std::string cublas_header_version;

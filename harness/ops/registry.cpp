@@ -1,6 +1,6 @@
 #include "harness/ops/registry.hpp"
 
-#include <fnmatch.h>
+#include "harness/ops/id_filter.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -18,7 +18,7 @@ void Registry::add(std::unique_ptr<Operator> op) {
 std::vector<const Operator*> Registry::select(const std::string& glob, const std::vector<DType>& dtypes) const {
   std::vector<const Operator*> out;
   for (const auto& op : ops_) {
-    if (fnmatch(glob.c_str(), op->id().c_str(), 0) != 0) continue;
+    if (!id_matches(glob, op->id())) continue;
     if (!dtypes.empty() && std::ranges::find(dtypes, op->spec().dtype) == dtypes.end()) continue;
     out.push_back(op.get());
   }

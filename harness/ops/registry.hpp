@@ -14,7 +14,7 @@ class Registry {
  public:
   void add(std::unique_ptr<Operator> op);
   [[nodiscard]] const std::vector<std::unique_ptr<Operator>>& all() const { return ops_; }
-  // Operators whose id matches the glob (fnmatch; "*" = all) and whose dtype is listed
+  // Operators whose id matches the filter (comma-separated fnmatch globs; "*" = all) and whose dtype is listed
   // (empty = all).
   [[nodiscard]] std::vector<const Operator*> select(const std::string& glob, const std::vector<DType>& dtypes) const;
 

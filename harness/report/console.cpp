@@ -22,9 +22,10 @@ std::string check_cell(const OperatorResult& r) {
 
 std::string format_build_line(const BuildManifest& m) {
   auto or_none = [](const std::string& s) { return s.empty() ? std::string("none") : s; };
-  return fmt::format("build: arch list \"{}\" ({}) -> SASS {} | PTX {} | nvcc {} | {}\n", m.arch_list,
+  return fmt::format("build: arch list \"{}\" ({}) -> SASS {} | PTX {}{} | nvcc {} | {}\n", m.arch_list,
                      m.arch_list_source, or_none(arch::join_names(m.sass())), or_none(arch::join_names(m.ptx())),
-                     m.nvcc_version, m.git_revision);
+                     m.kernel_arch_overrides.empty() ? "" : " | overrides " + m.kernel_arch_overrides, m.nvcc_version,
+                     m.git_revision);
 }
 
 std::string format_device_header(const Environment& env, const DeviceReport& d, const BuildManifest& m) {

@@ -154,6 +154,7 @@ void to_json(json& j, const BuildManifest& m) {
            {"git_revision", m.git_revision},
            {"build_type", m.build_type},
            {"archbench_version", m.archbench_version}};
+  if (!m.kernel_arch_overrides.empty()) j["kernel_arch_overrides"] = m.kernel_arch_overrides;
 }
 
 json report_to_json(const RunReport& r) {

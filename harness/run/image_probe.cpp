@@ -113,6 +113,9 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
     arch::ReconciledVerdict v = arch::reconcile(predicted, probe, images);
     if (!from_exe) {
       r.note += (r.note.empty() ? "" : "; ") + k.name + ": predicted from the build manifest only (" + why + ")";
+    } else if (target_set(*from_exe) != target_set(build.targets) && !build.kernel_arch_overrides.empty()) {
+      r.note += (r.note.empty() ? "" : "; ") + k.name + ": built for " + arch::join_names(*from_exe) +
+                " by the per-file override " + build.kernel_arch_overrides;
     } else if (target_set(*from_exe) != target_set(build.targets)) {
       v.agrees = false;
       v.disagreement = "the executable holds " + arch::join_names(*from_exe) + " but the build manifest says " +

@@ -19,8 +19,16 @@ namespace {
 constexpr int kCols = 128;
 constexpr int kThreads = 256;
 constexpr int kRowsPerThread = 2;
-// Full occupancy (2048 threads: at most 32 registers); the packed bf16 store wanted 33.
-constexpr int kBlocksPerSm = 2048 / kThreads;
+// Full occupancy (at most 32 registers at 2048 threads); the packed bf16 store wanted 33. The
+// thread count an SM holds depends on the arch being compiled, and ptxas rejects a larger one.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
+constexpr int kMaxThreadsPerSm = 2048;
+#elif __CUDA_ARCH__ == 750
+constexpr int kMaxThreadsPerSm = 1024;
+#else
+constexpr int kMaxThreadsPerSm = 1536;  // 8.6, 8.7, 8.9, 11.x, 12.x
+#endif
+constexpr int kBlocksPerSm = kMaxThreadsPerSm / kThreads;
 
 template <typename T>
 __host__ __device__ constexpr int rows_per_block() {

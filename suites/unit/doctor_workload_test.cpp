@@ -95,6 +95,34 @@ TEST(DoctorWorkload, PerDtypeGapGroupedWithTheWorkaround) {
   EXPECT_EQ(diagnose(c), Diagnosis::Failed);
 }
 
+TEST(DoctorWorkload, GapAcrossImplementationsSuggestsThePrecisionFallback) {
+  // The f32 path is its own kernel (flash_simt), f16/bf16 another (flash_tc); only the f32 file
+  // was built without the device's arch (ARCHBENCH_KERNEL_ARCH_OVERRIDES on the H200).
+  Checklist c;
+  check_workload(h200({op("attention", "flash_simt", "f32", "own", "missing"),
+                       op("attention", "flash_tc", "f16", "own", "sass"), op("attention", "flash_tc", "bf16", "own", "sass")}),
+                 c);
+  const auto groups = c.all_of("operators-failed");
+  ASSERT_EQ(groups.size(), 1u);
+  const Finding& g = *groups[0];
+  EXPECT_TRUE(contains(g.fix, "run attention in bf16 or f16 instead of f32")) << g.fix;
+  bool gap = false;
+  for (const auto& d : g.details) gap |= contains(d, "attention at S works in bf16, f16 but not in f32");
+  EXPECT_TRUE(gap);
+  EXPECT_EQ(g.guide_causes, (std::vector<int>{1, 3}));
+}
+
+TEST(DoctorWorkload, AMissingLibraryTwinIsPreferredToThePrecisionFallback) {
+  Checklist c;
+  check_workload(h200({op("attention", "flash_simt", "f32", "own", "missing"),
+                       op("attention", "attention_math", "f32", "cublas", "library"),
+                       op("attention", "flash_tc", "f16", "own", "sass")}),
+                 c);
+  const auto groups = c.all_of("operators-failed");
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_TRUE(contains(groups[0]->fix, "use attention_math instead of flash_simt for f32")) << groups[0]->fix;
+}
+
 TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
   OperatorResult wrong = op("norm", "layernorm", "bf16", "own", "sass");
   wrong.correctness->passed = false;

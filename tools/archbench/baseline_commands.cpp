@@ -1,7 +1,7 @@
 // archbench baseline update / archbench compare: stored per-device baselines as a CI gate.
 #include <fmt/format.h>
 
-#include <fnmatch.h>
+#include "harness/ops/id_filter.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -122,7 +122,7 @@ int compare_command(const CompareOptions& o) {
   }
   // --filter narrows both sides alike, so a partial run is not reported as "absent".
   auto keep = [&](std::vector<OperatorResult>& ops) {
-    std::erase_if(ops, [&](const OperatorResult& r) { return fnmatch(o.filter.c_str(), r.id.c_str(), 0) != 0; });
+    std::erase_if(ops, [&](const OperatorResult& r) { return !id_matches(o.filter, r.id); });
   };
   DeviceResults current = *now;
   keep(baseline.operators);
