@@ -5,15 +5,22 @@
 #include <cuda_fp16.h>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
+
+#include "harness/util/parallel_for.hpp"
 
 namespace archbench {
 namespace {
 
+constexpr size_t kChunk = size_t{1} << 20;  // elements per host work item
+
 template <typename T, typename Convert>
 std::vector<T> convert_all(const std::vector<double>& v, Convert c) {
   std::vector<T> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = c(v[i]);
+  parallel_chunks(v.size(), kChunk, [&](size_t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) out[i] = c(v[i]);
+  });
   return out;
 }
 
@@ -28,9 +35,15 @@ double round_to_storage(DType d, double v) {
 }
 
 HostTensor random_tensor(DType dtype, size_t numel, std::mt19937_64& rng, double lo, double hi) {
-  std::uniform_real_distribution<double> dist(lo, hi);
+  // One generator per chunk, seeded in order from `rng`: the values depend on the seed alone.
+  std::vector<uint64_t> seeds((numel + kChunk - 1) / kChunk);
+  for (auto& s : seeds) s = rng();
   HostTensor t{dtype, std::vector<double>(numel)};
-  for (auto& x : t.values) x = round_to_storage(dtype, dist(rng));
+  parallel_chunks(numel, kChunk, [&](size_t c, size_t begin, size_t end) {
+    std::mt19937_64 chunk_rng(seeds[c]);
+    std::uniform_real_distribution<double> dist(lo, hi);
+    for (size_t i = begin; i < end; ++i) t.values[i] = round_to_storage(dtype, dist(chunk_rng));
+  });
   return t;
 }
 
@@ -56,7 +69,9 @@ std::vector<double> download(const DeviceTensor& t) {
   auto fetch = [&](auto tag, auto to_double) {
     std::vector<decltype(tag)> host(t.numel);
     ARCHBENCH_CUDA_CHECK(cudaMemcpy(host.data(), t.buffer.get(), t.buffer.bytes(), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < t.numel; ++i) out[i] = to_double(host[i]);
+    parallel_chunks(t.numel, kChunk, [&](size_t, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) out[i] = to_double(host[i]);
+    });
   };
   switch (t.dtype) {
     case DType::F16: fetch(__half{}, [](__half h) { return static_cast<double>(__half2float(h)); }); break;

@@ -111,7 +111,22 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
     const arch::Verdict predicted = arch::predict(images, device);
     const arch::RuntimeProbe probe = probe_kernel(k.host_stub);
     arch::ReconciledVerdict v = arch::reconcile(predicted, probe, images);
-    if (!from_exe) {
+    if (!from_exe && probe.error != 0 && !build.kernel_arch_overrides.empty()) {
+      // The kernel's own images are unknown (cudaFuncGetName fails for a kernel without an image
+      // here) and the build's list does not apply to an overridden source: the driver decides.
+      v.agrees = true;
+      v.disagreement.clear();
+      v.verdict.status = probe.error == 222   ? arch::ImageStatus::PtxTooNew
+                         : probe.error == 223 ? arch::ImageStatus::JitDisabled
+                                              : arch::ImageStatus::Missing;
+      v.verdict.image.reset();
+      v.verdict.cause = "the driver finds no usable image (" + probe.error_name + ", " + std::to_string(probe.error) +
+                        "): this build compiled some kernel sources for another arch list (per-file override " +
+                        build.kernel_arch_overrides + ")";
+      v.verdict.fix = "build without ARCHBENCH_KERNEL_ARCH_OVERRIDES (a diagnosis option), or add " +
+                      device.cc.str() + " to the override's list";
+      r.note += (r.note.empty() ? "" : "; ") + k.name + ": judged by the driver alone (" + why + ")";
+    } else if (!from_exe) {
       r.note += (r.note.empty() ? "" : "; ") + k.name + ": predicted from the build manifest only (" + why + ")";
     } else if (target_set(*from_exe) != target_set(build.targets) && !build.kernel_arch_overrides.empty()) {
       r.note += (r.note.empty() ? "" : "; ") + k.name + ": built for " + arch::join_names(*from_exe) +

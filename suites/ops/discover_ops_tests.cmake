@@ -25,13 +25,8 @@ foreach(line IN LISTS lines)
     else()
       set(labels "gpu")
     endif()
-    # Timing tests (graph capture) run asynchronously, as the timing worker does; the rest blocking.
-    set(blocking "ENVIRONMENT CUDA_LAUNCH_BLOCKING=1 ")
-    if(suite MATCHES "^GraphReplay")
-      set(blocking "")
-    endif()
     string(APPEND script "add_test([==[${test}]==] [==[${EXE}]==] [==[--gtest_filter=${test}]==])\n"
-      "set_tests_properties([==[${test}]==] PROPERTIES LABELS [==[${labels}]==] ${blocking}RESOURCE_GROUPS gpus:1 ${serial}"
+      "set_tests_properties([==[${test}]==] PROPERTIES LABELS [==[${labels}]==] ENVIRONMENT CUDA_LAUNCH_BLOCKING=1 RESOURCE_GROUPS gpus:1 ${serial}"
       "SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n")
   endif()
 endforeach()

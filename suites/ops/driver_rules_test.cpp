@@ -23,6 +23,22 @@ std::string ptx_with_isa(const arch::PtxIsa& isa) {
          "  add.f32 %f2, %f1, 0f3F800000;\n  st.global.f32 [%rd1], %f2;\n  ret;\n}\n";
 }
 
+// Loads the PTX and asks for the kernel's attributes: with lazy loading (CUDA_MODULE_LOADING=LAZY,
+// the default) the JIT, and so its error, comes only when the kernel is first needed.
+cudaError_t load_and_query(const std::string& ptx) {
+  cudaLibrary_t library = nullptr;
+  cudaError_t e = cudaLibraryLoadData(&library, ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (e != cudaSuccess) return e;
+  cudaKernel_t kernel = nullptr;
+  e = cudaLibraryGetKernel(&kernel, library, "add_one");
+  if (e == cudaSuccess) {
+    cudaFuncAttributes attr{};
+    e = cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel));
+  }
+  const cudaError_t unload = cudaLibraryUnload(library);
+  return e != cudaSuccess ? e : unload;
+}
+
 TEST(DriverRules, PtxIsaNewerThanTheDriverFailsWith222AsPredicted) {
   const Environment env = probe_environment();
   if (!env.usable()) GTEST_SKIP() << "no usable CUDA device: " << env.device_count_error_text;
@@ -31,14 +47,11 @@ TEST(DriverRules, PtxIsaNewerThanTheDriverFailsWith222AsPredicted) {
   ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
 
   // Control: the same PTX at the driver's own ISA loads, so a failure below is the ISA alone.
-  const std::string same = ptx_with_isa(*driver_isa);
-  cudaLibrary_t library = nullptr;
-  ASSERT_EQ(cudaLibraryLoadData(&library, same.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0), cudaSuccess);
-  ASSERT_EQ(cudaLibraryUnload(library), cudaSuccess);
+  const cudaError_t control = load_and_query(ptx_with_isa(*driver_isa));
+  ASSERT_EQ(control, cudaSuccess) << cudaGetErrorName(control);
 
   const arch::PtxIsa newer{driver_isa->major, driver_isa->minor + 1};
-  const std::string too_new = ptx_with_isa(newer);
-  const cudaError_t e = cudaLibraryLoadData(&library, too_new.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  const cudaError_t e = load_and_query(ptx_with_isa(newer));
   cudaGetLastError();  // not sticky; clear it for the tests that follow
   EXPECT_EQ(static_cast<int>(e), 222) << cudaGetErrorName(e);
 

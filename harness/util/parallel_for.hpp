@@ -1,0 +1,46 @@
+// Splits [0, n) into fixed chunks and runs them on all host cores. The benchmark-scale inputs
+// (tens of millions of elements drawn, rounded and converted one by one) made data preparation,
+// not the GPU, the bulk of a run; chunk boundaries depend only on n and `chunk`, so results do
+// not depend on the core count.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace archbench {
+
+// Calls body(chunk_index, begin, end) once per chunk of `chunk` elements (the last may be short).
+template <typename Body>
+void parallel_chunks(size_t n, size_t chunk, Body body) {
+  const size_t chunks = chunk == 0 ? 0 : (n + chunk - 1) / chunk;
+  const size_t workers = std::min<size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
+  if (workers <= 1) {
+    for (size_t c = 0; c < chunks; ++c) body(c, c * chunk, std::min(n, (c + 1) * chunk));
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (size_t c = next++; c < chunks; c = next++) {
+      try {
+        body(c, c * chunk, std::min(n, (c + 1) * chunk));
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace archbench
