@@ -56,12 +56,14 @@ expect ptx-isa-newer "0 1" "222" "ISA 9.1" "update the driver" -- \
 expect sm80-only "1" "FAIL  [build-targets]" "does not declare this device's architecture" "9.0" -- \
   /tmp/dc-sm80/archbench doctor
 # PTX-only for this device (8.0+PTX): runs through JIT; the JIT passes show what that costs.
-expect ptx-jit "0" "WARN  [build-targets]" "relies on PTX JIT" -- /tmp/dc-ptx/archbench doctor --jit-passes
+expect ptx-jit "0" "WARN  [build-targets]" "relies on PTX JIT" -- \
+  /tmp/dc-ptx/archbench doctor --jit-passes --filter 'matmul/*,norm/*,elementwise/*' 
 # The same build with JIT disabled: 223 on every own kernel.
 expect jit-disabled "1" "CUDA_DISABLE_PTX_JIT" "223" -- \
-  env CUDA_DISABLE_PTX_JIT=1 CUDA_CACHE_DISABLE=1 /tmp/dc-ptx/archbench doctor
+  env CUDA_DISABLE_PTX_JIT=1 CUDA_CACHE_DISABLE=1 /tmp/dc-ptx/archbench doctor --filter 'matmul/*,norm/*'
 # A per-dtype gap: the f32 flash-attention file built for 8.0 only, the f16/bf16 one for 9.0.
-expect dtype-gap "1" "attention/flash_simt/f32" "works in bf16, f16 but not in f32" "attention_math" -- \
+expect dtype-gap "1" "attention/flash_simt/f32" "per-file override" "use attention_math instead of flash_simt for f32" \
+  "own kernels work in bf16, f16 but not in f32" -- \
   /tmp/dc-gap/archbench doctor --filter 'attention/*'
 rm -rf "$fx"
 echo "doctor cases: $failures failed"

@@ -73,6 +73,13 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   // The margin grows with the run-to-run spread the baseline saw: a noisy operator (cuBLAS at
   // large shapes moved ~10% between runs on the H200 with identical clocks) must move further.
   const double spread = c.base_ms > 0 ? (hi - lo) / c.base_ms : 0;
+  if (spread > rule.max_spread) {
+    c.change = Change::Unstable;
+    c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%): not gated, the baseline's {} runs spread {:.0f}% "
+                           "(> max_spread {:.0f}%) between processes",
+                           c.base_ms, n.median_ms, 100 * c.effect, medians.size(), 100 * spread, 100 * rule.max_spread);
+    return c;
+  }
   const double margin = std::max(rule.min_effect, spread);
   const bool slower = n.median_ms > hi * (1 + margin);
   const bool faster = n.median_ms < lo * (1 - margin);
@@ -106,8 +113,9 @@ Thresholds Thresholds::load(const std::string& path) {
     auto read_rule = [](const nlohmann::json& r, Rule base) {
       base.min_effect = r.value("min_effect", base.min_effect);
       base.alpha = r.value("alpha", base.alpha);
-      if (!(base.min_effect >= 0 && base.min_effect < 10 && base.alpha > 0 && base.alpha <= 1)) {
-        throw std::invalid_argument("min_effect must be in [0, 10) and alpha in (0, 1]");
+      base.max_spread = r.value("max_spread", base.max_spread);
+      if (!(base.min_effect >= 0 && base.min_effect < 10 && base.alpha > 0 && base.alpha <= 1 && base.max_spread > 0)) {
+        throw std::invalid_argument("min_effect must be in [0, 10), alpha in (0, 1] and max_spread > 0");
       }
       return base;
     };
@@ -131,6 +139,7 @@ std::string_view change_name(Change c) {
     case Change::New: return "new";
     case Change::Absent: return "absent";
     case Change::TimingModeChanged: return "timing-mode-changed";
+    case Change::Unstable: return "unstable";
   }
   return "?";
 }

@@ -19,12 +19,16 @@ struct Thresholds {
   struct Rule {
     double min_effect = 0.03;
     double alpha = 0.001;
+    // Baseline runs whose medians spread wider than this (relative to their median) mark the
+    // operator unstable: its time moves between processes by more than a gate could tell from a
+    // regression (cuDNN's legacy conv path moved up to 2x between runs on the H200).
+    double max_spread = 0.10;
   };
   Rule fallback;
   std::map<std::string, Rule> families;
 
   [[nodiscard]] const Rule& rule(const std::string& family) const;
-  // {"default": {"min_effect": 0.03, "alpha": 0.001}, "families": {"matmul": {"min_effect": 0.03}}}
+  // {"default": {"min_effect": 0.03, "alpha": 0.001, "max_spread": 0.1}, "families": {"matmul": {"min_effect": 0.03}}}
   // Throws StoredFileError for an unreadable or malformed file.
   static Thresholds load(const std::string& path);
 };
@@ -33,7 +37,7 @@ struct Thresholds {
 // launches; the times measure different things and are not compared. Not a regression (nothing
 // got slower), but its own row and count, so a gate run with another --cuda-graph setting than
 // its baseline cannot pass silently on times it never compared.
-enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent, TimingModeChanged };
+enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent, TimingModeChanged, Unstable };
 [[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ..., "timing-mode-changed"
 
 struct Comparison {

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -37,17 +38,19 @@ std::vector<std::string> ids_of(const std::vector<const OperatorResult*>& rs) {
   return ids;
 }
 
-// Per family and shape ("attention at B2_H8_N4096_d40"): the dtypes with a working operator and
-// the dtypes whose every operator lacks a usable image (wrong results are not an image gap).
+// Per family and shape ("attention at B2_H8_N4096_d40"), among archbench's own kernels: the dtypes
+// with a working one and the dtypes whose every one lacks a usable image (wrong results are not an
+// image gap; library twins have their own images).
 std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> family_dtype_gaps(
     const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all) {
   std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_shape;  // ok, bad
   for (const auto* f : failing) {
-    if (image_status_failure(f->image.status)) by_shape[f->family + " at " + f->shape].second.insert(f->dtype);
+    if (f->impl == "own" && image_status_failure(f->image.status))
+      by_shape[f->family + " at " + f->shape].second.insert(f->dtype);
   }
   for (const auto& r : all) {
     auto it = by_shape.find(r.family + " at " + r.shape);
-    if (it == by_shape.end() || r.failed() || r.image.status == "unsupported") continue;
+    if (it == by_shape.end() || r.impl != "own" || r.failed() || r.image.status == "unsupported") continue;
     it->second.first.insert(r.dtype);
   }
   for (auto& [key, sets] : by_shape) {
@@ -111,14 +114,18 @@ std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& fa
   }
   // The same gap across implementations: one dtype has its own kernel (attention/flash_simt for
   // f32), the others another one (flash_tc for f16/bf16), and only one of them lacks the image.
+  // One line per family and pattern, with the number of shapes it holds for.
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> patterns;  // family, ok, bad -> shapes
   for (const auto& [family_shape, gap] : family_dtype_gaps(failing, all)) {
     const auto& [ok, bad] = gap;
-    bool said = false;
-    for (const auto* f : failing) said |= f->family + " at " + f->shape == family_shape && !by_variant[variant(*f)].first.empty();
-    if (said) continue;
-    out.push_back(fmt::format("{} works in {} but not in {}: the {} code path lacks an image the others have",
-                              family_shape, join({ok.begin(), ok.end()}, ", "), join({bad.begin(), bad.end()}, ", "),
-                              join({bad.begin(), bad.end()}, ", ")));
+    patterns[{family_shape.substr(0, family_shape.find(" at ")), join({ok.begin(), ok.end()}, ", "),
+              join({bad.begin(), bad.end()}, ", ")}]++;
+  }
+  for (const auto& [pattern, shapes] : patterns) {
+    const auto& [family, ok, bad] = pattern;
+    out.push_back(fmt::format("{}'s own kernels work in {} but not in {} (at {} shape(s)): the {} code path lacks an "
+                              "image the others have",
+                              family, ok, bad, shapes, bad));
   }
   return out;
 }
@@ -199,7 +206,7 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
       for (const auto& id : ids_of(rs)) f.details.push_back(id);
     }
     for (auto& gap : dtype_gaps(rs, all)) {
-      f.details.push_back(std::move(gap));
+      f.details.insert(f.details.begin(), std::move(gap));
       if (std::ranges::find(f.guide_causes, 3) == f.guide_causes.end()) f.guide_causes.push_back(3);
     }
     if (with_workaround) f.fix += (f.fix.empty() ? "" : "; ") + workaround(rs, all);

@@ -152,6 +152,24 @@ TEST(Compare, PooledRunsSetTheEnvelope) {
   EXPECT_THROW((void)merge_runs({device({op("a", 1.0, 1)}), other}), StoredFileError);
 }
 
+TEST(Compare, BaselineRunsThatDisagreeMarkTheOperatorUnstable) {
+  // As cuDNN's legacy conv path on the H200: run medians 0.095, 0.094, 0.197 ms (tight within each run).
+  const auto base = merge_runs({device({op("a", 0.095, 1)}), device({op("a", 0.094, 2)}), device({op("a", 0.197, 3)})});
+  const auto rows = compare_results(base, device({op("a", 0.30, 4)}), {});
+  EXPECT_EQ(rows[0].change, Change::Unstable) << rows[0].detail;
+  EXPECT_FALSE(rows[0].regression());
+  EXPECT_EQ(change_name(Change::Unstable), "unstable");
+  EXPECT_NE(rows[0].detail.find("not gated"), std::string::npos) << rows[0].detail;
+  // A family may accept a wider spread: then the envelope (and its width as the margin) decides.
+  TempDir dir;
+  write(dir.file("t.json"), R"({"families": {"matmul": {"max_spread": 2.0}}})");
+  // margin = the 108% spread: 0.45 ms is beyond 0.197 x 2.08
+  const auto wide = compare_results(base, device({op("a", 0.45, 4)}), Thresholds::load(dir.file("t.json")));
+  EXPECT_EQ(wide[0].change, Change::Slower) << wide[0].detail;
+  write(dir.file("bad.json"), R"({"default": {"max_spread": 0}})");
+  EXPECT_THROW((void)Thresholds::load(dir.file("bad.json")), StoredFileError);
+}
+
 TEST(Compare, ThresholdsPerFamilyAndClockDrift) {
   TempDir dir;
   write(dir.file("t.json"), R"({"default": {"min_effect": 0.2}, "families": {"matmul": {"min_effect": 0.02}}})");

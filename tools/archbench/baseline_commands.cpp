@@ -147,6 +147,10 @@ int compare_command(const CompareOptions& o) {
     std::cout << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
                              "other: their times were not compared (not counted as regressions)\n", n);
   }
+  if (const int n = counts[Change::Unstable]; n > 0) {
+    std::cout << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
+                             "their times are shown but not gated (not counted as regressions)\n", n);
+  }
   if (!o.json_path.empty()) {
     try {
       write_file_atomically(o.json_path, nlohmann::json{{"schema", "archbench.compare"}, {"schema_version", 1},
