@@ -71,6 +71,9 @@ class Problem {
   [[nodiscard]] virtual CheckResult check() const = 0;
   // Every output element written and finite (for shapes too large for the CPU reference).
   [[nodiscard]] virtual CheckResult check_finite() const = 0;
+  // What a library twin chose at this shape (cuDNN's algorithm and math type, ...), recorded with
+  // the result: a library may choose differently between processes, and times move with it.
+  [[nodiscard]] virtual std::string implementation() const { return {}; }
 };
 
 // Check: a shape small enough for the float64 CPU reference, keeping what drives rounding

@@ -88,6 +88,8 @@ struct OperatorResult {
   // CUDA error such as an illegal address; the worker was replaced), "crashed" (the worker died
   // with a signal while running it) or "hung" (no result before the deadline; the worker was killed).
   std::string fault;
+  // What a library twin chose at the benchmark shape (Problem::implementation); empty for own kernels.
+  std::string implementation;
 
   // Not "unsupported", and something went wrong: no image, wrong answer, disagreement, error.
   [[nodiscard]] bool failed() const;

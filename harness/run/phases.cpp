@@ -98,6 +98,7 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
       big->launch(stream.get());
       ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
       c.bench_shape_finite = big->check_finite().passed;
+      r.implementation = big->implementation();
     }
     r.correctness = c;
   });
@@ -108,6 +109,7 @@ void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes
   guarded(r, [&] {
     CudaStream stream;
     auto p = op.make_problem(ProblemScale::Bench, seed);
+    r.implementation = p->implementation();
     LaunchFn launch = [&](cudaStream_t s) { p->launch(s); };
     const double slowdown = injected_slowdown_for(op.id());
     // A short pilot of the operator alone, one launch per sample: it calibrates the injected

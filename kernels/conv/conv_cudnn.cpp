@@ -62,6 +62,30 @@ bool uses_tensor_ops(cudnnMathType_t m) {
   return m == CUDNN_TENSOR_OP_MATH || m == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
+std::string algorithm_name(cudnnConvolutionFwdAlgo_t a) {
+  switch (a) {
+    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: return "IMPLICIT_GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: return "IMPLICIT_PRECOMP_GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_GEMM: return "GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_DIRECT: return "DIRECT";
+    case CUDNN_CONVOLUTION_FWD_ALGO_FFT: return "FFT";
+    case CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING: return "FFT_TILING";
+    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD: return "WINOGRAD";
+    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return "WINOGRAD_NONFUSED";
+    default: return "algo " + std::to_string(static_cast<int>(a));
+  }
+}
+
+std::string math_name(cudnnMathType_t m) {
+  switch (m) {
+    case CUDNN_DEFAULT_MATH: return "default math";
+    case CUDNN_TENSOR_OP_MATH: return "tensor-op math";
+    case CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION: return "tensor-op math (conversion allowed)";
+    case CUDNN_FMA_MATH: return "FMA math";
+    default: return "math " + std::to_string(static_cast<int>(m));
+  }
+}
+
 class CudnnConvLauncher final : public ConvLauncher {
  public:
   CudnnConvLauncher(const ConvDims& d, ConvLayout layout, DType math) : math_(math) {
@@ -92,6 +116,11 @@ class CudnnConvLauncher final : public ConvLauncher {
                                                   y_.get(), y.buffer.get()));
   }
 
+  [[nodiscard]] std::string implementation() const override {
+    return "cudnnConvolutionForward " + algorithm_name(algo_) + ", " + math_name(math_type_) + ", workspace " +
+           std::to_string(workspace_.bytes()) + " B (heuristic rank " + std::to_string(rank_) + ")";
+  }
+
  private:
   // First heuristic result that is supported, fits the workspace limit and keeps the math mode.
   void choose_algorithm(const ConvDims& d) {
@@ -120,6 +149,8 @@ class CudnnConvLauncher final : public ConvLauncher {
                              " (" + std::string(dtype_name(math_)) + ", " + std::to_string(returned) + " results)");
     }
     algo_ = chosen->algo;
+    math_type_ = math_ == DType::F32 ? CUDNN_FMA_MATH : chosen->mathType;
+    rank_ = static_cast<int>(chosen - perf.data());
     // The algorithm and the math type together select the kernel (cuDNN >= 7.4): run with the
     // math type the heuristic ranked, except that strict f32 stays FMA-only.
     if (math_ != DType::F32) ARCHBENCH_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_.get(), chosen->mathType));
@@ -135,6 +166,8 @@ class CudnnConvLauncher final : public ConvLauncher {
   TensorDescriptor y_;
   ConvolutionDescriptor conv_;
   cudnnConvolutionFwdAlgo_t algo_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+  cudnnMathType_t math_type_ = CUDNN_DEFAULT_MATH;
+  int rank_ = 0;
   DeviceBuffer workspace_;
 };
 

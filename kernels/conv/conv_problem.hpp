@@ -18,6 +18,7 @@ class ConvLauncher {
   virtual ~ConvLauncher() = default;
   // Enqueues y = conv(x, w) on `stream`; never synchronizes.
   virtual void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) = 0;
+  [[nodiscard]] virtual std::string implementation() const { return {}; }  // see Problem::implementation
 };
 
 // Builds the launcher for a problem of shape `dims`. `bench` is the operator's benchmark shape:
@@ -36,6 +37,7 @@ class ConvProblem final : public Problem {
   [[nodiscard]] std::string shape() const override { return dims_.str(); }
   void poison_output() override { poison(y_); }
   void launch(cudaStream_t stream) override { launcher_->launch(x_, w_, y_, stream); }
+  [[nodiscard]] std::string implementation() const override { return launcher_->implementation(); }
   [[nodiscard]] CheckResult check() const override;
   [[nodiscard]] CheckResult check_finite() const override;
 

@@ -48,6 +48,16 @@ TEST(ResultJson, RoundTrips) {
   EXPECT_DOUBLE_EQ(back.timing->q1_ms, 2.0);
   EXPECT_DOUBLE_EQ(back.timing->q3_ms, 4.0);
   EXPECT_EQ(j.at("failed"), false);
+  EXPECT_FALSE(j.contains("implementation")) << "own kernels carry no library choice";
+}
+
+TEST(ResultJson, LibraryChoiceRoundTripsAndOlderFilesLackIt) {
+  OperatorResult r = sample();
+  r.implementation = "cudnnConvolutionForward IMPLICIT_PRECOMP_GEMM, tensor-op math, workspace 0 B (heuristic rank 0)";
+  nlohmann::json j = r;
+  EXPECT_EQ(j.get<OperatorResult>().implementation, r.implementation);
+  j.erase("implementation");
+  EXPECT_EQ(j.get<OperatorResult>().implementation, "");
 }
 
 TEST(ResultJson, GoogleBenchmarkFormatHasOneRepetitionPerSample) {

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
 
   cli::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
-  run_cmd->add_option("--filter", run.filter, "glob over operator ids, e.g. 'matmul/*' or '*/f16/*'");
+  run_cmd->add_option("--filter", run.filter, "globs over operator ids, comma-separated (any matches): 'matmul/*', 'norm/*,*/f16/*'");
   run_cmd->add_option("--dtype", run.dtypes, "comma-separated dtypes: f32,tf32,f16,bf16")->delimiter(',');
   run_cmd->add_option("--device", run.device, "device index or 'all'");
   run_cmd->add_option("--json", run.json_path, "write the results as JSON (schema archbench.run v1)");
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
 
   cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
-  list_cmd->add_option("--filter", list.filter, "glob over operator ids");
+  list_cmd->add_option("--filter", list.filter, "globs over operator ids, comma-separated");
   list_cmd->add_option("--dtype", list.dtypes, "comma-separated dtypes")->delimiter(',');
 
   cli::InspectOptions inspect;
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("results", cmp.results, "results of archbench run --json")->required();
   compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
   compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");
-  compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches this glob (on both sides)");
+  compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches these comma-separated globs (on both sides)");
 
   cli::MergeOptions merge;
   auto* merge_cmd = app.add_subcommand("merge", "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html");
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
                        "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
                        "(JIT cache disabled), in child processes");
   doctor_cmd->add_option("--json", doctor.json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1)");
-  doctor_cmd->add_option("--filter", doctor.filter, "glob over operator ids for the workload layer (default: every operator)");
+  doctor_cmd->add_option("--filter", doctor.filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)");
 
   try {
     app.parse(argc, argv);

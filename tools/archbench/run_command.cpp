@@ -64,6 +64,8 @@ void merge_phase(std::vector<OperatorResult>& results, const std::vector<std::st
         r = *it->second;
       } else {
         r.timing = it->second->timing;
+        // The timing worker chose again in its own process: report what was timed.
+        if (!it->second->implementation.empty()) r.implementation = it->second->implementation;
         if (!it->second->error.empty()) r.error = it->second->error;
         if (!it->second->fault.empty()) r.fault = it->second->fault;
       }
