@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/statistics.hpp"
@@ -28,7 +32,36 @@ std::string timing_method(const TimingResult& t) {
 
 bool correct(const OperatorResult& r) { return r.correctness && r.correctness->passed && r.correctness->bench_shape_finite; }
 
-Comparison compare_one(const OperatorResult& base, const OperatorResult& now, const Thresholds& th) {
+// (max - min) / median of the baseline runs' medians: how far the operator moved between processes.
+double run_spread(const TimingResult& t) {
+  const std::vector<double> m = t.run_medians_ms.empty() ? std::vector<double>{t.median_ms} : t.run_medians_ms;
+  const double mid = stats::median(m);
+  return mid > 0 ? (*std::ranges::max_element(m) - *std::ranges::min_element(m)) / mid : 0;
+}
+
+std::string variant_of(const OperatorResult& r) { return r.family + "/" + r.name; }
+
+// Instability is a property of a code path more than of one shape: when at least half of a
+// variant's operators (family/name, two or more) spread beyond max_spread in the baseline, the
+// others may simply not have shown their second mode in these few runs (cuDNN's legacy conv path
+// on the H200). Variant -> "k of n".
+std::map<std::string, std::string> unstable_variants(const DeviceResults& baseline, const Thresholds& th) {
+  std::map<std::string, std::pair<size_t, size_t>> counts;  // unstable, timed
+  for (const auto& b : baseline.operators) {
+    if (!b.timing || b.timing->samples_ms.empty()) continue;
+    auto& [unstable, timed] = counts[variant_of(b)];
+    ++timed;
+    if (run_spread(*b.timing) > th.rule(b.family).max_spread) ++unstable;
+  }
+  std::map<std::string, std::string> out;
+  for (const auto& [v, n] : counts) {
+    if (n.second >= 2 && 2 * n.first >= n.second) out[v] = fmt::format("{} of {}", n.first, n.second);
+  }
+  return out;
+}
+
+Comparison compare_one(const OperatorResult& base, const OperatorResult& now, const Thresholds& th,
+                       const std::map<std::string, std::string>& unstable) {
   Comparison c;
   c.id = now.id;
   c.family = now.family;
@@ -78,6 +111,14 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
     c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%): not gated, the baseline's {} runs spread {:.0f}% "
                            "(> max_spread {:.0f}%) between processes",
                            c.base_ms, n.median_ms, 100 * c.effect, medians.size(), 100 * spread, 100 * rule.max_spread);
+    return c;
+  }
+  if (auto v = unstable.find(variant_of(base)); v != unstable.end()) {
+    c.change = Change::Unstable;
+    c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%): not gated, {} operators of {} spread beyond max_spread "
+                           "{:.0f}% between the baseline's runs (this one {:.1f}%)",
+                           c.base_ms, n.median_ms, 100 * c.effect, v->second, v->first, 100 * rule.max_spread,
+                           100 * spread);
     return c;
   }
   const double margin = std::max(rule.min_effect, spread);
@@ -144,8 +185,10 @@ std::string_view change_name(Change c) {
   return "?";
 }
 
-std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now, const Thresholds& th) {
+std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now, const Thresholds& th,
+                                        const DeviceResults* population) {
   std::vector<Comparison> out;
+  const auto unstable = unstable_variants(population != nullptr ? *population : baseline, th);
   for (const auto& b : baseline.operators) {
     auto it = std::ranges::find(now.operators, b.id, &OperatorResult::id);
     if (it == now.operators.end()) {
@@ -156,7 +199,7 @@ std::vector<Comparison> compare_results(const DeviceResults& baseline, const Dev
       c.detail = "in the baseline, absent from these results (filtered out, or the operator was removed)";
       out.push_back(c);
     } else {
-      out.push_back(compare_one(b, *it, th));
+      out.push_back(compare_one(b, *it, th, unstable));
     }
   }
   for (const auto& n : now.operators) {

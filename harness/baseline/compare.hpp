@@ -55,7 +55,10 @@ struct Comparison {
   }
 };
 
+// Which variants are unstable is judged on `population` when given (the whole baseline, when the
+// caller compares a filtered part of it), else on `baseline`.
 [[nodiscard]] std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now,
-                                                      const Thresholds& thresholds);
+                                                      const Thresholds& thresholds,
+                                                      const DeviceResults* population = nullptr);
 
 }  // namespace archbench
