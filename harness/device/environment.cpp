@@ -4,9 +4,11 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 
+#include "harness/device/driver_errors.hpp"
 #include "harness/util/cuda_check.hpp"
 
 extern char** environ;
@@ -45,21 +47,10 @@ arch::DeviceFacts Environment::facts(const DeviceInfo& d) const {
 }
 
 std::string explain_device_count_error(int code, arch::CudaVersion driver, arch::CudaVersion runtime) {
-  std::string what = describe_cuda_error(static_cast<cudaError_t>(code));
-  switch (code) {
-    case cudaErrorInsufficientDriver:
-      if (!driver.known()) return what + ". No NVIDIA driver is loaded in this process (no libcuda.so.1, or no kernel module): install the driver, or run where a GPU is visible";
-      return what + ". The driver supports CUDA " + driver.str() + " but this runtime is CUDA " + runtime.str() +
-             ": install driver r" + std::to_string(arch::minimum_driver_branch_for_runtime(runtime.major())) + " or newer";
-    case cudaErrorNoDevice:
-      return what + ". Check CUDA_VISIBLE_DEVICES, that the container was started with GPUs (--gpus), and nvidia-smi";
-    case cudaErrorCompatNotSupportedOnDevice:
-      return what + ". A CUDA forward-compatibility package is in use on a GPU that does not support it: remove it from LD_LIBRARY_PATH";
-    case cudaErrorSystemDriverMismatch:
-      return what + ". The kernel module and the user-space driver differ: reboot or reload the nvidia module";
-    default:
-      return what;
-  }
+  const DriverErrorExplanation e = explain_driver_error(code, driver, runtime);
+  std::string cause = e.cause;
+  if (!cause.empty()) cause[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(cause[0])));
+  return describe_cuda_error(static_cast<cudaError_t>(code)) + ". " + cause + ": " + e.fix;
 }
 
 Environment probe_environment() {

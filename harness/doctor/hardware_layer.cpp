@@ -1,5 +1,7 @@
 #include "harness/doctor/hardware_layer.hpp"
 
+#include "harness/device/driver_errors.hpp"
+
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -127,62 +129,11 @@ void check_device_count(const HardwareFacts& f, Checklist& out) {
   }
   Finding bad(Layer::Hardware, "device-count", Outcome::Fail,
               "cudaGetDeviceCount failed: " + describe_cuda_error(static_cast<cudaError_t>(e.device_count_error)));
-  switch (e.device_count_error) {
-    case cudaErrorInsufficientDriver:
-      if (!e.driver.known()) {
-        bad.cause =
-            "no NVIDIA driver library (libcuda.so.1) could be loaded by this process, so the CUDA runtime "
-            "has nothing to talk to (cudart reports this as 'driver insufficient')";
-        bad.fix = no_driver_fix(f);
-        bad.guide_causes = {11, 9};
-      } else {
-        bad.cause =
-            fmt::format("the driver supports CUDA {} but this runtime is CUDA {}", e.driver.str(), e.runtime.str());
-        bad.fix = fmt::format(
-            "install driver r{} or newer; on datacenter GPUs the cuda-compat forward-compatibility "
-            "package is the alternative",
-            arch::minimum_driver_branch_for_runtime(e.runtime.major()));
-        bad.guide_causes = {9};
-      }
-      break;
-    case cudaErrorStubLibrary:
-      bad.cause = "the toolkit's stub libcuda (for linking only) was loaded instead of the driver's libcuda.so.1";
-      bad.fix = "remove the .../stubs directory from LD_LIBRARY_PATH";
-      bad.guide_causes = {13};
-      break;
-    case cudaErrorNoDevice:
-      bad.cause =
-          "the driver is loaded but sees no usable GPU: CUDA_VISIBLE_DEVICES hides them, the container was "
-          "given none, or the GPU is not bound to the nvidia driver";
-      bad.fix = "check CUDA_VISIBLE_DEVICES (below), nvidia-smi -L, and that the container was started with --gpus";
-      bad.guide_causes = {11, 15, 16};
-      break;
-    case cudaErrorSystemDriverMismatch:
-      bad.cause = "the kernel module and the user-space driver are different versions (an upgrade without a reboot)";
-      bad.fix = "reboot, or reload the nvidia kernel modules; hold the driver packages against unattended upgrades";
-      bad.guide_causes = {12};
-      break;
-    case cudaErrorCompatNotSupportedOnDevice:
-      bad.cause = "a CUDA forward-compatibility libcuda (cuda-compat) is loaded on a GPU that does not support it";
-      bad.fix = "remove the cuda-compat directory from LD_LIBRARY_PATH, or upgrade the driver itself";
-      bad.guide_causes = {9};
-      break;
-    case cudaErrorDevicesUnavailable:
-      bad.cause = "every GPU is busy or unavailable: exclusive-process compute mode with another process on it";
-      bad.fix = "wait for the other process, or set the compute mode to DEFAULT (nvidia-smi -c DEFAULT)";
-      break;
-    case cudaErrorUnknown:
-      bad.cause =
-          "often a GPU or driver in a bad state (after an Xid error or a suspend/resume), or nvidia-uvm not loaded";
-      bad.fix =
-          "check dmesg for Xid / NVRM messages and nvidia-smi; load nvidia-uvm (nvidia-modprobe -u -c=0); reset "
-          "the GPU or reboot";
-      break;
-    default:
-      bad.cause = "the CUDA driver could not be initialised";
-      bad.fix = "check nvidia-smi and dmesg for NVRM messages";
-      break;
-  }
+  DriverErrorExplanation why = explain_driver_error(e.device_count_error, e.driver, e.runtime);
+  bad.cause = std::move(why.cause);
+  // With no driver at all, the facts gathered here (module loaded? container?) say more than the table.
+  bad.fix = e.device_count_error == cudaErrorInsufficientDriver && !e.driver.known() ? no_driver_fix(f) : why.fix;
+  bad.guide_causes = std::move(why.guide_causes);
   out.add(std::move(bad));
 }
 

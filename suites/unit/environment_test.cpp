@@ -20,7 +20,7 @@ TEST(DeviceCountError, SaysWhatToDo) {
   EXPECT_NE(no_device.find("CUDA_VISIBLE_DEVICES"), std::string::npos) << no_device;
   EXPECT_NE(no_device.find("(100)"), std::string::npos) << no_device;
   const std::string mismatch = explain_device_count_error(cudaErrorSystemDriverMismatch, {13000}, {13000});
-  EXPECT_NE(mismatch.find("reload the nvidia module"), std::string::npos) << mismatch;
+  EXPECT_NE(mismatch.find("reload the nvidia kernel modules"), std::string::npos) << mismatch;
 }
 
 }  // namespace
