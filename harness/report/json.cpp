@@ -165,6 +165,7 @@ json report_to_json(const RunReport& r) {
   for (const auto& d : r.devices) {
     j["devices"].push_back({{"device", d.device},
                             {"ceilings", d.ceilings ? json(*d.ceilings) : json(nullptr)},
+                            {"phase_seconds", d.phase_seconds},
                             {"operators", d.operators}});
   }
   return j;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,6 +106,9 @@ struct DeviceReport {
   DeviceInfo device;
   std::optional<Ceilings> ceilings;
   std::vector<OperatorResult> operators;
+  // Wall time of each phase ("check", "time"), workers and data preparation included: where a
+  // run's minutes go.
+  std::map<std::string, double> phase_seconds;
 };
 
 struct RunReport {

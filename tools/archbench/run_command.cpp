@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -120,6 +121,10 @@ std::string graph_replay_line(const DeviceReport& d) {
   return s + "\n";
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -176,8 +181,10 @@ int run_command(const RunOptions& o) {
     request.on_event = on_event;
     request.cuda_graph = o.cuda_graph;
     progress.begin_phase(index, "check", ids.size());
+    auto phase_start = std::chrono::steady_clock::now();
     const WorkerOutcome check = run_phase(request);
     progress.end_phase();
+    dr.phase_seconds["check"] = seconds_since(phase_start);
     merge_phase(dr.operators, ids, check, "check");
     apply_error_oracle(dr.operators, registry());
     worker_failed |= !check.failure.empty();
@@ -190,8 +197,10 @@ int run_command(const RunOptions& o) {
         request.ids = timed;
         request.deadline_s = deadline_for(ops, o, "time");
         progress.begin_phase(index, "time", timed.size());
+        phase_start = std::chrono::steady_clock::now();
         const WorkerOutcome time = run_phase(request);
         progress.end_phase();
+        dr.phase_seconds["time"] = seconds_since(phase_start);
         dr.ceilings = time.ceilings;
         merge_phase(dr.operators, timed, time, "time");
         worker_failed |= !time.failure.empty();
@@ -201,6 +210,9 @@ int run_command(const RunOptions& o) {
               << " | check: CUDA_LAUNCH_BLOCKING=1 worker | " << timing_method(o, *graph) << "\n\n"
               << format_operator_table(dr);
     if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << graph_replay_line(dr);
+    std::string phases;
+    for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase, secs);
+    if (!phases.empty()) std::cout << "\nphases: " << phases << "\n";
     const std::string findings = format_findings(dr);
     if (!findings.empty()) std::cout << "\nfindings:\n" << findings;
     std::cout << "\n";
