@@ -80,70 +80,46 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
   return rc;
 }
 
-int compare_command(const CompareOptions& o) {
-  DeviceResults baseline;
-  std::vector<DeviceResults> results;
-  Thresholds thresholds;
-  std::string baseline_path = o.baseline;
-  try {
-    results = load_run_results(o.results);
-    if (std::filesystem::is_directory(o.baseline)) {  // a directory of <device-key>.json: pick ours
-      baseline_path.clear();
-      for (const auto& d : results) {
-        const auto candidate = std::filesystem::path(o.baseline) / (d.key + ".json");
-        if (std::filesystem::exists(candidate)) baseline_path = candidate.string();
-      }
-      if (baseline_path.empty()) {
-        std::cerr << "archbench compare: no baseline for " << results.front().key << " in " << o.baseline
-                  << " (make one with archbench baseline update)\n";
-        return kBadInput;
-      }
-    }
-    baseline = load_baseline(baseline_path);
-    if (!o.thresholds.empty()) thresholds = Thresholds::load(o.thresholds);
-  } catch (const StoredFileError& e) {
-    std::cerr << "archbench compare: " << e.what() << "\n";
-    return kBadInput;
-  }
-  const DeviceResults* now = nullptr;
-  std::string keys;
-  for (const auto& d : results) {
-    keys += (keys.empty() ? "" : ", ") + d.key;
-    if (d.key == baseline.key) now = &d;
-  }
-  if (now == nullptr) {
-    std::cerr << fmt::format("archbench compare: {} is the baseline of {}, but {} holds results for {}\n", baseline_path,
-                             baseline.key, o.results, keys);
-    return kBadInput;
-  }
-  std::cout << fmt::format("compare {} against baseline {} ({})\n", o.results, baseline_path, baseline.key);
-  if (auto diff = build_difference(baseline.build, now->build); !diff.empty()) {
+namespace {
+
+struct DeviceComparison {
+  int regressions = 0;
+  nlohmann::json json;
+};
+
+// One device's results against its baseline: the table, the summary and its JSON rows.
+DeviceComparison compare_device(const CompareOptions& o, const std::string& baseline_path, DeviceResults baseline,
+                                const DeviceResults& now, const Thresholds& thresholds) {
+  const int index = now.device.value("index", 0);
+  std::cout << fmt::format("compare {} (device {}, {}) against baseline {}\n", o.results, index, now.key, baseline_path);
+  if (auto diff = build_difference(baseline.build, now.build); !diff.empty()) {
     std::cout << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
   }
   // --filter narrows both sides alike, so a partial run is not reported as "absent".
   auto keep = [&](std::vector<OperatorResult>& ops) {
     std::erase_if(ops, [&](const OperatorResult& r) { return !id_matches(o.filter, r.id); });
   };
-  DeviceResults current = *now;
+  DeviceResults current = now;
   const DeviceResults whole_baseline = baseline;  // unstable variants are judged on all of it
   keep(baseline.operators);
   keep(current.operators);
   const auto rows = compare_results(baseline, current, thresholds, &whole_baseline);
   std::map<Change, int> counts;
-  int regressions = 0;
-  nlohmann::json out = nlohmann::json::array();
+  DeviceComparison out;
+  nlohmann::json ops = nlohmann::json::array();
   std::cout << fmt::format("{:<46} {:<22} {}\n", "operator", "change", "detail");
   for (const auto& r : rows) {
     ++counts[r.change];
-    regressions += r.regression() ? 1 : 0;
+    out.regressions += r.regression() ? 1 : 0;
     std::cout << fmt::format("{:<46} {:<22} {}\n", r.id, change_name(r.change), r.detail);
-    out.push_back({{"id", r.id}, {"change", change_name(r.change)}, {"regression", r.regression()}, {"effect", r.effect},
+    ops.push_back({{"id", r.id}, {"change", change_name(r.change)}, {"regression", r.regression()}, {"effect", r.effect},
                    {"p_value", r.p_value}, {"cycles_effect", r.cycles_effect}, {"base_ms", r.base_ms},
                    {"now_ms", r.now_ms}, {"detail", r.detail}});
   }
   std::string summary;
   for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
-  std::cout << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, regressions, regressions ? "FAIL" : "PASS");
+  std::cout << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, out.regressions,
+                           out.regressions ? "FAIL" : "PASS");
   if (const int n = counts[Change::TimingModeChanged]; n > 0) {
     std::cout << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
                              "other: their times were not compared (not counted as regressions)\n", n);
@@ -152,11 +128,71 @@ int compare_command(const CompareOptions& o) {
     std::cout << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
                              "their times are shown but not gated (not counted as regressions)\n", n);
   }
+  out.json = {{"device_index", index}, {"device_key", now.key}, {"baseline", baseline_path}, {"operators", ops}};
+  return out;
+}
+
+}  // namespace
+
+// Every device in the results is compared (a `run --device all` file holds several); a device
+// without a baseline is an error, never a silent pass.
+int compare_command(const CompareOptions& o) {
+  std::vector<DeviceResults> results;
+  Thresholds thresholds;
+  std::vector<std::pair<std::string, DeviceResults>> baselines;  // per device of `results`, in order
+  try {
+    results = load_run_results(o.results);
+    if (results.empty()) {
+      std::cerr << "archbench compare: " << o.results << " holds no device's results (the run found no usable device)\n";
+      return kBadInput;
+    }
+    if (!o.thresholds.empty()) thresholds = Thresholds::load(o.thresholds);
+    std::map<std::string, DeviceResults> loaded;  // by path
+    for (const auto& d : results) {
+      std::string path = o.baseline;
+      if (std::filesystem::is_directory(o.baseline)) {  // a directory of <device-key>.json: pick this device's
+        path = (std::filesystem::path(o.baseline) / (d.key + ".json")).string();
+        if (!std::filesystem::exists(path)) {
+          std::cerr << "archbench compare: no baseline for " << d.key << " (device " << d.device.value("index", 0)
+                    << ") in " << o.baseline << " (make one with archbench baseline update)\n";
+          return kBadInput;
+        }
+      }
+      if (!loaded.contains(path)) loaded.emplace(path, load_baseline(path));
+      const DeviceResults& b = loaded.at(path);
+      if (b.key != d.key) {
+        std::cerr << fmt::format("archbench compare: {} is the baseline of {}, but device {} of {} is {}\n", path, b.key,
+                                 d.device.value("index", 0), o.results, d.key);
+        return kBadInput;
+      }
+      baselines.emplace_back(path, b);
+    }
+  } catch (const StoredFileError& e) {
+    std::cerr << "archbench compare: " << e.what() << "\n";
+    return kBadInput;
+  }
+  int regressions = 0;
+  nlohmann::json devices = nlohmann::json::array();
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i > 0) std::cout << "\n";
+    DeviceComparison c = compare_device(o, baselines[i].first, baselines[i].second, results[i], thresholds);
+    regressions += c.regressions;
+    devices.push_back(std::move(c.json));
+  }
+  if (results.size() > 1) {
+    std::cout << fmt::format("\n{} devices compared: {} regression(s) -> {}\n", results.size(), regressions,
+                             regressions ? "FAIL" : "PASS");
+  }
   if (!o.json_path.empty()) {
     try {
-      write_file_atomically(o.json_path, nlohmann::json{{"schema", "archbench.compare"}, {"schema_version", 1},
-                                                        {"device_key", baseline.key}, {"operators", out}}
-                                             .dump(2) + "\n");
+      // device_key and operators of the first device stay at the top (schema v1 as before); every
+      // device is under "devices".
+      nlohmann::json j{{"schema", "archbench.compare"}, {"schema_version", 1}, {"devices", devices}};
+      if (!devices.empty()) {
+        j["device_key"] = devices[0]["device_key"];
+        j["operators"] = devices[0]["operators"];
+      }
+      write_file_atomically(o.json_path, j.dump(2) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench compare: " << e.what() << "\n";
       return kInternal;
