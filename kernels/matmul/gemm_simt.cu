@@ -10,6 +10,7 @@
 //   * Two shared buffers: the next slice is fetched from global memory into registers while
 //     the current one is used, then written to the other buffer; one barrier per k-step.
 #include "kernels/matmul/gemm_kernels.hpp"
+#include "kernels/matmul/gemm_launch_checks.hpp"
 #include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
@@ -171,33 +172,11 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-void validate(const float* A, const float* B, const float* C, int M, int N, int K) {
-  const std::string fn = "launch_gemm_simt_f32: ";
-  if (M < 1 || N < 1) {
-    throw std::invalid_argument(fn + "M and N must be >= 1 (got M=" + std::to_string(M) +
-                                ", N=" + std::to_string(N) + ")");
-  }
-  if (K < kBlockK || K % kBlockK != 0) {
-    throw std::invalid_argument(fn + "K must be a positive multiple of 8 (got " +
-                                std::to_string(K) + ")");
-  }
-  if (!aligned16(A) || !aligned16(B) || !aligned16(C)) {
-    throw std::invalid_argument(fn + "A, B and C must be 16-byte aligned");
-  }
-  const long long tiles_m = (M + kBlockM - 1) / kBlockM;
-  const long long tiles_n = (N + kBlockN - 1) / kBlockN;
-  if (tiles_m > 65535 || tiles_m * tiles_n > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument(fn + "M x N too large for the launch grid");
-  }
-}
-
 }  // namespace
 
 void launch_gemm_simt_f32(const float* A, const float* B, float* C, int M, int N, int K,
                           cudaStream_t stream) {
-  validate(A, B, C, M, N, K);
+  validate_gemm_launch("launch_gemm_simt_f32", GemmTiling{kBlockM, kBlockN, kBlockK}, A, B, C, M, N, K);
   const dim3 grid((N + kBlockN - 1) / kBlockN, (M + kBlockM - 1) / kBlockM);
   gemm_simt_f32<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
   ARCHBENCH_CUDA_CHECK(cudaGetLastError());

@@ -14,6 +14,7 @@
 //   * Built for targets older than sm_80 (no cp.async, no bf16 mma) the kernel only fills its
 //     C tile with quiet NaN, so running such code fails any correctness check visibly.
 #include "kernels/matmul/gemm_kernels.hpp"
+#include "kernels/matmul/gemm_launch_checks.hpp"
 #include "kernels/common/tensor_core.cuh"
 #include "harness/util/cuda_check.hpp"
 
@@ -262,29 +263,6 @@ __global__ void __launch_bounds__(kThreads, 2)
 #endif
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-void validate(const char* fn, const void* A, const void* B, const void* C, int M, int N,
-              int K) {
-  const std::string prefix = std::string(fn) + ": ";
-  if (M < 1 || N < 1) {
-    throw std::invalid_argument(prefix + "M and N must be >= 1 (got M=" + std::to_string(M) +
-                                ", N=" + std::to_string(N) + ")");
-  }
-  if (K < kChunk || K % kChunk != 0) {
-    throw std::invalid_argument(prefix + "K must be a positive multiple of 8 (got " +
-                                std::to_string(K) + ")");
-  }
-  if (!aligned16(A) || !aligned16(B) || !aligned16(C)) {
-    throw std::invalid_argument(prefix + "A, B and C must be 16-byte aligned");
-  }
-  const long long tiles_m = (M + kBlockM - 1) / kBlockM;
-  const long long tiles_n = (N + kBlockN - 1) / kBlockN;
-  if (tiles_m > 65535 || tiles_m * tiles_n > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument(prefix + "M x N too large for the launch grid");
-  }
-}
-
 // The 61440 bytes of dynamic shared memory exceed the default 48 KB limit, so the kernel must
 // opt in. The attribute belongs to the kernel as loaded on one device, so it is set once per
 // kernel per device (static state is per template instantiation, i.e. per kernel).
@@ -309,7 +287,7 @@ void opt_in_shared_memory() {
 template <typename T>
 void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K,
             cudaStream_t stream) {
-  validate(fn, A, B, C, M, N, K);
+  validate_gemm_launch(fn, GemmTiling{kBlockM, kBlockN, kChunk}, A, B, C, M, N, K);
   opt_in_shared_memory<T>();
   const dim3 grid((N + kBlockN - 1) / kBlockN, (M + kBlockM - 1) / kBlockM);
   gemm_tc<T><<<grid, kThreads, kSmemBytes, stream>>>(A, B, C, M, N, K);
