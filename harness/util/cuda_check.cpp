@@ -7,6 +7,10 @@ std::string describe_cuda_error(cudaError_t e) {
 }
 
 void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
+  // A failed call also leaves its error as the thread's "last error"; a non-sticky one (out of
+  // memory, invalid value, no kernel image) would then surface at the next operator's launch
+  // check and be blamed on it. This error is reported here, so clear it.
+  if (!is_sticky_error(e)) (void)cudaGetLastError();
   throw CudaError(static_cast<int>(e), cudaGetErrorName(e),
                   std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + describe_cuda_error(e));
 }

@@ -1,6 +1,7 @@
 # Runs the fault family's check phase and checks every operator's verdict: the faulting ones
-# name their fault and error, the healthy ones after them are checked and correct, and the run
-# exits 1 (an operator failed), not 4 (archbench failed).
+# name their fault and error (out of memory is an error, not a fault: the worker lives on), the
+# healthy ones after them are checked and correct, and the run exits 1 (an operator failed), not
+# 4 (archbench failed).
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(json "${WORK_DIR}/faults.json")
 execute_process(COMMAND "${ARCHBENCH}" run --no-timing --filter "fault/*" --op-timeout 15 --json "${json}"
@@ -15,8 +16,8 @@ if(NOT rc EQUAL 1)
 endif()
 file(READ "${json}" doc)
 string(JSON n LENGTH "${doc}" devices 0 operators)
-set(expected_faults "a_out_of_bounds=context-lost" "c_trap=context-lost" "e_spin_forever=hung")
-foreach(i RANGE 0 5)
+set(expected_faults "a_out_of_bounds=context-lost" "c_trap=context-lost" "e_spin_forever=hung" "g_out_of_memory=")
+foreach(i RANGE 0 7)
   math(EXPR i "${i}")
   string(JSON name GET "${doc}" devices 0 operators ${i} name)
   string(JSON fault GET "${doc}" devices 0 operators ${i} fault)
@@ -33,6 +34,9 @@ foreach(i RANGE 0 5)
     endif()
     if(name STREQUAL "a_out_of_bounds" AND NOT error MATCHES "cudaErrorIllegalAddress")
       message(FATAL_ERROR "${name}: the error should name cudaErrorIllegalAddress: ${error}")
+    endif()
+    if(name STREQUAL "g_out_of_memory" AND NOT error MATCHES "cudaErrorMemoryAllocation")
+      message(FATAL_ERROR "${name}: the error should name cudaErrorMemoryAllocation: ${error}")
     endif()
     if(name STREQUAL "c_trap" AND NOT error MATCHES "cudaError(LaunchFailure|Assert|IllegalInstruction)")
       message(FATAL_ERROR "${name}: the error should name the trap's launch failure: ${error}")

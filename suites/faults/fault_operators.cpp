@@ -1,13 +1,15 @@
 // The fault-injection family, registered only into the test executable archbench_faulty:
-// operators that write out of bounds, trap and spin forever, each followed by a healthy
-// operator that must still be checked and reported correctly after the fault.
+// operators that write out of bounds, trap, spin forever and run out of device memory, each
+// followed by a healthy operator that must still be checked and reported correctly after it.
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "harness/ops/registry.hpp"
 #include "harness/ops/simple_problem.hpp"
+#include "harness/util/cuda_raii.hpp"
 #include "suites/faults/fault_kernels.hpp"
 
 namespace archbench::faults {
@@ -33,6 +35,34 @@ void add(Registry& r, const std::string& name, Fault f) {
       std::vector<KernelRef>{{name, kernel_stub(f)}}));
 }
 
+// Correct at the check shape; its benchmark shape asks for 1 PiB of device memory, which no GPU
+// has: cudaMalloc fails (not sticky), the operator's verdict names it and the run goes on.
+class OutOfMemoryOperator final : public Operator {
+ public:
+  explicit OutOfMemoryOperator(const Registry& r) : Operator(spec_of(r)), healthy_(healthy_of(r)) {}
+
+  [[nodiscard]] std::vector<KernelRef> kernels() const override { return healthy_.kernels(); }
+  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
+    if (scale == ProblemScale::Bench) (void)DeviceBuffer(size_t{1} << 50);  // throws CudaError
+    return healthy_.make_problem(scale, seed);
+  }
+
+ private:
+  static const Operator& healthy_of(const Registry& r) {
+    for (const auto& op : r.all()) {
+      if (op->spec().name == "b_healthy") return *op;
+    }
+    throw std::logic_error("fault family: b_healthy must be registered first");
+  }
+  static OperatorSpec spec_of(const Registry& r) {
+    OperatorSpec s = healthy_of(r).spec();
+    s.name = "g_out_of_memory";
+    s.shape = "N65536_bench1PiB";
+    return s;
+  }
+  const Operator& healthy_;
+};
+
 void add_fault_family(Registry& r) {
   add(r, "a_out_of_bounds", Fault::OutOfBounds);
   add(r, "b_healthy", Fault::None);
@@ -40,6 +70,8 @@ void add_fault_family(Registry& r) {
   add(r, "d_healthy", Fault::None);
   add(r, "e_spin_forever", Fault::Spin);
   add(r, "f_healthy", Fault::None);
+  r.add(std::make_unique<OutOfMemoryOperator>(r));
+  add(r, "h_healthy", Fault::None);
 }
 
 const TestOperators registered{&add_fault_family};
