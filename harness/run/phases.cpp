@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fnmatch.h>
 #include <optional>
 #include <stdexcept>
 
+#include "harness/ops/id_filter.hpp"
 #include "harness/run/ceilings.hpp"
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/image_probe.hpp"
@@ -34,14 +34,15 @@ void guarded(OperatorResult& r, Body body) {
   }
 }
 
-// ARCHBENCH_TEST_SLOWDOWN="<glob>=<fraction>" slows matching operators (test-only, README).
+// ARCHBENCH_TEST_SLOWDOWN="<filter>=<fraction>" slows the operators the --filter language matches
+// (test-only, README).
 double injected_slowdown_for(const std::string& id) {
   const char* knob = std::getenv("ARCHBENCH_TEST_SLOWDOWN");
   if (knob == nullptr) return 0;
   const std::string k = knob;
   const auto eq = k.rfind('=');
   if (eq == std::string::npos) throw std::invalid_argument("ARCHBENCH_TEST_SLOWDOWN must be <glob>=<fraction>");
-  if (fnmatch(k.substr(0, eq).c_str(), id.c_str(), 0) != 0) return 0;
+  if (!id_matches(k.substr(0, eq), id)) return 0;
   return std::stod(k.substr(eq + 1));
 }
 

@@ -67,55 +67,35 @@ class CudaEvent {
   cudaEvent_t e_ = nullptr;
 };
 
-// An owned CUDA graph (from stream capture) and an owned executable graph; either may be empty.
-class CudaGraph {
+// An owned CUDA handle that may be empty, released by `Destroy` (whose status nobody could act on
+// in a destructor). Used for what stream capture hands over: a graph and its executable form.
+template <typename Handle, auto Destroy>
+class CudaHandle {
  public:
-  CudaGraph() = default;
-  explicit CudaGraph(cudaGraph_t adopted) : g_(adopted) {}
-  ~CudaGraph() { reset(); }
-  CudaGraph(CudaGraph&& o) noexcept : g_(std::exchange(o.g_, nullptr)) {}
-  CudaGraph& operator=(CudaGraph&& o) noexcept {
+  CudaHandle() = default;
+  explicit CudaHandle(Handle adopted) : h_(adopted) {}
+  ~CudaHandle() { reset(); }
+  CudaHandle(CudaHandle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  CudaHandle& operator=(CudaHandle&& o) noexcept {
     if (this != &o) {
       reset();
-      g_ = std::exchange(o.g_, nullptr);
+      h_ = std::exchange(o.h_, nullptr);
     }
     return *this;
   }
-  CudaGraph(const CudaGraph&) = delete;
-  CudaGraph& operator=(const CudaGraph&) = delete;
-  [[nodiscard]] cudaGraph_t get() const { return g_; }
+  CudaHandle(const CudaHandle&) = delete;
+  CudaHandle& operator=(const CudaHandle&) = delete;
+  [[nodiscard]] Handle get() const { return h_; }
 
  private:
   void reset() {
-    if (g_ != nullptr) cudaGraphDestroy(g_);  // cannot throw from a destructor
-    g_ = nullptr;
+    if (h_ != nullptr) (void)Destroy(h_);
+    h_ = nullptr;
   }
-  cudaGraph_t g_ = nullptr;
+  Handle h_ = nullptr;
 };
 
-class CudaGraphExec {
- public:
-  CudaGraphExec() = default;
-  explicit CudaGraphExec(cudaGraphExec_t adopted) : e_(adopted) {}
-  ~CudaGraphExec() { reset(); }
-  CudaGraphExec(CudaGraphExec&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
-  CudaGraphExec& operator=(CudaGraphExec&& o) noexcept {
-    if (this != &o) {
-      reset();
-      e_ = std::exchange(o.e_, nullptr);
-    }
-    return *this;
-  }
-  CudaGraphExec(const CudaGraphExec&) = delete;
-  CudaGraphExec& operator=(const CudaGraphExec&) = delete;
-  [[nodiscard]] cudaGraphExec_t get() const { return e_; }
-
- private:
-  void reset() {
-    if (e_ != nullptr) cudaGraphExecDestroy(e_);  // cannot throw from a destructor
-    e_ = nullptr;
-  }
-  cudaGraphExec_t e_ = nullptr;
-};
+using CudaGraph = CudaHandle<cudaGraph_t, &cudaGraphDestroy>;
+using CudaGraphExec = CudaHandle<cudaGraphExec_t, &cudaGraphExecDestroy>;
 
 }  // namespace archbench

@@ -88,8 +88,8 @@ struct DeviceComparison {
 };
 
 // One device's results against its baseline: the table, the summary and its JSON rows.
-DeviceComparison compare_device(const CompareOptions& o, const std::string& baseline_path, DeviceResults baseline,
-                                const DeviceResults& now, const Thresholds& thresholds) {
+DeviceComparison compare_device(const CompareOptions& o, const std::string& baseline_path,
+                                const DeviceResults& baseline, const DeviceResults& now, const Thresholds& thresholds) {
   const int index = now.device.value("index", 0);
   std::cout << fmt::format("compare {} (device {}, {}) against baseline {}\n", o.results, index, now.key, baseline_path);
   if (auto diff = build_difference(baseline.build, now.build); !diff.empty()) {
@@ -99,11 +99,12 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   auto keep = [&](std::vector<OperatorResult>& ops) {
     std::erase_if(ops, [&](const OperatorResult& r) { return !id_matches(o.filter, r.id); });
   };
+  DeviceResults base_part = baseline;
   DeviceResults current = now;
-  const DeviceResults whole_baseline = baseline;  // unstable variants are judged on all of it
-  keep(baseline.operators);
+  keep(base_part.operators);
   keep(current.operators);
-  const auto rows = compare_results(baseline, current, thresholds, &whole_baseline);
+  // Unstable variants are judged on the whole baseline, not on the part the filter kept.
+  const auto rows = compare_results(base_part, current, thresholds, &baseline);
   std::map<Change, int> counts;
   DeviceComparison out;
   nlohmann::json ops = nlohmann::json::array();
@@ -139,7 +140,8 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
 int compare_command(const CompareOptions& o) {
   std::vector<DeviceResults> results;
   Thresholds thresholds;
-  std::vector<std::pair<std::string, DeviceResults>> baselines;  // per device of `results`, in order
+  std::map<std::string, DeviceResults> loaded;                         // by path
+  std::vector<std::pair<std::string, const DeviceResults*>> baselines;  // per device of `results`, in order
   try {
     results = load_run_results(o.results);
     if (results.empty()) {
@@ -147,7 +149,6 @@ int compare_command(const CompareOptions& o) {
       return kBadInput;
     }
     if (!o.thresholds.empty()) thresholds = Thresholds::load(o.thresholds);
-    std::map<std::string, DeviceResults> loaded;  // by path
     for (const auto& d : results) {
       std::string path = o.baseline;
       if (std::filesystem::is_directory(o.baseline)) {  // a directory of <device-key>.json: pick this device's
@@ -165,7 +166,7 @@ int compare_command(const CompareOptions& o) {
                                  d.device.value("index", 0), o.results, d.key);
         return kBadInput;
       }
-      baselines.emplace_back(path, b);
+      baselines.emplace_back(path, &b);
     }
   } catch (const StoredFileError& e) {
     std::cerr << "archbench compare: " << e.what() << "\n";
@@ -175,7 +176,7 @@ int compare_command(const CompareOptions& o) {
   nlohmann::json devices = nlohmann::json::array();
   for (size_t i = 0; i < results.size(); ++i) {
     if (i > 0) std::cout << "\n";
-    DeviceComparison c = compare_device(o, baselines[i].first, baselines[i].second, results[i], thresholds);
+    DeviceComparison c = compare_device(o, baselines[i].first, *baselines[i].second, results[i], thresholds);
     regressions += c.regressions;
     devices.push_back(std::move(c.json));
   }
