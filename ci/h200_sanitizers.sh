@@ -5,6 +5,8 @@
 # Every tool runs over the suite split into SHARDS gtest shards, all tool x shard processes at
 # once (the sanitizers are CPU-bound; one GPU serves them all), each bounded by SAN_TIMEOUT
 # seconds so that the logs come back within one remote call.
+# On a host of several GPUs, SAN_GPUS="0 1" deals the tools out over them (CUDA_VISIBLE_DEVICES).
+# SAN_ARGS_<tool> adds options for one tool, e.g. SAN_ARGS_racecheck="--kernel-name-exclude kns=cudnn".
 # Usage: SHARDS=3 SAN_TIMEOUT=540 ci/h200_sanitizers.sh BUILD_DIR [gtest filter] [tools...]
 #        (logs to $OUT or ./h200-out: sanitizer-<tool>-<shard>.log)
 set -uo pipefail
@@ -13,11 +15,17 @@ tools=("$@"); [ "${#tools[@]}" -eq 0 ] && tools=(memcheck racecheck initcheck sy
 shards="${SHARDS:-3}"; limit="${SAN_TIMEOUT:-540}"
 out="${OUT:-$PWD/h200-out}"; mkdir -p "$out"
 start=$(date +%s)
-pids=()
+read -r -a gpus <<< "${SAN_GPUS:-}"
+pids=(); t=0
 for tool in "${tools[@]}"; do
+  extra_var="SAN_ARGS_$tool"; read -r -a extra <<< "${!extra_var:-}"
+  visible="${CUDA_VISIBLE_DEVICES:-}"; [ "${#gpus[@]}" -gt 0 ] && visible="${gpus[$((t % ${#gpus[@]}))]}"
+  t=$((t + 1))
+  echo "$tool: GPU ${visible:-default}, extra options: ${extra[*]:-none}"
   for shard in $(seq 0 $((shards - 1))); do
-    ( GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$shard" timeout "$limit" \
-        compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
+    ( export CUDA_VISIBLE_DEVICES="$visible"; [ -z "$visible" ] && unset CUDA_VISIBLE_DEVICES
+      GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$shard" timeout "$limit" \
+        compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 "${extra[@]}" \
         "$b/suites/archbench_ops_tests" --gtest_filter="$filter" > "$out/sanitizer-$tool-$shard.log" 2>&1
       echo $? > "$out/sanitizer-$tool-$shard.rc" ) &
     pids+=($!)
