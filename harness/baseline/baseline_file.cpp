@@ -83,6 +83,9 @@ std::vector<DeviceResults> load_run_results(const std::string& path) {
       r.build = j.at("build");
       r.key = device_key(r.device.at("name"), r.device.at("cc"), r.device.at("memory_bytes"));
       r.operators = read_operators(d.at("operators"), path);
+      if (const auto c = d.value("ceilings", json()); c.is_object()) {
+        if (const double floor = c.value("timer_floor_ms", 0.0); floor > 0) r.timer_floor_ms = floor;
+      }
       out.push_back(std::move(r));
     }
   } catch (const json::exception& e) {
@@ -92,8 +95,38 @@ std::vector<DeviceResults> load_run_results(const std::string& path) {
   return out;
 }
 
-DeviceResults merge_runs(const std::vector<DeviceResults>& runs) {
-  if (runs.empty()) throw StoredFileError("no runs to merge");
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::ranges::sort(v);
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// When every run measured its timer floor, each run's single-launch samples are moved to the
+// runs' median floor before pooling: runs from several hosts of one product (whose fixed
+// per-launch overhead differs by microseconds) then describe one machine, not a mixture.
+std::vector<DeviceResults> on_common_floor(const std::vector<DeviceResults>& runs, std::optional<double>& floor) {
+  floor.reset();
+  if (!std::ranges::all_of(runs, [](const DeviceResults& r) { return r.timer_floor_ms.has_value(); })) return runs;
+  std::vector<double> floors;
+  for (const auto& r : runs) floors.push_back(*r.timer_floor_ms);
+  floor = median_of(floors);
+  std::vector<DeviceResults> moved = runs;
+  for (auto& run : moved) {
+    for (auto& op : run.operators) {
+      if (op.timing) op.timing = with_floor_moved(*op.timing, *floor - *run.timer_floor_ms);
+    }
+  }
+  return moved;
+}
+
+}  // namespace
+
+DeviceResults merge_runs(const std::vector<DeviceResults>& original_runs) {
+  if (original_runs.empty()) throw StoredFileError("no runs to merge");
+  std::optional<double> common_floor;
+  const std::vector<DeviceResults> runs = on_common_floor(original_runs, common_floor);
   DeviceResults merged = runs.front();
   for (auto& op : merged.operators) {
     if (op.timing) op.timing->run_medians_ms = {op.timing->median_ms};
@@ -125,6 +158,13 @@ DeviceResults merge_runs(const std::vector<DeviceResults>& runs) {
   for (auto& op : merged.operators) {
     if (op.timing) summarize(*op.timing);
   }
+  // The floor of a pool is known only if every run measured one: a median over some runs would
+  // describe other processes than the samples.
+  merged.timer_floor_ms = common_floor;
+  merged.run_timer_floors_ms.clear();
+  if (common_floor) {
+    for (const auto& run : original_runs) merged.run_timer_floors_ms.push_back(*run.timer_floor_ms);
+  }
   return merged;
 }
 
@@ -137,6 +177,14 @@ DeviceResults load_baseline(const std::string& path) {
     r.device = j.at("device");
     r.build = j.at("build");
     r.operators = read_operators(j.at("operators"), path);
+    if (j.contains("timer_floor")) {
+      const json& f = j.at("timer_floor");
+      const double median = f.at("median_ms").get<double>();
+      // A floor is microseconds; anything outside (0, 1000 ms) is a damaged file, not a machine.
+      if (!(median > 0 && median < 1000)) throw StoredFileError(path + ": timer_floor.median_ms " + f.at("median_ms").dump() + " is not a plausible floor");
+      r.timer_floor_ms = median;
+      r.run_timer_floors_ms = f.value("run_floors_ms", std::vector<double>{});
+    }
     const std::string expected = device_key(r.device.at("name"), r.device.at("cc"), r.device.at("memory_bytes"));
     if (expected != r.key) throw StoredFileError(path + ": device_key \"" + r.key + "\" does not match its device (" + expected + ")");
   } catch (const json::exception& e) {
@@ -148,6 +196,7 @@ DeviceResults load_baseline(const std::string& path) {
 void save_baseline(const std::string& path, const DeviceResults& d) {
   json j{{"schema", "archbench.baseline"}, {"schema_version", kBaselineSchemaVersion}, {"device_key", d.key},
          {"device", d.device}, {"build", d.build}, {"operators", d.operators}};
+  if (d.timer_floor_ms) j["timer_floor"] = {{"median_ms", *d.timer_floor_ms}, {"run_floors_ms", d.run_timer_floors_ms}};
   write_file_atomically(path, j.dump(1) + "\n");
 }
 

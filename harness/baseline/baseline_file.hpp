@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct DeviceResults {
   nlohmann::json device;  // name, cc, uuid, ... as written
   nlohmann::json build;   // the build manifest as written
   std::vector<OperatorResult> operators;
+  // The timer's floor (timer_floor.hpp) in ms: a run's, or for a baseline the median of its runs'
+  // (each kept in run_timer_floors_ms). Absent from files written before archbench measured it.
+  std::optional<double> timer_floor_ms;
+  std::vector<double> run_timer_floors_ms;
 };
 
 // Reads a run report (`archbench run --json`) and returns its devices. Throws StoredFileError

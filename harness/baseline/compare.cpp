@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/statistics.hpp"
+#include "harness/run/timer.hpp"
 
 namespace archbench {
 namespace {
@@ -61,7 +62,7 @@ std::map<std::string, std::string> unstable_variants(const DeviceResults& baseli
 }
 
 Comparison compare_one(const OperatorResult& base, const OperatorResult& now, const Thresholds& th,
-                       const std::map<std::string, std::string>& unstable) {
+                       const std::map<std::string, std::string>& unstable, double floor_shift_ms) {
   Comparison c;
   c.id = now.id;
   c.family = now.family;
@@ -82,7 +83,9 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
     return c;
   }
   const auto& b = *base.timing;
-  const auto& n = *now.timing;
+  // Now's samples as the baseline's machine would have measured them.
+  const bool shift = floor_shift_ms != 0 && !graph_replayed(*now.timing);
+  const TimingResult n = with_floor_moved(*now.timing, -floor_shift_ms);
   if (graph_replayed(b) != graph_replayed(n)) {
     c.change = Change::TimingModeChanged;
     c.base_ms = b.median_ms;
@@ -97,7 +100,7 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   const std::vector<double> medians = b.run_medians_ms.empty() ? std::vector<double>{b.median_ms} : b.run_medians_ms;
   const double lo = *std::ranges::min_element(medians), hi = *std::ranges::max_element(medians);
   c.base_ms = stats::median(medians);
-  c.now_ms = n.median_ms;
+  c.now_ms = n.median_ms;  // floor-corrected when shifted; the detail names the measured value
   c.effect = c.base_ms > 0 ? n.median_ms / c.base_ms - 1 : 0;
   c.p_value = stats::mann_whitney_p(b.samples_ms, n.samples_ms);
   const bool have_cycles = b.median_cycles > 0 && n.median_cycles > 0;
@@ -128,8 +131,10 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   // A clock change alone (same cycles) is not a code regression: confirm in cycle space.
   const bool cycles_agree = !have_cycles || std::abs(c.cycles_effect) >= rule.min_effect * 0.5;
   if (significant && cycles_agree) c.change = slower ? Change::Slower : Change::Faster;
-  c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%, baseline runs {:.4f}-{:.4f}, margin {:.1f}%, p={:.1e}{})",
-                         c.base_ms, n.median_ms, 100 * c.effect, lo, hi, 100 * margin, c.p_value,
+  c.detail = fmt::format("{:.4f} -> {:.4f} ms{} ({:+.1f}%, baseline runs {:.4f}-{:.4f}, margin {:.1f}%, p={:.1e}{})",
+                         c.base_ms, n.median_ms,
+                         shift ? fmt::format(" (measured {:.4f}, less the floor shift)", now.timing->median_ms) : "",
+                         100 * c.effect, lo, hi, 100 * margin, c.p_value,
                          have_cycles ? fmt::format(", cycles {:+.1f}%", 100 * c.cycles_effect) : "");
   if (significant && !cycles_agree) c.detail += " - within clock drift";
   if (graph_replayed(b) && b.graph_batch != n.graph_batch) {
@@ -185,10 +190,16 @@ std::string_view change_name(Change c) {
   return "?";
 }
 
+std::optional<double> timer_floor_shift_ms(const DeviceResults& baseline, const DeviceResults& now) {
+  if (!baseline.timer_floor_ms || !now.timer_floor_ms) return std::nullopt;
+  return *now.timer_floor_ms - *baseline.timer_floor_ms;
+}
+
 std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now, const Thresholds& th,
-                                        const DeviceResults* population) {
+                                        const DeviceResults* population, bool floor_correction) {
   std::vector<Comparison> out;
   const auto unstable = unstable_variants(population != nullptr ? *population : baseline, th);
+  const double floor_shift = floor_correction ? timer_floor_shift_ms(baseline, now).value_or(0.0) : 0.0;
   for (const auto& b : baseline.operators) {
     auto it = std::ranges::find(now.operators, b.id, &OperatorResult::id);
     if (it == now.operators.end()) {
@@ -199,7 +210,7 @@ std::vector<Comparison> compare_results(const DeviceResults& baseline, const Dev
       c.detail = "in the baseline, absent from these results (filtered out, or the operator was removed)";
       out.push_back(c);
     } else {
-      out.push_back(compare_one(b, *it, th, unstable));
+      out.push_back(compare_one(b, *it, th, unstable, floor_shift));
     }
   }
   for (const auto& n : now.operators) {

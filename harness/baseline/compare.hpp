@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,10 +56,20 @@ struct Comparison {
   }
 };
 
+// How much more fixed overhead every single-launch sample of `now` carries than the baseline's
+// (now's timer floor - the baseline's, in ms), when both measured one; nullopt otherwise.
+// Another machine of the same product can differ here by microseconds (event/launch path of
+// its driver and virtualisation), which would otherwise read as a regression of every
+// microsecond-scale operator.
+[[nodiscard]] std::optional<double> timer_floor_shift_ms(const DeviceResults& baseline, const DeviceResults& now);
+
 // Which variants are unstable is judged on `population` when given (the whole baseline, when the
-// caller compares a filtered part of it), else on `baseline`.
+// caller compares a filtered part of it), else on `baseline`. With `floor_correction`, the
+// timer-floor shift is taken out of now's single-launch samples before they are judged (CUDA-graph
+// replay amortises the floor over its batch and is compared as measured).
 [[nodiscard]] std::vector<Comparison> compare_results(const DeviceResults& baseline, const DeviceResults& now,
                                                       const Thresholds& thresholds,
-                                                      const DeviceResults* population = nullptr);
+                                                      const DeviceResults* population = nullptr,
+                                                      bool floor_correction = true);
 
 }  // namespace archbench

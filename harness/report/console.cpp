@@ -37,8 +37,9 @@ std::string format_device_header(const Environment& env, const DeviceReport& d, 
                    d.device.l2_bytes >> 20);
   if (d.ceilings) {
     const auto& c = *d.ceilings;
-    s += fmt::format("ceilings (measured): cuBLAS f32 {:.1f} | tf32 {:.0f} | f16 {:.0f} | bf16 {:.0f} TFLOP/s | copy {:.0f} GB/s\n",
+    s += fmt::format("ceilings (measured): cuBLAS f32 {:.1f} | tf32 {:.0f} | f16 {:.0f} | bf16 {:.0f} TFLOP/s | copy {:.0f} GB/s",
                      c.f32_tflops, c.tf32_tflops, c.f16_tflops, c.bf16_tflops, c.dram_gbps);
+    s += c.timer_floor_ms > 0 ? fmt::format(" | timer floor {:.2f} us\n", c.timer_floor_ms * 1e3) : std::string("\n");
   }
   return s;
 }

@@ -121,7 +121,7 @@ void from_json(const json& j, OperatorResult& r) {
 
 void to_json(json& j, const Ceilings& c) {
   j = json{{"f32_tflops", c.f32_tflops}, {"tf32_tflops", c.tf32_tflops}, {"f16_tflops", c.f16_tflops},
-           {"bf16_tflops", c.bf16_tflops}, {"dram_gbps", c.dram_gbps}};
+           {"bf16_tflops", c.bf16_tflops}, {"dram_gbps", c.dram_gbps}, {"timer_floor_ms", c.timer_floor_ms}};
 }
 
 void from_json(const json& j, Ceilings& c) {
@@ -130,6 +130,7 @@ void from_json(const json& j, Ceilings& c) {
   j.at("f16_tflops").get_to(c.f16_tflops);
   j.at("bf16_tflops").get_to(c.bf16_tflops);
   j.at("dram_gbps").get_to(c.dram_gbps);
+  c.timer_floor_ms = j.value("timer_floor_ms", 0.0);  // absent from results older than the floor
 }
 
 void to_json(json& j, const DeviceInfo& d) {

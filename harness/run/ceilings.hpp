@@ -1,5 +1,6 @@
 // The device's own ceilings, measured once per run: the better of cuBLAS GEMM at 4096³ and 8192³ per math type, and a
-// large device-to-device copy. The "% of ceiling" of every operator is relative to these.
+// large device-to-device copy. The "% of ceiling" of every operator is relative to these. Also the timer's floor
+// (timer_floor.hpp), which baselines and compare use to tell a machine's fixed overhead from a kernel's time.
 #pragma once
 
 #include <cstddef>

@@ -56,6 +56,16 @@ void summarize(TimingResult& t) {
       t.event_reasons, [](uint64_t r) { return (r & ClockSample::kThrottleMask) != 0; }));
 }
 
+TimingResult with_floor_moved(const TimingResult& t, double delta_ms) {
+  if (t.mode == "graph" || delta_ms == 0) return t;
+  TimingResult u = t;
+  for (double& s : u.samples_ms) s += delta_ms;
+  const double mhz = u.median_sm_mhz;
+  summarize(u);
+  if (u.sm_mhz.empty() && mhz > 0) u.median_cycles = u.median_ms * 1e-3 * mhz * 1e6;  // stored clocks summary only
+  return u;
+}
+
 TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const TimerConfig& cfg) {
   using clock = std::chrono::steady_clock;
   const auto warm_until = clock::now() + std::chrono::duration<double>(cfg.warmup_seconds);

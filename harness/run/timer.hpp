@@ -64,4 +64,9 @@ class SampleTimer {
 // standard error, and the clock summary when clocks were sampled.
 void summarize(TimingResult& t);
 
+// `t` with `delta_ms` added to every sample, re-summarized: a single-launch timing moved from one
+// timer floor to another (timer_floor.hpp). CUDA-graph replay amortises the floor over its batch
+// and is returned unchanged.
+[[nodiscard]] TimingResult with_floor_moved(const TimingResult& t, double delta_ms);
+
 }  // namespace archbench

@@ -3,6 +3,7 @@
 
 #include "harness/ops/id_filter.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -103,8 +104,30 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   DeviceResults current = now;
   keep(base_part.operators);
   keep(current.operators);
+  const auto floor_shift = timer_floor_shift_ms(baseline, now);
+  nlohmann::json floor_json = nullptr;
+  if (floor_shift) {
+    const bool applied = o.floor_correction;
+    std::cout << fmt::format("timer floor: baseline {:.2f} us, now {:.2f} us ({:+.2f} us per single-launch sample{})\n",
+                             *baseline.timer_floor_ms * 1e3, *now.timer_floor_ms * 1e3, *floor_shift * 1e3,
+                             applied ? ", taken out before judging" : "; --no-floor-correction: compared as measured");
+    // A machine's fixed overhead moving by more than a microsecond is worth knowing in itself (a
+    // driver or virtualisation change every launch pays), though no kernel got slower.
+    if (std::abs(*floor_shift) > 0.5e-3) {
+      std::cout << fmt::format("note: this machine's fixed per-launch overhead differs from the baseline's by {:+.2f} us; "
+                               "launch-bound workloads see it, the kernels themselves are judged without it\n",
+                               *floor_shift * 1e3);
+    }
+    floor_json = {{"baseline_ms", *baseline.timer_floor_ms}, {"now_ms", *now.timer_floor_ms},
+                  {"shift_ms", *floor_shift}, {"taken_out", applied}};
+  } else {
+    std::cout << fmt::format("note: no timer floor in the {} (written before archbench measured it): times compared as "
+                             "measured, so another machine's fixed per-launch overhead reads as a change of the "
+                             "smallest operators\n",
+                             baseline.timer_floor_ms ? "results" : (now.timer_floor_ms ? "baseline" : "baseline or results"));
+  }
   // Unstable variants are judged on the whole baseline, not on the part the filter kept.
-  const auto rows = compare_results(base_part, current, thresholds, &baseline);
+  const auto rows = compare_results(base_part, current, thresholds, &baseline, o.floor_correction);
   std::map<Change, int> counts;
   DeviceComparison out;
   nlohmann::json ops = nlohmann::json::array();
@@ -129,7 +152,8 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
     std::cout << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
                              "their times are shown but not gated (not counted as regressions)\n", n);
   }
-  out.json = {{"device_index", index}, {"device_key", now.key}, {"baseline", baseline_path}, {"operators", ops}};
+  out.json = {{"device_index", index}, {"device_key", now.key}, {"baseline", baseline_path},
+              {"timer_floor", floor_json}, {"operators", ops}};
   return out;
 }
 

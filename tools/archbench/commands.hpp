@@ -54,6 +54,7 @@ struct CompareOptions {
   std::string thresholds;
   std::string json_path;
   std::string filter = "*";  // compare only operators whose id matches (both sides)
+  bool floor_correction = true;  // take the timer-floor shift out before judging (compare.hpp)
 };
 int compare_command(const CompareOptions& o);
 

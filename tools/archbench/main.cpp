@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
   compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");
   compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches these comma-separated globs (on both sides)");
+  compare_cmd->add_flag("!--no-floor-correction", cmp.floor_correction,
+                        "compare times as measured, without taking out the difference of the two machines' timer floors");
 
   cli::MergeOptions merge;
   auto* merge_cmd = app.add_subcommand("merge", "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html");
