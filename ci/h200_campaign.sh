@@ -7,12 +7,25 @@
 #   ci/h200_campaign.sh BUILD slow PCT N FILTER         N runs of FILTER, each operator slowed by PCT
 #                                                       (ARCHBENCH_TEST_SLOWDOWN), then compared
 #   ci/h200_campaign.sh BUILD pack                      tar of $W's JSONs and logs -> $OUT/campaign.tgz
+# On a host of several GPUs, GPUS="0 1" runs the `runs` and `slow` steps on every listed GPU at
+# once (N runs each, files PREFIX-g<gpu>-<i>.json): one GPU's work never shares a GPU with
+# another's, and a two-GPU host collects twice the runs in the same time.
 # tools/campaign/summarize.py turns the pack into the README's figures.
 set -uo pipefail
 b="${1:?build directory}"; step="${2:?step}"; shift 2
 W="${W:-/tmp/campaign}"; mkdir -p "$W/baselines"
 out="${OUT:-$PWD/h200-out}"; mkdir -p "$out"
 ab="$b/archbench"
+# One step per listed GPU at once, each pinned with CUDA_VISIBLE_DEVICES and named PREFIX-g<gpu>.
+if [ -n "${GPUS:-}" ] && { [ "$step" = runs ] || [ "$step" = slow ]; }; then
+  pids=()
+  for g in $GPUS; do
+    if [ "$step" = runs ]; then args=("${1:?prefix}-g$g" "${@:2}"); else args=("$@"); fi
+    ( export CUDA_VISIBLE_DEVICES="$g" SLOW_SUFFIX="-g$g"; GPUS= "$0" "$b" "$step" "${args[@]}" ) &
+    pids+=($!)
+  done
+  wait "${pids[@]}"; exit 0
+fi
 case "$step" in
   runs)
     prefix="${1:?prefix}"; n="${2:?count}"; shift 2
@@ -35,13 +48,14 @@ case "$step" in
     done ;;
   slow)
     pct="${1:?fraction}"; n="${2:?count}"; filter="${3:?filter}"
+    name="slow$pct${SLOW_SUFFIX:-}"
     for i in $(seq 1 "$n"); do
       start=$SECONDS
-      ARCHBENCH_TEST_SLOWDOWN="*=$pct" "$ab" run --quiet --filter "$filter" --json "$W/slow$pct-$i.json" \
-        > "$W/slow$pct-$i.txt" 2>&1
-      echo "slow$pct-$i: run exit $? in $(( SECONDS - start )) s"
+      ARCHBENCH_TEST_SLOWDOWN="*=$pct" "$ab" run --quiet --filter "$filter" --json "$W/$name-$i.json" \
+        > "$W/$name-$i.txt" 2>&1
+      echo "$name-$i: run exit $? in $(( SECONDS - start )) s"
     done
-    "$0" "$b" compare "slow$pct" "$filter" ;;
+    if [ -d "$W/baselines" ] && ls "$W"/baselines/*.json >/dev/null 2>&1; then "$0" "$b" compare "$name" "$filter"; fi ;;
   pack)
     tar -czf "$out/campaign.tgz" -C "$W" . && ls -la "$out/campaign.tgz" ;;
   *) echo "unknown step $step"; exit 2 ;;
