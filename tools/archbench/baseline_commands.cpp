@@ -75,8 +75,10 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
       std::cerr << "archbench baseline update: " << e.what() << "\n";
       return kInternal;
     }
-    std::cout << fmt::format("wrote {} ({} operators, device {}, {} run(s) pooled)\n", path, d.operators.size(), d.key,
-                             runs_per_device[i]);
+    std::cout << fmt::format("wrote {} ({} operators, device {}, {} run(s) pooled, {})\n", path, d.operators.size(), d.key,
+                             runs_per_device[i],
+                             d.timer_floor_ms ? fmt::format("timer floor {:.2f} us", *d.timer_floor_ms * 1e3)
+                                              : std::string("no timer floor: some run predates it"));
   }
   return rc;
 }
