@@ -12,7 +12,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "harness/baseline/compare.hpp"
 #include "harness/report/json.hpp"
 #include "harness/run/timer.hpp"
+#include "suites/unit/synthetic_results.hpp"
 
 namespace archbench {
 namespace {
@@ -29,36 +29,13 @@ namespace fs = std::filesystem;
 constexpr double kHostShiftMs = 0.0017;  // the other host's extra fixed cost per sample
 
 TimingResult timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0) {
-  TimingResult t;
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> d(center_ms, center_ms * 0.005);
-  for (int i = 0; i < 60; ++i) t.samples_ms.push_back(d(rng));
-  summarize(t);
-  t.mode = mode;
-  t.graph_batch = batch;
-  return t;
+  return testing_support::synthetic_timing(center_ms, seed, mode, batch, 60);
 }
 
-OperatorResult op(const std::string& id, const TimingResult& t) {
-  OperatorResult r;
-  r.id = id;
-  r.family = "elementwise";
-  r.image.status = "sass";
-  r.image.label = "sass sm_90";
-  CorrectnessResult c;
-  c.passed = true;
-  c.bench_shape_finite = true;
-  r.correctness = c;
-  r.timing = t;
-  return r;
-}
+OperatorResult op(const std::string& id, const TimingResult& t) { return testing_support::synthetic_operator(id, t); }
 
 DeviceResults device(std::vector<OperatorResult> ops, std::optional<double> floor_ms) {
-  DeviceResults d;
-  d.device = {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"memory_bytes", size_t{150110011392}}, {"uuid", "GPU-1"}};
-  d.key = device_key("NVIDIA H200", "9.0", 150110011392);
-  d.build = {{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}};
-  d.operators = std::move(ops);
+  DeviceResults d = testing_support::synthetic_h200(std::move(ops));
   d.timer_floor_ms = floor_ms;
   return d;
 }

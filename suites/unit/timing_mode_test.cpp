@@ -15,42 +15,18 @@
 #include "harness/report/console.hpp"
 #include "harness/report/json.hpp"
 #include "harness/run/timer.hpp"
+#include "suites/unit/synthetic_results.hpp"
 
 namespace archbench {
 namespace {
 
 TimingResult timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0) {
-  TimingResult t;
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> d(center_ms, center_ms * 0.005);
-  for (int i = 0; i < 40; ++i) t.samples_ms.push_back(d(rng));
-  summarize(t);
-  t.mode = mode;
-  t.graph_batch = batch;
-  return t;
+  return testing_support::synthetic_timing(center_ms, seed, mode, batch);
 }
 
-OperatorResult op(const std::string& id, const TimingResult& t) {
-  OperatorResult r;
-  r.id = id;
-  r.family = "elementwise";
-  r.image.status = "sass";
-  r.image.label = "sass sm_90";
-  CorrectnessResult c;
-  c.passed = true;
-  c.bench_shape_finite = true;
-  r.correctness = c;
-  r.timing = t;
-  return r;
-}
+OperatorResult op(const std::string& id, const TimingResult& t) { return testing_support::synthetic_operator(id, t); }
 
-DeviceResults device(std::vector<OperatorResult> ops) {
-  DeviceResults d;
-  d.key = device_key("NVIDIA H200", "9.0", 150110011392);
-  d.build = {{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}};
-  d.operators = std::move(ops);
-  return d;
-}
+DeviceResults device(std::vector<OperatorResult> ops) { return testing_support::synthetic_h200(std::move(ops)); }
 
 TEST(TimingJson, GraphFieldsRoundTrip) {
   TimingResult t = timing(0.004, 1, "graph", 50);
