@@ -71,7 +71,7 @@ bool launch_blocking_in_effect() {
 }
 
 void check_operator(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device, uint64_t seed,
-                    OperatorResult& r) {
+                    OperatorResult& r, const CheckOptions& options) {
   r.image = probe_image(op, build, device);
   if (r.image.status != "sass" && r.image.status != "ptx-jit" && r.image.status != "library") return;
   guarded(r, [&] {
@@ -93,7 +93,7 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
       c.non_finite = k.non_finite;
       c.elements = k.elements;
     }
-    {
+    if (options.bench_shape_pass) {
       auto big = op.make_problem(ProblemScale::Bench, seed + 1);
       big->poison_output();
       big->launch(stream.get());

@@ -21,8 +21,16 @@ namespace archbench {
 void enable_launch_blocking();
 [[nodiscard]] bool launch_blocking_in_effect();
 
+// What check_operator runs. By default: correctness at the check scale, then the all-finite pass
+// at the benchmark shape. A caller that cannot afford the benchmark shape (the GPU suite under a
+// slow compute-sanitizer tool) may skip the latter; the result then keeps bench_shape_finite
+// false and no implementation: "not verified", never "passed".
+struct CheckOptions {
+  bool bench_shape_pass = true;
+};
+
 void check_operator(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device, uint64_t seed,
-                    OperatorResult& result);
+                    OperatorResult& result, const CheckOptions& options = {});
 
 void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes, const TimerConfig& cfg,
                    uint64_t seed, OperatorResult& result);
