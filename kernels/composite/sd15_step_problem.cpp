@@ -2,9 +2,11 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstddef>
+#include <exception>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -235,33 +237,111 @@ class Sd15StepProblem final : public Problem {
     elementwise::launch_add(dt, x1_.buffer.get(), po_.buffer.get(), out.buffer.get(), numel, stream);
   }
 
-  // "Device memory in use is the same after every step": each step is run on its own and the
-  // device's free memory compared before and after it. cudaMemGetInfo is device-wide, so another
-  // process (a parallel ctest) can move it: a step fails only if free memory changed across it
-  // in each of kAttempts runs, as an allocation inside the chain would. The problem's launch()
-  // has run before check(), so lazy module loading and first-launch setup are already done.
+  // "Device memory in use is the same across every step", checked inside this process, where
+  // other processes (sanitizer shards, ctest -j, a shared runner) cannot disturb it as they did a
+  // device-wide cudaMemGetInfo count: each step is captured, not run, into a CUDA graph in
+  // thread-local capture mode. A cudaMalloc or cudaFree from this thread (like any call that is
+  // unsafe under capture) then fails and invalidates the capture, and a stream-ordered
+  // cudaMallocAsync/cudaFreeAsync becomes a memory-allocation/free node of the graph; either is
+  // reported with its step. enqueue_step, one step at a time, is what is captured, so that the
+  // error names the step. The problem's launch() has run before check(), so lazy module loading
+  // and the kernels' one-time setup (shared-memory opt-ins, occupancy caches) are already done
+  // and are not mistaken for the step's own calls.
   void verify_memory_stable() const {
-    constexpr int kAttempts = 3;
     CudaStream stream;
-    ARCHBENCH_CUDA_CHECK(cudaDeviceSynchronize());
     for (int s = 0; s < dims_.steps; ++s) {
-      long long taken = 0;
-      bool stable = false;
-      for (int attempt = 0; attempt < kAttempts && !stable; ++attempt) {
-        size_t free_before = 0, free_after = 0, total = 0;
-        ARCHBENCH_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
-        enqueue_step(s, stream.get());
-        ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-        ARCHBENCH_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
-        taken = static_cast<long long>(free_before) - static_cast<long long>(free_after);
-        stable = taken == 0;
+      const CudaGraph graph = capture_step(s, stream.get());
+      const MemoryNodes nodes = count_memory_nodes(graph.get());
+      if (nodes.total == 0) {
+        throw std::runtime_error("sd15_step: the CUDA-graph capture of step " + std::to_string(s) +
+                                 " recorded no work: does the step enqueue on the stream it is given?");
       }
-      if (!stable) {
-        throw std::runtime_error("sd15_step: device memory in use changed by " + std::to_string(taken) +
-                                 " bytes across step " + std::to_string(s) + " (in each of " +
-                                 std::to_string(kAttempts) + " runs of it): the chain allocates or frees while it runs");
+      if (nodes.allocs > 0 || nodes.frees > 0) {
+        throw std::runtime_error("sd15_step: step " + std::to_string(s) +
+                                 " allocates or frees device memory while it runs: its CUDA-graph capture holds " +
+                                 std::to_string(nodes.allocs) + " memory-allocation and " +
+                                 std::to_string(nodes.frees) +
+                                 " memory-free node(s) (stream-ordered cudaMallocAsync/cudaFreeAsync)");
       }
     }
+  }
+
+  // Step s captured into a graph (thread-local mode, nothing runs). Whatever enqueue_step does,
+  // the capture is ended and what it produced is owned (destroyed with the returned graph or
+  // here), the stream is left out of capture mode, and the non-sticky error a failed capture
+  // leaves behind is cleared; a failure throws, naming the step and how it was detected.
+  CudaGraph capture_step(int s, cudaStream_t stream) const {
+    ARCHBENCH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    std::string failure;
+    bool forbidden_call = false;  // a call failed because capture forbids it, or after one had
+    try {
+      enqueue_step(s, stream);
+    } catch (const CudaError& e) {
+      failure = e.what();
+      const int c = e.code();
+      forbidden_call = c == cudaErrorStreamCaptureUnsupported || c == cudaErrorStreamCaptureInvalidated ||
+                       c == cudaErrorStreamCaptureImplicit;
+    } catch (const std::exception& e) {
+      failure = e.what();
+    } catch (...) {
+      failure = "an unknown exception";
+    }
+    cudaGraph_t raw = nullptr;
+    const cudaError_t end = cudaStreamEndCapture(stream, &raw);
+    CudaGraph graph(raw);
+    if (failure.empty() && end == cudaSuccess) return graph;
+
+    graph = CudaGraph();
+    const cudaError_t last = cudaGetLastError();  // reads and, unless sticky, clears it
+    if (is_sticky_error(last)) throw_cuda_error(last, "the failed capture of an sd15_step step", __FILE__, __LINE__);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    ARCHBENCH_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+    if (status != cudaStreamCaptureStatusNone) {
+      throw std::runtime_error("sd15_step: the stream is still capturing after the failed capture of step " +
+                               std::to_string(s));
+    }
+    const std::string step = "sd15_step: step " + std::to_string(s);
+    const std::string ended = end == cudaSuccess ? "" : "; cudaStreamEndCapture: " + describe_cuda_error(end);
+    if (forbidden_call || failure.empty()) {
+      // An ignored error (failure empty) also ends here: the capture was invalidated by a call.
+      throw std::runtime_error(
+          step + " makes a call that stream capture forbids, detected by capturing the step into a CUDA graph"
+                 " in thread-local mode, where cudaMalloc, cudaFree and synchronising calls from this thread fail"
+                 " and invalidate the capture: the step allocates, frees or synchronises while it runs (" +
+          (failure.empty() ? "its error was ignored" : failure) + ended + ")");
+    }
+    throw std::runtime_error(step + " failed while being captured into a CUDA graph (thread-local mode): " + failure +
+                             ended);
+  }
+
+  struct MemoryNodes {
+    size_t total = 0, allocs = 0, frees = 0;
+  };
+
+  // The nodes of a graph, its child graphs' included, by type.
+  static MemoryNodes count_memory_nodes(cudaGraph_t graph) {
+    size_t n = 0;
+    ARCHBENCH_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &n));
+    std::vector<cudaGraphNode_t> nodes(n);
+    if (n > 0) ARCHBENCH_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &n));
+    nodes.resize(n);
+    MemoryNodes count;
+    for (cudaGraphNode_t node : nodes) {
+      cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+      ARCHBENCH_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+      ++count.total;
+      if (type == cudaGraphNodeTypeMemAlloc) ++count.allocs;
+      if (type == cudaGraphNodeTypeMemFree) ++count.frees;
+      if (type == cudaGraphNodeTypeGraph) {  // the child graph belongs to its node: not destroyed here
+        cudaGraph_t child = nullptr;
+        ARCHBENCH_CUDA_CHECK(cudaGraphChildGraphNodeGetGraph(node, &child));
+        const MemoryNodes inner = count_memory_nodes(child);
+        count.total += inner.total;
+        count.allocs += inner.allocs;
+        count.frees += inner.frees;
+      }
+    }
+    return count;
   }
 
   Sd15StepDims dims_;
