@@ -1,0 +1,115 @@
+// ci/h200_sanitizers.sh's lists, checked without a GPU: the library-kernel substrings that
+// racecheck, synccheck and initcheck skip never match one of archbench's own kernels (as the
+// tools see them: mangled, namespaces and anonymous-namespace file tags included), still match
+// the library kernels the H200 run flagged, and every "provoking" test it runs apart exists.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/binary/binary_file.hpp"
+
+namespace archbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ARCHBENCH_TEST_FIXTURES is <source>/suites/fixtures.
+fs::path source_dir() { return fs::path(ARCHBENCH_TEST_FIXTURES).parent_path().parent_path(); }
+
+// The script's answer to one of its --print-* options, one entry per line.
+std::vector<std::string> script_list(const std::string& option) {
+  const std::string command = "bash '" + (source_dir() / "ci" / "h200_sanitizers.sh").string() + "' " + option;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    ADD_FAILURE() << "cannot run " << command;
+    return {};
+  }
+  std::string text;
+  std::array<char, 4096> buf{};
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
+  const int status = pclose(pipe);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << " failed";
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+std::vector<std::string> library_kernel_substrings() { return script_list("--print-library-kernels"); }
+
+TEST(SanitizerScript, LibraryKernelExclusionsNeverMatchAnOwnKernel) {
+  const std::vector<std::string> excluded = library_kernel_substrings();
+  ASSERT_FALSE(excluded.empty());
+  const auto kernels = binary::BinaryFile::open(ARCHBENCH_TEST_EXE).kernels();
+  // The executable must hold every family's kernels, or the check below proves little.
+  for (const auto& family : fs::directory_iterator(source_dir() / "kernels")) {
+    if (!family.is_directory()) continue;
+    const bool has_cu = std::ranges::any_of(fs::directory_iterator(family.path()),
+                                            [](const auto& f) { return f.path().extension() == ".cu"; });
+    if (!has_cu) continue;
+    const std::string name = family.path().filename().string();
+    const std::string ns = "7kernels" + std::to_string(name.size()) + name;  // archbench::kernels::<family>
+    EXPECT_TRUE(std::ranges::any_of(kernels, [&](const auto& k) { return k.mangled.find(ns) != std::string::npos; }))
+        << "no kernel of kernels/" << name << " in " << ARCHBENCH_TEST_EXE;
+  }
+  for (const auto& k : kernels) {  // every kernel of the executable is ours to check
+    for (const auto& s : excluded) {
+      EXPECT_EQ(k.mangled.find(s), std::string::npos)
+          << "kns=" << s << " would hide archbench's own kernel from racecheck, synccheck and initcheck: " << k.mangled
+          << " (" << k.demangled << ")";
+    }
+  }
+}
+
+TEST(SanitizerScript, LibraryKernelExclusionsCoverTheKernelsTheH200Flagged) {
+  const std::vector<std::string> excluded = library_kernel_substrings();
+  // Mangled names as the tools saw them in the whole-suite run on the H200 (/work/notes/h200-s12,
+  // racecheck, synccheck, initcheck) and, for SDPA, the subset run of the README.
+  const std::vector<std::string> flagged = {
+      "nvjet_sm90_hsh_192x192_64x4_1x4_h_bz_coopB_TNN",  // racecheck: cuBLAS f16 GEMM
+      "nvjet_sm90_tst_64x32_64x16_1x4_h_bz_splitK_TNT",  // racecheck: cuBLAS split-K GEMM
+      // initcheck: cuDNN's layout transform (this instance is in libcudnn_engines_precompiled.so 9)
+      "_ZN5cudnn19engines_precompiled16nhwcToNchwKernelIfffLb1ELb0EL21cudnnKernelDataType_t0EEEvNS0_18nhwc2nchw_"
+      "params_tIT1_EEPKT_PT0_",
+      "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16",  // racecheck, synccheck: cuDNN SDPA
+  };
+  for (const auto& name : flagged) {
+    EXPECT_TRUE(std::ranges::any_of(excluded, [&](const auto& s) { return name.find(s) != std::string::npos; }))
+        << name << " is not excluded";
+  }
+}
+
+TEST(SanitizerScript, ProvokingTestsExistInTheGpuSuite) {
+  std::string sources;
+  for (const auto& f : fs::directory_iterator(source_dir() / "suites" / "ops")) {
+    if (f.path().extension() != ".cpp") continue;
+    std::ifstream in(f.path());
+    sources.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::vector<std::string> provoking = script_list("--print-provoking-tests");
+  ASSERT_FALSE(provoking.empty());
+  for (const auto& test : provoking) {
+    const auto dot = test.find('.');
+    ASSERT_NE(dot, std::string::npos) << test;
+    const std::string suite = test.substr(0, dot), name = test.substr(dot + 1);
+    const bool defined = sources.find("TEST(" + suite + ", " + name + ")") != std::string::npos ||
+                         sources.find("TEST_F(" + suite + ", " + name + ")") != std::string::npos;
+    EXPECT_TRUE(defined) << test << " is listed as provoking but no such test is in suites/ops";
+  }
+}
+
+}  // namespace
+}  // namespace archbench
