@@ -13,49 +13,13 @@
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
+#include "harness/util/cudnn_backend.hpp"
 #include "harness/util/cudnn_check.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
 
-// A failing backend call throws LibraryError("cuDNN", status) whose text starts with the step.
-void check(cudnnStatus_t s, const std::string& step) {
-  if (s != CUDNN_STATUS_SUCCESS) throw_cudnn_error(s, step.c_str(), __FILE__, __LINE__);
-}
-
-// One backend descriptor, destroyed with its owner.
-class Descriptor {
- public:
-  Descriptor(cudnnBackendDescriptorType_t type, std::string name) : name_(std::move(name)) {
-    check(cudnnBackendCreateDescriptor(type, &d_), name_ + ": create");
-  }
-  ~Descriptor() {
-    if (d_ != nullptr) cudnnBackendDestroyDescriptor(d_);
-  }
-  Descriptor(Descriptor&& o) noexcept : d_(std::exchange(o.d_, nullptr)), name_(std::move(o.name_)) {}
-  Descriptor& operator=(Descriptor&&) = delete;
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-
-  [[nodiscard]] cudnnBackendDescriptor_t get() const { return d_; }
-  [[nodiscard]] const std::string& name() const { return name_; }
-
-  void set(cudnnBackendAttributeName_t attr, const char* attr_name, cudnnBackendAttributeType_t type, int64_t count,
-           const void* values) {
-    check(cudnnBackendSetAttribute(d_, attr, type, count, values), name_ + ": set " + attr_name);
-  }
-  void set_desc(cudnnBackendAttributeName_t attr, const char* attr_name, const Descriptor& value) {
-    const cudnnBackendDescriptor_t raw = value.get();
-    set(attr, attr_name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw);
-  }
-  void finalize() { check(cudnnBackendFinalize(d_), name_ + ": finalize"); }
-
- private:
-  cudnnBackendDescriptor_t d_ = nullptr;
-  std::string name_;
-};
-
-#define ARCHBENCH_ATTR(name) name, #name  // the attribute and its name, for the step text
+using cudnn_backend::Descriptor;
 
 using Dims4 = std::array<int64_t, 4>;
 
@@ -93,13 +57,13 @@ constexpr int64_t kUidQ = 1, kUidK = 2, kUidV = 3, kUidO = 4, kUidScale = 5;
 Descriptor make_tensor(const GraphParts& g, const TensorSpec& t) {
   Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR, g.label + ": tensor " + t.name);
   const int64_t alignment = 16;
-  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_DATA_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &t.type);
-  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_DIMENSIONS), CUDNN_TYPE_INT64, 4, t.dims.data());
-  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_STRIDES), CUDNN_TYPE_INT64, 4, t.strides.data());
-  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_UNIQUE_ID), CUDNN_TYPE_INT64, 1, &t.uid);
-  d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT), CUDNN_TYPE_INT64, 1, &alignment);
-  if (t.is_virtual) d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_IS_VIRTUAL), CUDNN_TYPE_BOOLEAN, 1, &t.is_virtual);
-  if (t.by_value) d.set(ARCHBENCH_ATTR(CUDNN_ATTR_TENSOR_IS_BY_VALUE), CUDNN_TYPE_BOOLEAN, 1, &t.by_value);
+  d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_DATA_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &t.type);
+  d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_DIMENSIONS), CUDNN_TYPE_INT64, 4, t.dims.data());
+  d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_STRIDES), CUDNN_TYPE_INT64, 4, t.strides.data());
+  d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_UNIQUE_ID), CUDNN_TYPE_INT64, 1, &t.uid);
+  d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT), CUDNN_TYPE_INT64, 1, &alignment);
+  if (t.is_virtual) d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_IS_VIRTUAL), CUDNN_TYPE_BOOLEAN, 1, &t.is_virtual);
+  if (t.by_value) d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_IS_BY_VALUE), CUDNN_TYPE_BOOLEAN, 1, &t.by_value);
   d.finalize();
   return d;
 }
@@ -107,13 +71,13 @@ Descriptor make_tensor(const GraphParts& g, const TensorSpec& t) {
 void add_matmul(GraphParts& g, const char* name, const Descriptor& a, const Descriptor& b, const Descriptor& c) {
   Descriptor desc(CUDNN_BACKEND_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul descriptor");
   const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
-  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_MATMUL_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
+  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_MATMUL_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
   desc.finalize();
   Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul op");
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_ADESC), a);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_BDESC), b);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_CDESC), c);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC), desc);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_ADESC), a);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_BDESC), b);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_CDESC), c);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC), desc);
   op.finalize();
   g.add(std::move(desc));
   g.ops.push_back(g.add(std::move(op))->get());
@@ -124,14 +88,14 @@ void add_pointwise(GraphParts& g, const char* name, cudnnPointwiseMode_t mode, c
                    const Descriptor* b, const Descriptor& y) {
   Descriptor desc(CUDNN_BACKEND_POINTWISE_DESCRIPTOR, g.label + ": " + name + " pointwise descriptor");
   const cudnnDataType_t prec = CUDNN_DATA_FLOAT;
-  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_POINTWISE_MODE), CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
-  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_POINTWISE_MATH_PREC), CUDNN_TYPE_DATA_TYPE, 1, &prec);
+  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MODE), CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
+  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MATH_PREC), CUDNN_TYPE_DATA_TYPE, 1, &prec);
   desc.finalize();
   Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, g.label + ": " + name + " pointwise op");
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR), desc);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_XDESC), x);
-  if (b != nullptr) op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_BDESC), *b);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_YDESC), y);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR), desc);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_XDESC), x);
+  if (b != nullptr) op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_BDESC), *b);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_YDESC), y);
   op.finalize();
   g.add(std::move(desc));
   g.ops.push_back(g.add(std::move(op))->get());
@@ -142,13 +106,13 @@ void add_reduction(GraphParts& g, const char* name, cudnnReduceTensorOp_t mode, 
                    const Descriptor& y) {
   Descriptor desc(CUDNN_BACKEND_REDUCTION_DESCRIPTOR, g.label + ": " + name + " reduction descriptor");
   const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
-  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_REDUCTION_OPERATOR), CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &mode);
-  desc.set(ARCHBENCH_ATTR(CUDNN_ATTR_REDUCTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
+  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_OPERATOR), CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &mode);
+  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
   desc.finalize();
   Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR, g.label + ": " + name + " reduction op");
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_XDESC), x);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_YDESC), y);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC), desc);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_XDESC), x);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_YDESC), y);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC), desc);
   op.finalize();
   g.add(std::move(desc));
   g.ops.push_back(g.add(std::move(op))->get());
@@ -213,11 +177,11 @@ void build_unified(GraphParts& g, const Shapes& s) {
   const auto* o = tensor({"O", kUidO, s.io, s.q(), packed_strides(s.q())});
   const auto* scale = tensor({"scale", kUidScale, CUDNN_DATA_FLOAT, one, one, false, true});
   Descriptor op(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR, g.label + ": SDPA_FWD op");
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC), *q);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC), *k);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC), *v);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC), *o);
-  op.set_desc(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC), *scale);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC), *q);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC), *k);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC), *v);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC), *o);
+  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC), *scale);
   op.finalize();
   g.ops.push_back(g.add(std::move(op))->get());
 }
@@ -232,65 +196,30 @@ struct Plan {
 // The operation graph of the parts' operations; without a handle (nullptr) it still finalizes,
 // which is what a machine without a GPU can check.
 Descriptor make_operation_graph(const GraphParts& parts, cudnnHandle_t handle) {
-  Descriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, parts.label + ": operation graph");
-  if (handle != nullptr) graph.set(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATIONGRAPH_HANDLE), CUDNN_TYPE_HANDLE, 1, &handle);
-  graph.set(ARCHBENCH_ATTR(CUDNN_ATTR_OPERATIONGRAPH_OPS), CUDNN_TYPE_BACKEND_DESCRIPTOR,
-            static_cast<int64_t>(parts.ops.size()), parts.ops.data());
-  graph.finalize();
-  return graph;
+  return cudnn_backend::make_operation_graph(parts.ops, handle, parts.label);
 }
 
 // Operation graph -> heuristics (mode A) -> the first engine config that finalizes into a plan.
 Plan make_plan(GraphParts parts, cudnnHandle_t handle) {
-  const std::string& label = parts.label;
+  const std::string label = parts.label;
   Descriptor graph = make_operation_graph(parts, handle);
-  const cudnnBackendDescriptor_t graph_raw = graph.get();
-
-  Descriptor heur(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, label + ": engine heuristics (mode A)");
-  heur.set(ARCHBENCH_ATTR(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH), CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph_raw);
-  const cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
-  heur.set(ARCHBENCH_ATTR(CUDNN_ATTR_ENGINEHEUR_MODE), CUDNN_TYPE_HEUR_MODE, 1, &mode);
-  heur.finalize();
-  int64_t count = 0;
-  check(cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count,
-                                 nullptr),
-        label + ": engine heuristics (mode A): count CUDNN_ATTR_ENGINEHEUR_RESULTS");
-  if (count <= 0) {
-    throw LibraryError("cuDNN", "CUDNN_STATUS_NOT_SUPPORTED",
-                       label + ": engine heuristics (mode A) returned no engine config for this graph");
-  }
-  std::vector<Descriptor> configs;
-  std::vector<cudnnBackendDescriptor_t> raw;
-  for (int64_t i = 0; i < count; ++i) {
-    configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, label + ": engine config " + std::to_string(i));
-    raw.push_back(configs.back().get());
-  }
-  int64_t returned = 0;
-  check(cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count,
-                                 &returned, raw.data()),
-        label + ": engine heuristics (mode A): get CUDNN_ATTR_ENGINEHEUR_RESULTS");
+  cudnn_backend::HeuristicResults heur = cudnn_backend::heuristic_engine_configs(graph, label);
+  const auto returned = static_cast<int64_t>(heur.configs.size());
 
   // Engine configs the heuristics rank first can still refuse this shape at finalization
   // (NOT_SUPPORTED); try them in order and report every refusal if none takes it.
   std::string refusals;
   for (int64_t i = 0; i < returned; ++i) {
     try {
-      Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR,
-                      label + ": execution plan (engine config " + std::to_string(i) + " of " +
-                          std::to_string(returned) + ")");
-      plan.set(ARCHBENCH_ATTR(CUDNN_ATTR_EXECUTION_PLAN_HANDLE), CUDNN_TYPE_HANDLE, 1, &handle);
-      plan.set(ARCHBENCH_ATTR(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG), CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw[i]);
-      plan.finalize();
-      int64_t workspace = 0;
-      int64_t n = 0;
-      check(cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n,
-                                     &workspace),
-            plan.name() + ": get CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+      Descriptor plan = cudnn_backend::make_execution_plan(
+          handle, heur.configs[static_cast<size_t>(i)],
+          label + ": execution plan (engine config " + std::to_string(i) + " of " + std::to_string(returned) + ")");
+      const int64_t workspace = cudnn_backend::plan_workspace_bytes(plan);
       const cudnnBackendDescriptor_t plan_raw = plan.get();
       Plan result{std::move(parts), workspace, plan_raw};
       result.parts.add(std::move(graph));
-      result.parts.add(std::move(heur));
-      for (auto& c : configs) result.parts.add(std::move(c));
+      result.parts.add(std::move(heur.heuristics));
+      for (auto& c : heur.configs) result.parts.add(std::move(c));
       result.parts.add(std::move(plan));
       return result;
     } catch (const LibraryError& e) {
@@ -337,16 +266,14 @@ struct SdpaState {
     const std::array<int64_t, 5> uids{kUidQ, kUidK, kUidV, kUidO, kUidScale};
     std::array<void*, 5> pointers{q, k, v, o, &scale};  // by-value tensors point at host memory
     void* ws = workspace.get();
-    pack->set(ARCHBENCH_ATTR(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS), CUDNN_TYPE_INT64, 5, uids.data());
-    pack->set(ARCHBENCH_ATTR(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS), CUDNN_TYPE_VOID_PTR, 5, pointers.data());
-    pack->set(ARCHBENCH_ATTR(CUDNN_ATTR_VARIANT_PACK_WORKSPACE), CUDNN_TYPE_VOID_PTR, 1, &ws);
+    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS), CUDNN_TYPE_INT64, 5, uids.data());
+    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS), CUDNN_TYPE_VOID_PTR, 5, pointers.data());
+    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_WORKSPACE), CUDNN_TYPE_VOID_PTR, 1, &ws);
     pack->finalize();
     variant_pack = std::move(pack);
     bound = want;
   }
 };
-
-#undef ARCHBENCH_ATTR
 
 }  // namespace
 
