@@ -1,7 +1,12 @@
-// The cuDNN twins: cudnnConvolutionForward (the legacy API, still in cuDNN 9) on one shape,
-// layout and dtype, with the algorithm picked once by cuDNN's heuristics.
+// The cuDNN twins conv_cudnn_nhwc / conv_cudnn_nchw: cuDNN's convolution forward on one shape,
+// layout and dtype. They run through cuDNN's backend (graph) API with one engine config chosen
+// deterministically from the heuristics' list (conv_cudnn_graph.hpp, conv_engine_choice.hpp), so
+// that the engine, its knobs and its workspace are named in implementation() and pinned for the
+// process; when no backend engine qualifies on this device, through the legacy
+// cudnnConvolutionForward (conv_cudnn_legacy.hpp), which says so in implementation().
 #pragma once
 
+#include <cstddef>
 #include <memory>
 
 #include "harness/ops/dtype.hpp"
@@ -10,19 +15,11 @@
 
 namespace archbench::kernels::conv {
 
-// Descriptors for x, w (KRSC for NHWC, KCRS for NCHW) and y in `layout`; cross-correlation,
-// padding and stride from `d`, no dilation, fp32 compute. Math mode by dtype: f16/bf16
-// CUDNN_TENSOR_OP_MATH; f32 CUDNN_FMA_MATH (no TF32: strict fp32); tf32 CUDNN_DEFAULT_MATH, which
-// permits TF32 tensor cores on CC >= 8.0. The algorithm is the first one that
-// cudnnGetConvolutionForwardAlgorithm_v7 ranks, reports as supported, fits a 512 MiB workspace
-// and respects the math mode (strict f32 never takes a tensor-op result; tf32 prefers one), as
-// PyTorch does with cudnn.benchmark off. The workspace is allocated here, once. Measured on the
-// H200 (cuDNN 9.14), this legacy heuristic's choice is up to 20x slower than what PyTorch 2.11 runs at
-// the same shape (1x1 conv, f16 NHWC: 183 us vs 9.3 us; PyTorch goes through cuDNN's graph heuristics). cudnnFindConvolutionForwardAlgorithm
-// was tried instead and is not used: there it reported no successful algorithm for f16, bf16 and tf32
-// at the check shapes (CUDNN_STATUS_NOT_SUPPORTED for all 8 results) and the timing worker crashed
-// with SIGSEGV in three operators. Needs the device
-// (cuDNN calls); throws LibraryError on a cuDNN failure.
+// The workspace either path may take (the legacy twin's limit, kept).
+inline constexpr size_t kCudnnConvMaxWorkspaceBytes = size_t{512} << 20;
+
+// Builds the plan (or the legacy descriptors and algorithm) and the workspace, once: call it in
+// make_problem. Needs the device; throws LibraryError when neither path works.
 [[nodiscard]] std::unique_ptr<ConvLauncher> make_cudnn_launcher(const ConvDims& d, ConvLayout layout, DType math);
 
 }  // namespace archbench::kernels::conv

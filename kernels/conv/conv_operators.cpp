@@ -7,9 +7,12 @@
 //                    f16, bf16; NHWC; CC >= 8.0. All 8 shapes. Its oracle twin is
 //                    conv_cudnn_nhwc at the same dtype and shape.
 //   conv_simt        own implicit GEMM on the SIMT cores, f32; NHWC; any CC. Rows 1, 5, 6, 7.
-//   conv_cudnn_nhwc  cuDNN (cudnnConvolutionForward, heuristic algorithm) on NHWC: f16 and bf16 at
-//                    all 8 shapes; f32 (FMA only) and tf32 (TF32 tensor cores) at rows 1, 5, 6, 7.
-//   conv_cudnn_nchw  cuDNN on NCHW, the PyTorch default layout (cuDNN transposes internally):
+//   conv_cudnn_nhwc  cuDNN (backend graph API: one engine config of the heuristics, chosen
+//                    deterministically and named in implementation(); the legacy
+//                    cudnnConvolutionForward only when no backend engine qualifies) on NHWC: f16 and
+//                    bf16 at all 8 shapes; f32 (FMA only) and tf32 (TF32 tensor cores) at rows 1, 5, 6, 7.
+//   conv_cudnn_nchw  cuDNN, the same way, on NCHW, the PyTorch default layout (the layout is in the
+//                    tensors' strides; cuDNN picks engines for it):
 //                    f32, tf32, f16, bf16 at rows 1, 5, 6, 7.
 // The f32/tf32 and NCHW variants keep to the four rows that span the kinds of convolution (3x3
 // stride 1, 3x3 stride 2, 1x1, the 4-channel conv_in), to keep the operator count and CI time

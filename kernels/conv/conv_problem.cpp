@@ -23,6 +23,7 @@ ConvProblem::ConvProblem(const ConvDims& bench, ConvLayout layout, DType math, c
   w_ = upload(host_w_);
   y_ = allocate(storage, dims_.output_numel());
   launcher_ = make(dims_, bench);
+  launcher_->bind(x_, w_, y_);
   if (scale == ProblemScale::Bench) {  // too large for the CPU reference: free the host copies
     host_x_ = {};
     host_w_ = {};

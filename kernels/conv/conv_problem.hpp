@@ -16,6 +16,9 @@ namespace archbench::kernels::conv {
 class ConvLauncher {
  public:
   virtual ~ConvLauncher() = default;
+  // Called once, right after construction, with the tensors every launch() will get: a launcher
+  // that binds buffers ahead (the cuDNN graph twin's variant pack) does it here, not in launch().
+  virtual void bind(const DeviceTensor& /*x*/, const DeviceTensor& /*w*/, const DeviceTensor& /*y*/) {}
   // Enqueues y = conv(x, w) on `stream`; never synchronizes.
   virtual void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) = 0;
   [[nodiscard]] virtual std::string implementation() const { return {}; }  // see Problem::implementation
