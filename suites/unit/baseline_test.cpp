@@ -11,6 +11,7 @@
 #include "harness/baseline/compare.hpp"
 #include "harness/report/json.hpp"
 #include "harness/run/timer.hpp"
+#include "suites/unit/synthetic_results.hpp"
 
 namespace archbench {
 namespace {
@@ -51,14 +52,7 @@ OperatorResult op(const std::string& id, double center_ms, unsigned seed, const 
   return r;
 }
 
-DeviceResults device(std::vector<OperatorResult> ops) {
-  DeviceResults d;
-  d.device = {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"memory_bytes", size_t{150110011392}}, {"uuid", "GPU-1"}};
-  d.key = device_key("NVIDIA H200", "9.0", 150110011392);
-  d.build = {{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}};
-  d.operators = std::move(ops);
-  return d;
-}
+DeviceResults device(std::vector<OperatorResult> ops) { return testing_support::synthetic_h200(std::move(ops)); }
 
 TEST(DeviceKey, NameCcAndMemory) {
   EXPECT_EQ(device_key("NVIDIA H200", "9.0", 150110011392), "nvidia-h200-cc90-140g");
