@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/baseline/statistics.hpp"
 #include "harness/report/json.hpp"
 #include "harness/run/timer.hpp"
 #include "harness/util/atomic_file.hpp"
@@ -97,12 +98,6 @@ std::vector<DeviceResults> load_run_results(const std::string& path) {
 
 namespace {
 
-double median_of(std::vector<double> v) {
-  std::ranges::sort(v);
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
 // When every run measured its timer floor, each run's single-launch samples are moved to the
 // runs' median floor before pooling: runs from several hosts of one product (whose fixed
 // per-launch overhead differs by microseconds) then describe one machine, not a mixture.
@@ -111,7 +106,7 @@ std::vector<DeviceResults> on_common_floor(const std::vector<DeviceResults>& run
   if (!std::ranges::all_of(runs, [](const DeviceResults& r) { return r.timer_floor_ms.has_value(); })) return runs;
   std::vector<double> floors;
   for (const auto& r : runs) floors.push_back(*r.timer_floor_ms);
-  floor = median_of(floors);
+  floor = stats::median(floors);
   std::vector<DeviceResults> moved = runs;
   for (auto& run : moved) {
     for (auto& op : run.operators) {

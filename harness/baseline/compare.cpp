@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,9 +84,11 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
     return c;
   }
   const auto& b = *base.timing;
-  // Now's samples as the baseline's machine would have measured them.
+  // Now's samples as the baseline's machine would have measured them (a copy only when they move).
   const bool shift = floor_shift_ms != 0 && !graph_replayed(*now.timing);
-  const TimingResult n = with_floor_moved(*now.timing, -floor_shift_ms);
+  const std::optional<TimingResult> moved =
+      shift ? std::optional<TimingResult>(with_floor_moved(*now.timing, -floor_shift_ms)) : std::nullopt;
+  const TimingResult& n = moved ? *moved : *now.timing;
   if (graph_replayed(b) != graph_replayed(n)) {
     c.change = Change::TimingModeChanged;
     c.base_ms = b.median_ms;
