@@ -14,22 +14,26 @@
 #   excludes them and they run in a pass of their own per tool with --report-api-errors no
 #   (memory checking stays on). The per-tool summary counts both passes.
 # - Library kernels: racecheck and synccheck skip the kernels of cuBLAS and cuDNN
-#   (--kernel-name-exclude kns=SUBSTRING for each of LIBRARY_KERNELS below); initcheck skips only
-#   cuDNN's layout transform (INITCHECK_KERNELS). Their Hopper kernels
-#   synchronise through TMA, wgmma and mbarriers, which those tools do not model: racecheck
-#   reported thousands of hazards in cuBLAS's nvjet_sm90_* GEMMs; synccheck overflowed its
-#   cuda::barrier tracking in cuDNN's SDPA kernel, after which the context was lost (719) and every
-#   later test failed, and it hung in cuBLAS GEMMs; initcheck reported cuDNN's
-#   cudnn::engines_precompiled::nhwcToNchwKernel reading scratch memory it had not written (400 s
-#   a test). None of that is archbench's code or fixable here. memcheck keeps checking library
-#   kernels: a wrong argument of ours (size, pointer, workspace) shows up there. The substrings
-#   must never match one of archbench's own kernels (mangled names, which include namespaces and
-#   the file of an anonymous namespace): the unit test SanitizerScript.* checks that against the
-#   kernels of the archbench binary (`ci/h200_sanitizers.sh --print-library-kernels`).
-#   initcheck keeps every other library kernel: an intermediate that a library kernel writes and
-#   one of ours reads (attention_math's scores: cuBLAS, then our softmax_rows) must count as
-#   written, which a skipped kernel's stores might not. The transform it skips writes only the
-#   conv twin's output, which no kernel of ours reads.
+#   (--kernel-name-exclude kns=SUBSTRING for each of LIBRARY_KERNELS below); initcheck skips
+#   cuDNN's (INITCHECK_KERNELS). Their Hopper kernels synchronise through TMA, wgmma and
+#   mbarriers, which those tools do not model: racecheck reported thousands of hazards in cuBLAS's
+#   nvjet_sm90_* GEMMs; synccheck overflowed its cuda::barrier tracking in cuDNN's SDPA kernel,
+#   after which the context was lost (719) and every later test failed, and it hung in cuBLAS
+#   GEMMs; initcheck reported cuDNN's own kernels reading cuDNN's own scratch (400 s a test).
+#   None of that is archbench's code or fixable here. memcheck keeps checking library kernels: a
+#   wrong argument of ours (size, pointer, workspace) shows up there. The substrings must never
+#   match one of archbench's own kernels (mangled names, which include namespaces and the file of
+#   an anonymous namespace): the unit test SanitizerScript.* checks that against the kernels of
+#   the archbench binary (`ci/h200_sanitizers.sh --print-library-kernels`). initcheck keeps
+#   cuBLAS's kernels: an intermediate that cuBLAS writes and one of ours reads (attention_math's
+#   scores: cuBLAS, then our softmax_rows) must count as written, which a skipped kernel's stores
+#   do not (second H200 run: skipping only cuDNN's transform got the cuDNN kernel after it reported).
+# - racecheck does not run the tests that launch library kernels at all (RACECHECK_SKIPPED_TESTS):
+#   even excluded by name, cuBLAS's sm90 GEMMs stopped it with an internal error (second H200 run).
+#   Every own kernel keeps its operator test under racecheck.
+# - Timing: the tests see ARCHBENCH_UNDER_SANITIZER=<tool> and do not assert timing ratios, which
+#   the instrumentation distorts (GraphReplayGpu's injected slowdown measured 1.12x instead of
+#   1.5x under memcheck); they still run every kernel.
 # - Check shapes: racecheck, synccheck and initcheck run the operator tests at the check scale only
 #   (ARCHBENCH_TEST_SHAPES=check, suites/ops/test_shapes.hpp): at benchmark shapes racecheck took
 #   414 s for one own GEMM. The tests say so in their output ("full-shape pass skipped"), which
@@ -38,7 +42,8 @@
 # SAN_ARGS_racecheck="--kernel-name-exclude kns=something".
 # Usage: SHARDS=3 SAN_TIMEOUT=540 ci/h200_sanitizers.sh BUILD_DIR [gtest filter] [tools...]
 #        (logs to $OUT or ./h200-out: sanitizer-<tool>-<shard>.log, sanitizer-<tool>-provoking.log)
-#        ci/h200_sanitizers.sh --print-library-kernels | --print-provoking-tests  (one per line)
+#        ci/h200_sanitizers.sh --print-library-kernels | --print-provoking-tests
+#                              | --print-racecheck-skipped-tests  (one per line)
 set -uo pipefail
 
 # Tests that provoke CUDA errors on purpose (gtest names, ':'-separated): a PTX ISA newer than the
@@ -59,13 +64,26 @@ LIBRARY_KERNELS=(
   fmha     # cuDNN's runtime-compiled fused attention: fmha_*
 )
 EXCLUDING_TOOLS=" racecheck synccheck "
-# What initcheck skips: cuDNN's NHWC->NCHW transform reads scratch that cuDNN never wrote.
-INITCHECK_KERNELS=(nhwcToNchwKernel)
+# What initcheck skips: every cuDNN kernel. cuDNN's layout transform (nhwcToNchwKernel) reads
+# scratch that cuDNN never wrote; skipping only the transform made its stores invisible, so the
+# conv kernel that reads them (sm80_xmma_fprop_implicit_gemm_..._cudnn) was reported instead.
+# No kernel of ours reads what a cuDNN kernel wrote (the conv and SDPA twins' outputs go to the
+# host check only), so skipping all of them hides nothing of ours.
+INITCHECK_KERNELS=(cudnn)
+# Tests that racecheck does not run: those that launch cuBLAS or cuDNN kernels. racecheck stops
+# with "Internal Sanitizer Error: The Sanitizer failed to handle a hardware exception" in cuBLAS's
+# sm90 GEMMs even when they are excluded by name, and the context is lost for every later test.
+# gtest patterns: the library operators (impl cublas or cudnn in `archbench list`, which includes
+# attention_math) and the tests that launch them outside the registry's operator tests.
+RACECHECK_SKIPPED_TESTS="*gemm_cublas*:*conv_cudnn*:*sdpa_cudnn*:*attention_math*"
+RACECHECK_SKIPPED_TESTS+=":Twins/OracleTest.*:ConvCudnnGraphGpu.*"
+RACECHECK_SKIPPED_TESTS+=":GraphReplayGpu.CublasGemmTwinIsReplayed:GraphReplayGpu.InjectedSlowdownIsInsideTheGraph"
 CHECK_SHAPE_TOOLS=" racecheck synccheck initcheck "
 
 case "${1:-}" in
   --print-library-kernels) printf '%s\n' "${LIBRARY_KERNELS[@]}" "${INITCHECK_KERNELS[@]}"; exit 0 ;;
   --print-provoking-tests) tr ':' '\n' <<< "$PROVOKING_TESTS"; exit 0 ;;
+  --print-racecheck-skipped-tests) tr ':' '\n' <<< "$RACECHECK_SKIPPED_TESTS"; exit 0 ;;
 esac
 
 b="${1:?build directory}"; filter="${2:-*}"; shift $(( $# >= 2 ? 2 : $# ))
@@ -98,6 +116,7 @@ run() {
   local name="$1" f="$2"; shift 2
   ( export CUDA_VISIBLE_DEVICES="$visible"; [ -z "$visible" ] && unset CUDA_VISIBLE_DEVICES
     export ARCHBENCH_TEST_SHAPES="$shapes"; [ -z "$shapes" ] && unset ARCHBENCH_TEST_SHAPES
+    export ARCHBENCH_UNDER_SANITIZER="$tool"
     if [[ "$name" =~ ^[0-9]+$ ]]; then export GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$name"; fi
     timeout "$limit" compute-sanitizer "${opts[@]}" "$@" "$exe" --gtest_filter="$f" > "$out/sanitizer-$tool-$name.log" 2>&1
     echo $? > "$out/sanitizer-$tool-$name.rc" ) &
@@ -120,14 +139,15 @@ for tool in "${tools[@]}"; do
   visible="${CUDA_VISIBLE_DEVICES:-}"; [ "${#gpus[@]}" -gt 0 ] && visible="${gpus[$((t % ${#gpus[@]}))]}"
   t=$((t + 1))
   echo "$tool: GPU ${visible:-default}, shapes ${shapes:-full}, options: ${opts[*]}"
-  for shard in $(seq 0 $((shards - 1))); do run "$shard" "$main_filter"; done
+  tool_filter="$main_filter"; [ "$tool" = racecheck ] && tool_filter="$main_filter:$RACECHECK_SKIPPED_TESTS"
+  for shard in $(seq 0 $((shards - 1))); do run "$shard" "$tool_filter"; done
   [ -n "$provoking_filter" ] && run provoking "$provoking_filter" --report-api-errors no
 done
 wait "${pids[@]}"
 
 status=0
 for tool in "${tools[@]}"; do
-  passed=0; failed=0; skipped=0; errors=0; check_only=0; codes=(); logs=()
+  passed=0; failed=0; skipped=0; errors=0; internal=0; check_only=0; codes=(); logs=()
   mapfile -t names < <(seq 0 $((shards - 1))); [ -n "$provoking_filter" ] && names+=(provoking)
   for name in "${names[@]}"; do
     log="$out/sanitizer-$tool-$name.log"; logs+=("$log"); rc="$(cat "$out/sanitizer-$tool-$name.rc" 2>/dev/null)"
@@ -138,10 +158,11 @@ for tool in "${tools[@]}"; do
     skipped=$((skipped + $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$log")))
     check_only=$((check_only + $(grep -c '^note: full-shape pass skipped' "$log")))
     n="$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')"; errors=$((errors + ${n:-0}))
+    internal=$((internal + $(grep -c 'Internal Sanitizer Error' "$log")))
     [ "${rc:-none}" != 0 ] && status=1
   done
   echo "$tool: exit codes ${codes[*]} (124 = SAN_TIMEOUT), $passed passed, $failed failed, $skipped skipped," \
-       "$errors sanitizer errors; $check_only at the check scale only"
+       "$errors sanitizer errors, $internal internal sanitizer errors; $check_only at the check scale only"
   # Where the findings are: the kernels named in device frames and race reports, most mentioned first.
   grep -ohE '(^=========     at |access at )[^+]+\+0x[0-9a-f]+' "${logs[@]}" |
     sed -E 's/^(=========     at |access at )//; s/\+0x[0-9a-f]+$//' | cut -c1-160 | sort | uniq -c | sort -rn |

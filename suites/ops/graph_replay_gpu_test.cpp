@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 #include "harness/run/timer.hpp"
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
+#include "suites/ops/sanitizer_env.hpp"
 
 namespace archbench {
 namespace {
@@ -107,6 +109,10 @@ TEST_F(GraphReplayGpu, SamplesArePerLaunch) {
   const TimingResult replay = time_graph_replays(launch, stream.get(), cfg_, l2, 10);
   ASSERT_EQ(replay.mode, "graph") << replay.graph_fallback;
   EXPECT_EQ(replay.graph_batch, 10);
+  if (!sanitizer_tool().empty()) {
+    std::cout << "note: timing ratio not asserted under compute-sanitizer " << sanitizer_tool() << "\n";
+    return;
+  }
   EXPECT_LT(replay.median_ms, 2 * single.median_ms) << "single " << single.median_ms << " ms";
 }
 
@@ -122,6 +128,10 @@ TEST_F(GraphReplayGpu, InjectedSlowdownIsInsideTheGraph) {
   ASSERT_TRUE(slowed.error.empty()) << slowed.error;
   EXPECT_EQ(slowed.timing->mode, "graph") << slowed.timing->graph_fallback;
   EXPECT_DOUBLE_EQ(slowed.timing->injected_slowdown, 0.5);
+  if (!sanitizer_tool().empty()) {
+    std::cout << "note: timing ratio not asserted under compute-sanitizer " << sanitizer_tool() << "\n";
+    return;
+  }
   EXPECT_GT(slowed.timing->median_ms, 1.2 * plain.median_ms) << "plain " << plain.median_ms << " ms";
 }
 

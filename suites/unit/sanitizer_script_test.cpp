@@ -1,7 +1,8 @@
 // ci/h200_sanitizers.sh's lists, checked without a GPU: the library-kernel substrings that
 // racecheck, synccheck and initcheck skip never match one of archbench's own kernels (as the
 // tools see them: mangled, namespaces and anonymous-namespace file tags included), still match
-// the library kernels the H200 run flagged, and every "provoking" test it runs apart exists.
+// the library kernels the H200 run flagged, every "provoking" test it runs apart exists, and
+// racecheck leaves out exactly the tests that launch library kernels.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/binary/binary_file.hpp"
@@ -85,6 +87,9 @@ TEST(SanitizerScript, LibraryKernelExclusionsCoverTheKernelsTheH200Flagged) {
       "_ZN5cudnn19engines_precompiled16nhwcToNchwKernelIfffLb1ELb0EL21cudnnKernelDataType_t0EEEvNS0_18nhwc2nchw_"
       "params_tIT1_EEPKT_PT0_",
       "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16",  // racecheck, synccheck: cuDNN SDPA
+      // initcheck, second run: cuDNN's conv kernel reading the transform's scratch
+      "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize32x32x8_stage3_warpsize1x2x1_g1_ffma_"
+      "aligna4_alignc4_execute_kernel__5x_cudnn",
   };
   for (const auto& name : flagged) {
     EXPECT_TRUE(std::ranges::any_of(excluded, [&](const auto& s) { return name.find(s) != std::string::npos; }))
@@ -108,6 +113,95 @@ TEST(SanitizerScript, ProvokingTestsExistInTheGpuSuite) {
     const bool defined = sources.find("TEST(" + suite + ", " + name + ")") != std::string::npos ||
                          sources.find("TEST_F(" + suite + ", " + name + ")") != std::string::npos;
     EXPECT_TRUE(defined) << test << " is listed as provoking but no such test is in suites/ops";
+  }
+}
+
+
+// gtest's filter patterns: '*' any run of characters, '?' one.
+bool glob_match(std::string_view pattern, std::string_view text) {
+  if (pattern.empty()) return text.empty();
+  if (pattern.front() == '*') {
+    for (size_t skip = 0; skip <= text.size(); ++skip) {
+      if (glob_match(pattern.substr(1), text.substr(skip))) return true;
+    }
+    return false;
+  }
+  if (text.empty()) return false;
+  return (pattern.front() == '?' || pattern.front() == text.front()) && glob_match(pattern.substr(1), text.substr(1));
+}
+
+bool skipped_by_racecheck(const std::vector<std::string>& patterns, const std::string& test) {
+  return std::ranges::any_of(patterns, [&](const auto& p) { return glob_match(p, test); });
+}
+
+TEST(SanitizerScript, GlobMatchIsGtests) {
+  EXPECT_TRUE(glob_match("*gemm_cublas*", "Registry/OperatorTest.ImageAndCorrectness/matmul__gemm_cublas__f16__M1"));
+  EXPECT_TRUE(glob_match("Twins/OracleTest.*", "Twins/OracleTest.NoWorse/x"));
+  EXPECT_TRUE(glob_match("a?c", "abc"));
+  EXPECT_FALSE(glob_match("*gemm_cublas*", "Registry/OperatorTest.ImageAndCorrectness/matmul__gemm_tc__f16__M1"));
+  EXPECT_FALSE(glob_match("GraphReplayGpu.Cublas", "GraphReplayGpu.CublasGemmTwinIsReplayed"));
+}
+
+// racecheck skips a registry operator's test exactly when the operator is a library's (impl cublas
+// or cudnn in `archbench list`): every own kernel stays under racecheck, no cuBLAS/cuDNN launch
+// reaches it.
+TEST(SanitizerScript, RacecheckSkipsExactlyTheLibraryOperators) {
+  const std::vector<std::string> patterns = script_list("--print-racecheck-skipped-tests");
+  ASSERT_FALSE(patterns.empty());
+  const std::string command = std::string("'") + ARCHBENCH_TEST_EXE + "' list";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr) << command;
+  std::string text;
+  std::array<char, 4096> buf{};
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
+  ASSERT_EQ(pclose(pipe), 0) << command;
+  std::istringstream in(text);
+  size_t own = 0, library = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string id, impl;
+    fields >> id >> impl;
+    if (id == "id" || impl.empty()) continue;  // the header
+    std::string name;
+    for (char c : id) name += c == '/' ? std::string("__") : std::string(1, c);
+    const std::string test = "Registry/OperatorTest.ImageAndCorrectness/" + name;
+    if (impl == "own") {
+      ++own;
+      EXPECT_FALSE(skipped_by_racecheck(patterns, test)) << "racecheck would skip own operator " << id;
+    } else {
+      ++library;
+      EXPECT_TRUE(skipped_by_racecheck(patterns, test)) << "racecheck would run " << impl << " operator " << id;
+    }
+  }
+  EXPECT_GT(own, 50U);
+  EXPECT_GT(library, 50U);
+}
+
+// The named tests racecheck skips exist (a rename would quietly put them back under racecheck).
+TEST(SanitizerScript, RacecheckSkippedTestsExist) {
+  std::string sources;
+  for (const auto& f : fs::directory_iterator(source_dir() / "suites" / "ops")) {
+    if (f.path().extension() != ".cpp") continue;
+    std::ifstream in(f.path());
+    sources.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  for (const auto& p : script_list("--print-racecheck-skipped-tests")) {
+    if (p.front() == '*') continue;  // an operator pattern, checked above
+    const auto dot = p.find('.');
+    ASSERT_NE(dot, std::string::npos) << p;
+    std::string suite = p.substr(0, dot);
+    const std::string name = p.substr(dot + 1);
+    if (const auto slash = suite.find('/'); slash != std::string::npos) {  // Twins/OracleTest: instantiated TEST_P
+      EXPECT_NE(sources.find("TEST_P(" + suite.substr(slash + 1) + ","), std::string::npos) << p;
+      continue;
+    }
+    if (name == "*") {
+      EXPECT_NE(sources.find("(" + suite + ", "), std::string::npos) << p;
+      continue;
+    }
+    EXPECT_TRUE(sources.find("TEST(" + suite + ", " + name + ")") != std::string::npos ||
+                sources.find("TEST_F(" + suite + ", " + name + ")") != std::string::npos)
+        << p << " is skipped by racecheck but no such test is in suites/ops";
   }
 }
 
