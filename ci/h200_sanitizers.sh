@@ -31,6 +31,8 @@
 # - racecheck does not run the tests that launch library kernels at all (RACECHECK_SKIPPED_TESTS):
 #   even excluded by name, cuBLAS's sm90 GEMMs stopped it with an internal error (second H200 run).
 #   Every own kernel keeps its operator test under racecheck.
+# - initcheck does not run the f16/bf16 math-path attention (INITCHECK_SKIPPED_TESTS): it does not
+#   see the stores of cuBLAS's sm90 GEMM that writes the scores our softmax then reads.
 # - Timing: the tests see ARCHBENCH_UNDER_SANITIZER=<tool> and do not assert timing ratios, which
 #   the instrumentation distorts (GraphReplayGpu's injected slowdown measured 1.12x instead of
 #   1.5x under memcheck); they still run every kernel.
@@ -43,7 +45,8 @@
 # Usage: SHARDS=3 SAN_TIMEOUT=540 ci/h200_sanitizers.sh BUILD_DIR [gtest filter] [tools...]
 #        (logs to $OUT or ./h200-out: sanitizer-<tool>-<shard>.log, sanitizer-<tool>-provoking.log)
 #        ci/h200_sanitizers.sh --print-library-kernels | --print-provoking-tests
-#                              | --print-racecheck-skipped-tests  (one per line)
+#                              | --print-racecheck-skipped-tests | --print-initcheck-skipped-tests
+#                              (one per line)
 set -uo pipefail
 
 # Tests that provoke CUDA errors on purpose (gtest names, ':'-separated): a PTX ISA newer than the
@@ -78,12 +81,20 @@ INITCHECK_KERNELS=(cudnn)
 RACECHECK_SKIPPED_TESTS="*gemm_cublas*:*conv_cudnn*:*sdpa_cudnn*:*attention_math*"
 RACECHECK_SKIPPED_TESTS+=":Twins/OracleTest.*:ConvCudnnGraphGpu.*"
 RACECHECK_SKIPPED_TESTS+=":GraphReplayGpu.CublasGemmTwinIsReplayed:GraphReplayGpu.InjectedSlowdownIsInsideTheGraph"
+# Tests that initcheck does not run: the f16/bf16 math-path attention. initcheck reported our
+# softmax_rows reading the fp32 scores that cuBLAS's sm90 GEMM had just written (third H200 run,
+# first report at a 4 KiB boundary of the scores), while the same kernel after cuBLAS's f32 GEMM
+# passed. The scores are written: the operator passes its float64 check with the output poisoned
+# and fresh inputs every run, which unwritten scores could not. The tool does not see that
+# GEMM's stores (its sm90 kernels store tiles through TMA), so it cannot judge the reader.
+INITCHECK_SKIPPED_TESTS="*attention_math__f16*:*attention_math__bf16*"
 CHECK_SHAPE_TOOLS=" racecheck synccheck initcheck "
 
 case "${1:-}" in
   --print-library-kernels) printf '%s\n' "${LIBRARY_KERNELS[@]}" "${INITCHECK_KERNELS[@]}"; exit 0 ;;
   --print-provoking-tests) tr ':' '\n' <<< "$PROVOKING_TESTS"; exit 0 ;;
   --print-racecheck-skipped-tests) tr ':' '\n' <<< "$RACECHECK_SKIPPED_TESTS"; exit 0 ;;
+  --print-initcheck-skipped-tests) tr ':' '\n' <<< "$INITCHECK_SKIPPED_TESTS"; exit 0 ;;
 esac
 
 b="${1:?build directory}"; filter="${2:-*}"; shift $(( $# >= 2 ? 2 : $# ))
@@ -139,7 +150,9 @@ for tool in "${tools[@]}"; do
   visible="${CUDA_VISIBLE_DEVICES:-}"; [ "${#gpus[@]}" -gt 0 ] && visible="${gpus[$((t % ${#gpus[@]}))]}"
   t=$((t + 1))
   echo "$tool: GPU ${visible:-default}, shapes ${shapes:-full}, options: ${opts[*]}"
-  tool_filter="$main_filter"; [ "$tool" = racecheck ] && tool_filter="$main_filter:$RACECHECK_SKIPPED_TESTS"
+  tool_filter="$main_filter"
+  [ "$tool" = racecheck ] && tool_filter="$main_filter:$RACECHECK_SKIPPED_TESTS"
+  [ "$tool" = initcheck ] && tool_filter="$main_filter:$INITCHECK_SKIPPED_TESTS"
   for shard in $(seq 0 $((shards - 1))); do run "$shard" "$tool_filter"; done
   [ -n "$provoking_filter" ] && run provoking "$provoking_filter" --report-api-errors no
 done

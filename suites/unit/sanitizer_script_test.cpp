@@ -130,7 +130,7 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   return (pattern.front() == '?' || pattern.front() == text.front()) && glob_match(pattern.substr(1), text.substr(1));
 }
 
-bool skipped_by_racecheck(const std::vector<std::string>& patterns, const std::string& test) {
+bool skipped_by(const std::vector<std::string>& patterns, const std::string& test) {
   return std::ranges::any_of(patterns, [&](const auto& p) { return glob_match(p, test); });
 }
 
@@ -142,39 +142,74 @@ TEST(SanitizerScript, GlobMatchIsGtests) {
   EXPECT_FALSE(glob_match("GraphReplayGpu.Cublas", "GraphReplayGpu.CublasGemmTwinIsReplayed"));
 }
 
+struct RegistryTest {
+  std::string id;    // matmul/gemm_tc/f16/M8192_N960_K320
+  std::string impl;  // own, cublas, cudnn
+  std::string test;  // Registry/OperatorTest.ImageAndCorrectness/matmul__gemm_tc__f16__M8192_N960_K320
+};
+
+// Every registry operator's test in the GPU suite, from `archbench list` (no GPU needed).
+std::vector<RegistryTest> registry_tests() {
+  const std::string command = std::string("'") + ARCHBENCH_TEST_EXE + "' list";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    ADD_FAILURE() << "cannot run " << command;
+    return {};
+  }
+  std::string text;
+  std::array<char, 4096> buf{};
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
+  EXPECT_EQ(pclose(pipe), 0) << command;
+  std::vector<RegistryTest> tests;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    RegistryTest t;
+    fields >> t.id >> t.impl;
+    if (t.id == "id" || t.impl.empty()) continue;  // the header
+    std::string name;
+    for (char c : t.id) name += c == '/' ? std::string("__") : std::string(1, c);
+    t.test = "Registry/OperatorTest.ImageAndCorrectness/" + name;
+    tests.push_back(t);
+  }
+  return tests;
+}
+
 // racecheck skips a registry operator's test exactly when the operator is a library's (impl cublas
 // or cudnn in `archbench list`): every own kernel stays under racecheck, no cuBLAS/cuDNN launch
 // reaches it.
 TEST(SanitizerScript, RacecheckSkipsExactlyTheLibraryOperators) {
   const std::vector<std::string> patterns = script_list("--print-racecheck-skipped-tests");
   ASSERT_FALSE(patterns.empty());
-  const std::string command = std::string("'") + ARCHBENCH_TEST_EXE + "' list";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr) << command;
-  std::string text;
-  std::array<char, 4096> buf{};
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
-  ASSERT_EQ(pclose(pipe), 0) << command;
-  std::istringstream in(text);
   size_t own = 0, library = 0;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string id, impl;
-    fields >> id >> impl;
-    if (id == "id" || impl.empty()) continue;  // the header
-    std::string name;
-    for (char c : id) name += c == '/' ? std::string("__") : std::string(1, c);
-    const std::string test = "Registry/OperatorTest.ImageAndCorrectness/" + name;
-    if (impl == "own") {
+  for (const auto& t : registry_tests()) {
+    if (t.impl == "own") {
       ++own;
-      EXPECT_FALSE(skipped_by_racecheck(patterns, test)) << "racecheck would skip own operator " << id;
+      EXPECT_FALSE(skipped_by(patterns, t.test)) << "racecheck would skip own operator " << t.id;
     } else {
       ++library;
-      EXPECT_TRUE(skipped_by_racecheck(patterns, test)) << "racecheck would run " << impl << " operator " << id;
+      EXPECT_TRUE(skipped_by(patterns, t.test)) << "racecheck would run " << t.impl << " operator " << t.id;
     }
   }
   EXPECT_GT(own, 50U);
   EXPECT_GT(library, 50U);
+}
+
+// initcheck skips only the f16/bf16 math-path attention, and each of its patterns still selects a
+// test (a rename would otherwise make it skip nothing, silently).
+TEST(SanitizerScript, InitcheckSkipsOnlyHalfPrecisionMathAttention) {
+  const std::vector<std::string> patterns = script_list("--print-initcheck-skipped-tests");
+  ASSERT_FALSE(patterns.empty());
+  const std::vector<RegistryTest> tests = registry_tests();
+  for (const auto& p : patterns) {
+    EXPECT_TRUE(std::ranges::any_of(tests, [&](const auto& t) { return glob_match(p, t.test); }))
+        << "initcheck pattern " << p << " selects no test";
+  }
+  for (const auto& t : tests) {
+    const bool half_math = t.id.starts_with("attention/attention_math/f16/") ||
+                           t.id.starts_with("attention/attention_math/bf16/");
+    EXPECT_EQ(skipped_by(patterns, t.test), half_math) << t.id;
+  }
 }
 
 // The named tests racecheck skips exist (a rename would quietly put them back under racecheck).
