@@ -22,14 +22,17 @@ struct Thresholds {
     double alpha = 0.001;
     // Baseline runs whose medians spread wider than this (relative to their median) mark the
     // operator unstable: its time moves between processes by more than a gate could tell from a
-    // regression (cuDNN's legacy conv path moved up to 2x between runs on the H200).
-    double max_spread = 0.10;
+    // regression (cuDNN's legacy conv path moved up to 2x between runs on the H200). Below it the
+    // operator is gated, its margin widened to the spread: cuBLAS's large GEMMs have two modes
+    // 10-18% apart between processes at identical clocks, and a 14-run H200 baseline gated that
+    // way flagged none of its runs left out in turn, while catching a 20% slowdown.
+    double max_spread = 0.25;
   };
   Rule fallback;
   std::map<std::string, Rule> families;
 
   [[nodiscard]] const Rule& rule(const std::string& family) const;
-  // {"default": {"min_effect": 0.03, "alpha": 0.001, "max_spread": 0.1}, "families": {"matmul": {"min_effect": 0.03}}}
+  // {"default": {"min_effect": 0.03, "alpha": 0.001, "max_spread": 0.25}, "families": {"matmul": {"min_effect": 0.03}}}
   // Throws StoredFileError for an unreadable or malformed file.
   static Thresholds load(const std::string& path);
 };

@@ -166,6 +166,19 @@ TEST(Compare, BaselineRunsThatDisagreeMarkTheOperatorUnstable) {
   EXPECT_THROW((void)Thresholds::load(dir.file("bad.json")), StoredFileError);
 }
 
+TEST(Compare, TwoModesWithinMaxSpreadAreGatedWithTheSpreadAsMargin) {
+  // As cuBLAS's tf32 GEMM at 4608x12288x3072 on the H200: run medians 0.898-0.908 ms in some
+  // processes, 1.002-1.061 ms in others (same clocks). Both modes in the baseline: either is `same`,
+  // a slowdown beyond the slow mode by more than the spread is `slower`.
+  const auto base = merge_runs({device({op("a", 0.900, 1)}), device({op("a", 0.905, 2)}),
+                                device({op("a", 1.040, 3)}), device({op("a", 1.055, 4)})});
+  EXPECT_EQ(compare_results(base, device({op("a", 0.902, 5)}), {})[0].change, Change::Same);
+  EXPECT_EQ(compare_results(base, device({op("a", 1.050, 6)}), {})[0].change, Change::Same);
+  const auto rows = compare_results(base, device({op("a", 1.30, 7)}), {});  // 1.055 x (1 + 16%) = 1.22
+  EXPECT_EQ(rows[0].change, Change::Slower) << rows[0].detail;
+  EXPECT_NE(rows[0].detail.find("margin 16."), std::string::npos) << rows[0].detail;
+}
+
 TEST(Compare, AVariantMostlyUnstableIsNotGatedAtItsQuietShapesEither) {
   // conv/conv_cudnn_nhwc: two of three shapes moved 2x between the baseline's runs; the third did not
   // (yet). Another variant of the same family is quiet: it stays gated.

@@ -16,6 +16,10 @@
 
 namespace archbench::cli {
 
+// Runs a gate's baseline should pool: the envelope of fewer runs misses the slower modes that
+// some operators show only in some processes (cuBLAS's large GEMMs, cuDNN's small convs).
+constexpr size_t kRecommendedBaselineRuns = 8;
+
 int baseline_update_command(const BaselineUpdateOptions& o) {
   // Every run of the same device is pooled into one baseline for that device.
   std::vector<DeviceResults> devices;
@@ -79,6 +83,12 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
                              runs_per_device[i],
                              d.timer_floor_ms ? fmt::format("timer floor {:.2f} us", *d.timer_floor_ms * 1e3)
                                               : std::string("no timer floor: some run predates it"));
+    if (runs_per_device[i] < kRecommendedBaselineRuns) {
+      std::cout << fmt::format("note: {} run(s) may not show every operator's slower mode between processes; pool "
+                               "{}+ for a gate (on the H200 a 4-run baseline flagged 1 operator in 4 of 10 later runs "
+                               "of the same build, 13-run baselines none in 14)\n",
+                               runs_per_device[i], kRecommendedBaselineRuns);
+    }
   }
   return rc;
 }

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
   baseline_cmd->require_subcommand(1);
   auto* update_cmd = baseline_cmd->add_subcommand("update", "store run results as the baseline of their device(s)");
-  update_cmd->add_option("--from", update.from, "results of archbench run --json; repeat to pool several runs (recommended: 3+)")->required();
+  update_cmd->add_option("--from", update.from, "results of archbench run --json; repeat to pool several runs (recommended: 8+)")->required();
   update_cmd->add_option("--dir", update.dir, "directory of <device-key>.json baselines (default: baselines)");
   update_cmd->add_option("--out", update.out, "write exactly this file (results of one device only)");
   update_cmd->add_flag("--force", update.force, "replace a baseline of another device key or build, or an unreadable one");

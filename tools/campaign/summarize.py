@@ -38,11 +38,14 @@ def pool(archbench, runs, directory):
     return directory
 
 
+THRESHOLDS = []  # ["--thresholds", FILE] when given
+
+
 def compare(archbench, baseline_dir, results, flt):
     """Rows of one comparison (first device), from compare --json; exit codes 0 and 1 are verdicts."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         p = subprocess.run([archbench, "compare", "--baseline", str(baseline_dir), "--filter", flt, "--json", out.name,
-                            str(results)], capture_output=True, text=True)
+                            *THRESHOLDS, str(results)], capture_output=True, text=True)
         if p.returncode not in (0, 1):
             sys.exit(f"archbench compare {results} failed ({p.returncode}): {p.stderr.strip()}")
         return json.load(open(out.name))["devices"][0]["operators"]
@@ -82,7 +85,10 @@ def main():
     ap.add_argument("--slow", nargs="*", default=[], help="runs made with ARCHBENCH_TEST_SLOWDOWN")
     ap.add_argument("--committed", help="the committed baseline file or directory")
     ap.add_argument("--filter", default="*")
+    ap.add_argument("--thresholds", help="thresholds file passed to every archbench compare")
     a = ap.parse_args()
+    if a.thresholds:
+        THRESHOLDS.extend(["--thresholds", a.thresholds])
     runs = [Path(r) for r in a.aa]
     print(f"## Noise over {len(runs)} A/A runs\n\n{noise_table(runs)}\n")
 
@@ -107,10 +113,13 @@ def main():
             base = pool(a.archbench, runs, tmp / "all")
             caught = collections.defaultdict(lambda: collections.Counter())  # (variant, level) -> runs
             seen = collections.defaultdict(set)
+            ungated = collections.defaultdict(set)  # variant -> operators not gated (unstable) in some run
             for r in a.slow:
                 level = injected_level(r)
                 by_variant = collections.defaultdict(list)
                 for x in compare(a.archbench, base, r, a.filter):
+                    if x["change"] == "unstable":
+                        ungated[variant(x["id"])].add(x["id"])
                     if x["change"] in ("absent", "unstable", "new"):
                         continue
                     by_variant[variant(x["id"])].append(x["change"] == "slower")
@@ -131,6 +140,11 @@ def main():
                     if c and c["all"] == c["runs"] and smallest == "-":
                         smallest = f"{100 * lvl:.0f}%"
                 print(f"| {v} | " + " | ".join(cells) + f" | {smallest} |")
+            for v in sorted(set(ungated) - set(seen)):
+                print(f"| {v} | " + " | ".join("not gated" for _ in levels) + " | - |")
+            if ungated:
+                print("\nNot gated (`unstable`: the baseline's runs spread beyond max_spread), so a slowdown there is"
+                      " not detected: " + ", ".join(sorted(i for ids in ungated.values() for i in ids)))
 
 
 if __name__ == "__main__":
