@@ -4,6 +4,7 @@
 #   ci/h200_campaign.sh BUILD runs PREFIX N [run args]  N runs -> $W/PREFIX-<i>.json, wall time each
 #   ci/h200_campaign.sh BUILD baseline                  baseline update from every base-*.json
 #   ci/h200_campaign.sh BUILD compare PREFIX [FILTER]   each PREFIX-*.json against it -> .compare.json, exit codes
+#                                                       (BASELINE_DIR=baselines: against the committed one instead)
 #   ci/h200_campaign.sh BUILD slow PCT N [FILTER]       N runs of FILTER, each operator slowed by PCT
 #                                                       (ARCHBENCH_TEST_SLOWDOWN), then compared; the default
 #                                                       FILTER is SLOWDOWN_SUBSET below
@@ -47,7 +48,7 @@ case "$step" in
     prefix="${1:?prefix}"; filter="${2:-*}"
     for f in "$W/$prefix"-*.json; do
       case "$f" in *.compare.json) continue ;; esac
-      "$ab" compare --baseline "$W/baselines" --filter "$filter" --json "${f%.json}.compare.json" "$f" \
+      "$ab" compare --baseline "${BASELINE_DIR:-$W/baselines}" --filter "$filter" --json "${f%.json}.compare.json" "$f" \
         > "${f%.json}.compare.txt" 2>&1
       echo "$(basename "$f"): compare exit $?; $(grep -E '^summary|regress' "${f%.json}.compare.txt" | head -2 | tr '\n' ' ')"
     done ;;
@@ -60,7 +61,7 @@ case "$step" in
         > "$W/$name-$i.txt" 2>&1
       echo "$name-$i: run exit $? in $(( SECONDS - start )) s"
     done
-    if [ -d "$W/baselines" ] && ls "$W"/baselines/*.json >/dev/null 2>&1; then "$0" "$b" compare "$name" "$filter"; fi ;;
+    if ls "${BASELINE_DIR:-$W/baselines}"/*.json >/dev/null 2>&1; then "$0" "$b" compare "$name" "$filter"; fi ;;
   pack)
     tar -czf "$out/campaign.tgz" -C "$W" . && ls -la "$out/campaign.tgz" ;;
   *) echo "unknown step $step"; exit 2 ;;

@@ -16,10 +16,10 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "harness/binary/binary_file.hpp"
+#include "harness/ops/id_filter.hpp"
 
 namespace archbench {
 namespace {
@@ -29,9 +29,8 @@ namespace fs = std::filesystem;
 // ARCHBENCH_TEST_FIXTURES is <source>/suites/fixtures.
 fs::path source_dir() { return fs::path(ARCHBENCH_TEST_FIXTURES).parent_path().parent_path(); }
 
-// The script's answer to one of its --print-* options, one entry per line.
-std::vector<std::string> script_list(const std::string& option) {
-  const std::string command = "bash '" + (source_dir() / "ci" / "h200_sanitizers.sh").string() + "' " + option;
+// A command's standard output; a test failure when it cannot run or exits non-zero.
+std::string command_output(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
     ADD_FAILURE() << "cannot run " << command;
@@ -42,8 +41,13 @@ std::vector<std::string> script_list(const std::string& option) {
   for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
   const int status = pclose(pipe);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << " failed";
+  return text;
+}
+
+// The script's answer to one of its --print-* options, one entry per line.
+std::vector<std::string> script_list(const std::string& option) {
   std::vector<std::string> lines;
-  std::istringstream in(text);
+  std::istringstream in(command_output("bash '" + (source_dir() / "ci" / "h200_sanitizers.sh").string() + "' " + option));
   for (std::string line; std::getline(in, line);) {
     if (!line.empty()) lines.push_back(line);
   }
@@ -117,29 +121,9 @@ TEST(SanitizerScript, ProvokingTestsExistInTheGpuSuite) {
 }
 
 
-// gtest's filter patterns: '*' any run of characters, '?' one.
-bool glob_match(std::string_view pattern, std::string_view text) {
-  if (pattern.empty()) return text.empty();
-  if (pattern.front() == '*') {
-    for (size_t skip = 0; skip <= text.size(); ++skip) {
-      if (glob_match(pattern.substr(1), text.substr(skip))) return true;
-    }
-    return false;
-  }
-  if (text.empty()) return false;
-  return (pattern.front() == '?' || pattern.front() == text.front()) && glob_match(pattern.substr(1), text.substr(1));
-}
-
+// gtest's filter patterns are fnmatch globs ('*', '?'), as the --filter language over operator ids.
 bool skipped_by(const std::vector<std::string>& patterns, const std::string& test) {
-  return std::ranges::any_of(patterns, [&](const auto& p) { return glob_match(p, test); });
-}
-
-TEST(SanitizerScript, GlobMatchIsGtests) {
-  EXPECT_TRUE(glob_match("*gemm_cublas*", "Registry/OperatorTest.ImageAndCorrectness/matmul__gemm_cublas__f16__M1"));
-  EXPECT_TRUE(glob_match("Twins/OracleTest.*", "Twins/OracleTest.NoWorse/x"));
-  EXPECT_TRUE(glob_match("a?c", "abc"));
-  EXPECT_FALSE(glob_match("*gemm_cublas*", "Registry/OperatorTest.ImageAndCorrectness/matmul__gemm_tc__f16__M1"));
-  EXPECT_FALSE(glob_match("GraphReplayGpu.Cublas", "GraphReplayGpu.CublasGemmTwinIsReplayed"));
+  return std::ranges::any_of(patterns, [&](const auto& p) { return id_matches(p, test); });
 }
 
 struct RegistryTest {
@@ -150,18 +134,8 @@ struct RegistryTest {
 
 // Every registry operator's test in the GPU suite, from `archbench list` (no GPU needed).
 std::vector<RegistryTest> registry_tests() {
-  const std::string command = std::string("'") + ARCHBENCH_TEST_EXE + "' list";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run " << command;
-    return {};
-  }
-  std::string text;
-  std::array<char, 4096> buf{};
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) text.append(buf.data(), n);
-  EXPECT_EQ(pclose(pipe), 0) << command;
   std::vector<RegistryTest> tests;
-  std::istringstream in(text);
+  std::istringstream in(command_output(std::string("'") + ARCHBENCH_TEST_EXE + "' list"));
   for (std::string line; std::getline(in, line);) {
     std::istringstream fields(line);
     RegistryTest t;
@@ -202,7 +176,7 @@ TEST(SanitizerScript, InitcheckSkipsOnlyHalfPrecisionMathAttention) {
   ASSERT_FALSE(patterns.empty());
   const std::vector<RegistryTest> tests = registry_tests();
   for (const auto& p : patterns) {
-    EXPECT_TRUE(std::ranges::any_of(tests, [&](const auto& t) { return glob_match(p, t.test); }))
+    EXPECT_TRUE(std::ranges::any_of(tests, [&](const auto& t) { return id_matches(p, t.test); }))
         << "initcheck pattern " << p << " selects no test";
   }
   for (const auto& t : tests) {
