@@ -139,7 +139,10 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
                          shift ? fmt::format(" (measured {:.4f}, less the floor shift)", now.timing->median_ms) : "",
                          100 * c.effect, lo, hi, 100 * margin, c.p_value,
                          have_cycles ? fmt::format(", cycles {:+.1f}%", 100 * c.cycles_effect) : "");
-  if (significant && !cycles_agree) c.detail += " - within clock drift";
+  if (significant && !cycles_agree) {
+    c.clock_explained = true;
+    c.detail += " - within clock drift";
+  }
   if (graph_replayed(b) && b.graph_batch != n.graph_batch) {
     c.detail += fmt::format(" (CUDA-graph batch {} -> {})", b.graph_batch, n.graph_batch);
   }

@@ -52,6 +52,10 @@ struct Comparison {
   double p_value = 1;
   double cycles_effect = 0;  // relative change of median cycles (0 when clocks unknown)
   double base_ms = 0, now_ms = 0;
+  // Beyond the margin in time but not in cycles: the SM clock explains the change (a power cap,
+  // another clock setting), so it is not a code regression. Counted, so that a throttled run
+  // cannot pass unnoticed.
+  bool clock_explained = false;
   std::string detail;
   [[nodiscard]] bool regression() const {
     return change == Change::Slower || change == Change::ImageRegressed || change == Change::CorrectnessRegressed ||

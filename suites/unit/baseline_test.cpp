@@ -220,6 +220,8 @@ TEST(Compare, ThresholdsPerFamilyAndClockDrift) {
   const auto drift = compare_results(device({base}), device({now}), th);
   EXPECT_EQ(drift[0].change, Change::Same) << drift[0].detail;
   EXPECT_NE(drift[0].detail.find("clock drift"), std::string::npos);
+  EXPECT_TRUE(drift[0].clock_explained);
+  EXPECT_FALSE(rows[0].clock_explained);
 
   write(dir.file("bad.json"), R"({"default": {"min_effect": -1}})");
   EXPECT_THROW((void)Thresholds::load(dir.file("bad.json")), StoredFileError);

@@ -141,16 +141,18 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   // Unstable variants are judged on the whole baseline, not on the part the filter kept.
   const auto rows = compare_results(base_part, current, thresholds, &baseline, o.floor_correction);
   std::map<Change, int> counts;
+  int clock_explained = 0;
   DeviceComparison out;
   nlohmann::json ops = nlohmann::json::array();
   std::cout << fmt::format("{:<46} {:<22} {}\n", "operator", "change", "detail");
   for (const auto& r : rows) {
     ++counts[r.change];
+    clock_explained += r.clock_explained ? 1 : 0;
     out.regressions += r.regression() ? 1 : 0;
     std::cout << fmt::format("{:<46} {:<22} {}\n", r.id, change_name(r.change), r.detail);
     ops.push_back({{"id", r.id}, {"change", change_name(r.change)}, {"regression", r.regression()}, {"effect", r.effect},
                    {"p_value", r.p_value}, {"cycles_effect", r.cycles_effect}, {"base_ms", r.base_ms},
-                   {"now_ms", r.now_ms}, {"detail", r.detail}});
+                   {"now_ms", r.now_ms}, {"clock_explained", r.clock_explained}, {"detail", r.detail}});
   }
   std::string summary;
   for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
@@ -159,6 +161,11 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   if (const int n = counts[Change::TimingModeChanged]; n > 0) {
     std::cout << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
                              "other: their times were not compared (not counted as regressions)\n", n);
+  }
+  if (clock_explained > 0) {
+    std::cout << fmt::format("note: {} operator(s) changed beyond the margin in time but not in cycles: the SM clock "
+                             "differed (a power cap or another clock setting: see sm_mhz and event_reasons in the "
+                             "results); not counted as regressions\n", clock_explained);
   }
   if (const int n = counts[Change::Unstable]; n > 0) {
     std::cout << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
