@@ -60,6 +60,7 @@ void to_json(json& j, const TimingResult& r) {
            {"throttled_samples", r.throttled_samples},        {"median_sm_mhz", r.median_sm_mhz},
            {"median_cycles", r.median_cycles},                {"rel_noise", r.rel_noise},
            {"stop_reason", r.stop_reason},                    {"injected_slowdown", r.injected_slowdown},
+           {"injected_delay_ms", r.injected_delay_ms},
            {"run_medians_ms", r.run_medians_ms}, {"graph_batch", r.graph_batch},
            {"graph_fallback", r.graph_fallback}};
 }
@@ -85,6 +86,7 @@ void from_json(const json& j, TimingResult& r) {
   j.at("rel_noise").get_to(r.rel_noise);
   j.at("stop_reason").get_to(r.stop_reason);
   j.at("injected_slowdown").get_to(r.injected_slowdown);
+  r.injected_delay_ms = j.value("injected_delay_ms", 0.0);  // absent before the knob counted the spin's own cost
   r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});
   // Absent from results written before CUDA-graph replay existed (and from older baselines).
   r.graph_batch = j.value("graph_batch", 0);

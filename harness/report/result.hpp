@@ -73,6 +73,9 @@ struct TimingResult {
   double rel_noise = 0;          // standard error of the median / median
   std::string stop_reason;       // "noise target", "time cap", "max samples"
   double injected_slowdown = 0;  // test-only ARCHBENCH_TEST_SLOWDOWN fraction applied, 0 = none
+  // What that knob added per launch, in ms: the fraction of the pilot's median, or the spin's fixed
+  // cost when that is more (harness/run/spin_plan.hpp). 0 = none.
+  double injected_delay_ms = 0;
   // Baselines built from several runs: each run's median (the samples above are pooled). Empty
   // for a single run. Run-to-run spread is usually far larger than the spread within a run.
   std::vector<double> run_medians_ms;

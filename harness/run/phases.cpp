@@ -13,6 +13,7 @@
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/image_probe.hpp"
 #include "harness/run/spin_delay.hpp"
+#include "harness/run/spin_plan.hpp"
 #include "harness/util/cublas_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 
@@ -122,28 +123,35 @@ void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes
       pilot_cfg.max_seconds = 0.2;
       pilot = time_launches(launch, stream.get(), pilot_cfg, l2_bytes);
     }
+    const bool replayed = pilot && graph_replay_wanted(cfg.cuda_graph, pilot->median_ms);
+    double delay_ms = 0;
     if (slowdown > 0) {
       // A spin of that fraction of the operator's median, at the SM clock it runs at, after
       // every launch, inside the timed region (inside the captured graph under replay, where the
       // operator's own per-launch time is usually below its pilot's, so the fraction is larger).
+      // Launched one by one, the spin's own fixed cost counts toward the delay (spin_plan.hpp);
+      // inside a graph its launch gap mostly disappears, so none is counted there.
       int khz = 0;
       int device = 0;
       ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
       ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
       const double mhz = pilot->median_sm_mhz > 0 ? pilot->median_sm_mhz : khz / 1000.0;
-      const auto cycles = static_cast<long long>(slowdown * pilot->median_ms * 1e-3 * mhz * 1e6);
-      launch = [&, cycles](cudaStream_t s) {
+      const double overhead_ms = replayed ? 0.0 : measure_spin_overhead_ms(stream.get(), l2_bytes);
+      const SpinPlan plan = plan_spin_delay(slowdown, pilot->median_ms, overhead_ms, mhz);
+      delay_ms = plan.delay_ms;
+      launch = [&, cycles = plan.cycles](cudaStream_t s) {
         p->launch(s);
         launch_spin_delay(cycles, s);
       };
     }
     TimingResult t;
-    if (pilot && graph_replay_wanted(cfg.cuda_graph, pilot->median_ms)) {
+    if (replayed) {
       t = time_graph_replays(launch, stream.get(), cfg, l2_bytes, graph_batch_for(pilot->median_ms * (1 + slowdown)));
     } else {
       t = time_launches(launch, stream.get(), cfg, l2_bytes);
     }
     t.injected_slowdown = slowdown;
+    t.injected_delay_ms = delay_ms;
     if (t.mode != "graph") t.mode = launch_blocking_in_effect() ? "blocking" : "async";
     apply_roofline(t, op.spec().flops, op.spec().bytes, op.spec().dtype, ceilings);
     r.timing = t;

@@ -10,7 +10,9 @@ Every verdict comes from `archbench compare` itself; this script only pools base
               --committed, each run against the committed baseline (another machine's);
   slowdowns   each run made with ARCHBENCH_TEST_SLOWDOWN against the baseline of all A/A runs:
               per variant and injected level, in how many runs every gated operator was flagged,
-              and the smallest level flagged in every run.
+              the slowdown the runs really measured (the knob's spin kernel adds its launch gap,
+              which matters for operators of a few microseconds), and the smallest level flagged
+              in every run.
 
 usage: summarize.py --archbench build/archbench --aa RUN.json... [--slow RUN.json...]
                     [--committed baselines/] [--filter GLOBS] > figures.md
@@ -113,9 +115,15 @@ def main():
             base = pool(a.archbench, runs, tmp / "all")
             caught = collections.defaultdict(lambda: collections.Counter())  # (variant, level) -> runs
             seen = collections.defaultdict(set)
+            # What the knob really added, per (variant, level): a spin kernel after each launch costs
+            # its own launch gap too, so a small operator is slowed by more than the level asks.
+            measured = collections.defaultdict(list)
+            intended = collections.defaultdict(list)  # the knob's own delay / the baseline median, when recorded
             ungated = collections.defaultdict(set)  # variant -> operators not gated (unstable) in some run
             for r in a.slow:
                 level = injected_level(r)
+                delays = {op["id"]: op["timing"].get("injected_delay_ms", 0)
+                          for op in json.load(open(r))["devices"][0]["operators"] if op.get("timing")}
                 by_variant = collections.defaultdict(list)
                 for x in compare(a.archbench, base, r, a.filter):
                     if x["change"] == "unstable":
@@ -123,6 +131,9 @@ def main():
                     if x["change"] in ("absent", "unstable", "new"):
                         continue
                     by_variant[variant(x["id"])].append(x["change"] == "slower")
+                    measured[(variant(x["id"]), level)].append(x["effect"])
+                    if delays.get(x["id"]) and x["base_ms"] > 0:
+                        intended[(variant(x["id"]), level)].append(delays[x["id"]] / x["base_ms"])
                 for v, hits in by_variant.items():
                     seen[v].add(level)
                     caught[(v, level)]["runs"] += 1
@@ -136,7 +147,11 @@ def main():
                 cells, smallest = [], "-"
                 for lvl in levels:
                     c = caught.get((v, lvl))
-                    cells.append(f"{c['all']} of {c['runs']}" if c else "-")
+                    m = measured.get((v, lvl), [])
+                    k = intended.get((v, lvl), [])
+                    asked = f"knob {100 * min(k):+.0f} to {100 * max(k):+.0f}%, " if k else ""
+                    got = f" ({asked}measured {100 * min(m):+.0f} to {100 * max(m):+.0f}%)" if m else ""
+                    cells.append(f"{c['all']} of {c['runs']}{got}" if c else "-")
                     if c and c["all"] == c["runs"] and smallest == "-":
                         smallest = f"{100 * lvl:.0f}%"
                 print(f"| {v} | " + " | ".join(cells) + f" | {smallest} |")
