@@ -23,6 +23,18 @@ void check(cudnnStatus_t s, const std::string& step) {
   if (s != CUDNN_STATUS_SUCCESS) throw_cudnn_error(s, step.c_str(), __FILE__, __LINE__);
 }
 
+namespace {
+
+// One INT64 attribute of a finalized descriptor.
+int64_t get_int64(const Descriptor& d, cudnnBackendAttributeName_t attr, const char* attr_name) {
+  int64_t value = 0;
+  int64_t n = 0;
+  check(cudnnBackendGetAttribute(d.get(), attr, CUDNN_TYPE_INT64, 1, &n, &value), d.name() + ": get " + attr_name);
+  return value;
+}
+
+}  // namespace
+
 Descriptor::Descriptor(cudnnBackendDescriptorType_t type, std::string name) : name_(std::move(name)) {
   check(cudnnBackendCreateDescriptor(type, &d_), name_ + ": create");
 }
@@ -99,23 +111,15 @@ Descriptor make_execution_plan(cudnnHandle_t handle, const Descriptor& config, c
 }
 
 int64_t plan_workspace_bytes(const Descriptor& plan) {
-  int64_t workspace = 0;
-  int64_t n = 0;
-  check(cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n,
-                                 &workspace),
-        plan.name() + ": get CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
-  return workspace;
+  return get_int64(plan, ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE));
 }
 
 EngineDescription describe_engine(const Descriptor& engine) {
   EngineDescription d;
-  int64_t n = 0;
-  check(cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &n,
-                                 &d.global_index),
-        engine.name() + ": get CUDNN_ATTR_ENGINE_GLOBAL_INDEX");
+  d.global_index = get_int64(engine, ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_ENGINE_GLOBAL_INDEX));
 
   std::array<cudnnBackendNumericalNote_t, kMaxNumericalNotes> numerical{};
-  n = 0;
+  int64_t n = 0;
   check(cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
                                  kMaxNumericalNotes, &n, numerical.data()),
         engine.name() + ": get CUDNN_ATTR_ENGINE_NUMERICAL_NOTE");
@@ -142,12 +146,7 @@ EngineDescription describe_config(const Descriptor& config) {
 }
 
 int64_t engine_count(const Descriptor& graph) {
-  int64_t count = 0;
-  int64_t n = 0;
-  check(cudnnBackendGetAttribute(graph.get(), CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, CUDNN_TYPE_INT64, 1, &n,
-                                 &count),
-        graph.name() + ": get CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT");
-  return count;
+  return get_int64(graph, ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT));
 }
 
 Descriptor make_engine(const Descriptor& graph, int64_t global_index, const std::string& name) {

@@ -54,6 +54,23 @@ std::vector<std::string> script_list(const std::string& option) {
   return lines;
 }
 
+// The GPU suite's test sources (suites/ops/*.cpp), concatenated.
+std::string gpu_suite_sources() {
+  std::string sources;
+  for (const auto& f : fs::directory_iterator(source_dir() / "suites" / "ops")) {
+    if (f.path().extension() != ".cpp") continue;
+    std::ifstream in(f.path());
+    sources.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return sources;
+}
+
+// Whether those sources define Suite.Name as a TEST or a TEST_F.
+bool defines_test(const std::string& sources, const std::string& suite, const std::string& name) {
+  return sources.find("TEST(" + suite + ", " + name + ")") != std::string::npos ||
+         sources.find("TEST_F(" + suite + ", " + name + ")") != std::string::npos;
+}
+
 std::vector<std::string> library_kernel_substrings() { return script_list("--print-library-kernels"); }
 
 TEST(SanitizerScript, LibraryKernelExclusionsNeverMatchAnOwnKernel) {
@@ -102,21 +119,14 @@ TEST(SanitizerScript, LibraryKernelExclusionsCoverTheKernelsTheH200Flagged) {
 }
 
 TEST(SanitizerScript, ProvokingTestsExistInTheGpuSuite) {
-  std::string sources;
-  for (const auto& f : fs::directory_iterator(source_dir() / "suites" / "ops")) {
-    if (f.path().extension() != ".cpp") continue;
-    std::ifstream in(f.path());
-    sources.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string sources = gpu_suite_sources();
   const std::vector<std::string> provoking = script_list("--print-provoking-tests");
   ASSERT_FALSE(provoking.empty());
   for (const auto& test : provoking) {
     const auto dot = test.find('.');
     ASSERT_NE(dot, std::string::npos) << test;
     const std::string suite = test.substr(0, dot), name = test.substr(dot + 1);
-    const bool defined = sources.find("TEST(" + suite + ", " + name + ")") != std::string::npos ||
-                         sources.find("TEST_F(" + suite + ", " + name + ")") != std::string::npos;
-    EXPECT_TRUE(defined) << test << " is listed as provoking but no such test is in suites/ops";
+    EXPECT_TRUE(defines_test(sources, suite, name)) << test << " is listed as provoking but no such test is in suites/ops";
   }
 }
 
@@ -188,12 +198,7 @@ TEST(SanitizerScript, InitcheckSkipsOnlyHalfPrecisionMathAttention) {
 
 // The named tests racecheck skips exist (a rename would quietly put them back under racecheck).
 TEST(SanitizerScript, RacecheckSkippedTestsExist) {
-  std::string sources;
-  for (const auto& f : fs::directory_iterator(source_dir() / "suites" / "ops")) {
-    if (f.path().extension() != ".cpp") continue;
-    std::ifstream in(f.path());
-    sources.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string sources = gpu_suite_sources();
   for (const auto& p : script_list("--print-racecheck-skipped-tests")) {
     if (p.front() == '*') continue;  // an operator pattern, checked above
     const auto dot = p.find('.');
@@ -208,9 +213,7 @@ TEST(SanitizerScript, RacecheckSkippedTestsExist) {
       EXPECT_NE(sources.find("(" + suite + ", "), std::string::npos) << p;
       continue;
     }
-    EXPECT_TRUE(sources.find("TEST(" + suite + ", " + name + ")") != std::string::npos ||
-                sources.find("TEST_F(" + suite + ", " + name + ")") != std::string::npos)
-        << p << " is skipped by racecheck but no such test is in suites/ops";
+    EXPECT_TRUE(defines_test(sources, suite, name)) << p << " is skipped by racecheck but no such test is in suites/ops";
   }
 }
 

@@ -73,11 +73,12 @@ def noise_table(runs):
     return "\n".join(lines)
 
 
-def injected_level(results):
-    levels = {op["timing"].get("injected_slowdown", 0) for op in json.load(open(results))["devices"][0]["operators"]
-              if op.get("timing")}
-    levels.discard(0)
-    return max(levels) if levels else 0
+def injected(results):
+    """A slowdown run's level (the largest fraction asked) and each operator's recorded knob delay (ms)."""
+    timed = [op for op in json.load(open(results))["devices"][0]["operators"] if op.get("timing")]
+    levels = {op["timing"].get("injected_slowdown", 0) for op in timed} - {0}
+    delays = {op["id"]: op["timing"].get("injected_delay_ms", 0) for op in timed}
+    return (max(levels) if levels else 0), delays
 
 
 def main():
@@ -121,9 +122,7 @@ def main():
             intended = collections.defaultdict(list)  # the knob's own delay / the baseline median, when recorded
             ungated = collections.defaultdict(set)  # variant -> operators not gated (unstable) in some run
             for r in a.slow:
-                level = injected_level(r)
-                delays = {op["id"]: op["timing"].get("injected_delay_ms", 0)
-                          for op in json.load(open(r))["devices"][0]["operators"] if op.get("timing")}
+                level, delays = injected(r)
                 by_variant = collections.defaultdict(list)
                 for x in compare(a.archbench, base, r, a.filter):
                     if x["change"] == "unstable":
