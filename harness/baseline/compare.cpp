@@ -192,6 +192,7 @@ std::string_view change_name(Change c) {
     case Change::Absent: return "absent";
     case Change::TimingModeChanged: return "timing-mode-changed";
     case Change::Unstable: return "unstable";
+    case Change::Unconfirmed: return "unconfirmed";
   }
   return "?";
 }
@@ -229,6 +230,26 @@ std::vector<Comparison> compare_results(const DeviceResults& baseline, const Dev
     out.push_back(c);
   }
   return out;
+}
+
+int confirm_slowdowns(std::vector<Comparison>& rows, const std::vector<Comparison>& rerun) {
+  int unconfirmed = 0;
+  for (auto& row : rows) {
+    if (row.change != Change::Slower) continue;
+    auto again = std::ranges::find(rerun, row.id, &Comparison::id);
+    // An operator the re-run does not hold (or holds as "absent") was not measured again.
+    if (again == rerun.end() || again->change == Change::Absent) {
+      row.detail += "; not in the re-run, so not confirmed either way";
+    } else if (again->change == Change::Slower) {
+      row.detail += fmt::format("; confirmed by the re-run ({:+.1f}%)", 100 * again->effect);
+    } else {
+      row.change = Change::Unconfirmed;
+      row.detail = fmt::format("slower in the first run ({}), {} in the re-run ({:+.1f}%): a disturbance of that run",
+                               row.detail, change_name(again->change), 100 * again->effect);
+      ++unconfirmed;
+    }
+  }
+  return unconfirmed;
 }
 
 }  // namespace archbench

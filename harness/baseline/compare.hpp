@@ -41,8 +41,10 @@ struct Thresholds {
 // launches; the times measure different things and are not compared. Not a regression (nothing
 // got slower), but its own row and count, so a gate run with another --cuda-graph setting than
 // its baseline cannot pass silently on times it never compared.
-enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent, TimingModeChanged, Unstable };
-[[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ..., "timing-mode-changed"
+// Unconfirmed: slower in the first run but not in a re-run of it (confirm_slowdowns): a transient
+// disturbance of that run, not the code. Not a regression, but its own row and count.
+enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent, TimingModeChanged, Unstable, Unconfirmed };
+[[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ..., "unconfirmed"
 
 struct Comparison {
   std::string id;
@@ -78,5 +80,17 @@ struct Comparison {
                                                       const Thresholds& thresholds,
                                                       const DeviceResults* population = nullptr,
                                                       bool floor_correction = true);
+
+// A slowdown stands only when a second, later run of the operator is judged slower too. On the
+// H200 one of 8 runs of an unchanged build on a fresh host had a cuBLAS GEMM 4.6% slow: its samples
+// wandered over 293-336 us for that operator only (61 samples, against 20 in the runs around it),
+// at a steady clock; the other runs of that GPU measured it inside the envelope. A real slowdown is
+// there in every run, so a re-run costs it nothing but the re-run's time.
+// `rerun` is the comparison of the re-run (usually of the slower operators only) with the same
+// baseline. Each Slower row of `rows` becomes Unconfirmed when the re-run judged it anything but
+// Slower, stays Slower (detail: confirmed) when it was slower again, and stays Slower (detail: not
+// re-run) when the re-run lacks it. No other row changes: an image or correctness regression is
+// not a timing accident. Returns how many rows became Unconfirmed.
+int confirm_slowdowns(std::vector<Comparison>& rows, const std::vector<Comparison>& rerun);
 
 }  // namespace archbench

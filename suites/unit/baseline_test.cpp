@@ -2,6 +2,7 @@
 // comparison verdicts, on synthetic results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include <filesystem>
@@ -133,6 +134,37 @@ TEST(Compare, FlagsEveryKindOfRegression) {
   EXPECT_EQ(got["gone"], Change::Absent);
   EXPECT_EQ(got["new"], Change::New);
   EXPECT_EQ(got["fast"], Change::Faster);
+}
+
+TEST(Compare, ASlowdownStandsOnlyWhenTheReRunIsSlowerToo) {
+  // Four baseline runs at 1.00 ms. First run: "transient" 1.10 ms (the re-run is back at 1.00),
+  // "real" 1.10 ms (1.11 again), "skipped" 1.10 ms (not re-run), "wrong" a correctness regression.
+  const auto base = merge_runs({device({op("transient", 1.0, 1), op("real", 1.0, 2), op("skipped", 1.0, 3), op("wrong", 1.0, 4)}),
+                                device({op("transient", 1.0, 5), op("real", 1.0, 6), op("skipped", 1.0, 7), op("wrong", 1.0, 8)})});
+  auto wrong = op("wrong", 1.0, 9);
+  wrong.correctness->passed = false;
+  auto rows = compare_results(base, device({op("transient", 1.10, 10), op("real", 1.10, 11), op("skipped", 1.10, 12), wrong}), {});
+  // The re-run holds the slower operators but one, compared with the baseline restricted to them.
+  DeviceResults base_part = base;
+  std::erase_if(base_part.operators, [](const OperatorResult& r) { return r.id != "transient" && r.id != "real"; });
+  const auto rerun = compare_results(base_part, device({op("transient", 1.00, 13), op("real", 1.11, 14)}), {}, &base);
+  EXPECT_EQ(confirm_slowdowns(rows, rerun), 1);
+  std::map<std::string, Comparison> by;
+  for (const auto& r : rows) by[r.id] = r;
+  EXPECT_EQ(by["transient"].change, Change::Unconfirmed) << by["transient"].detail;
+  EXPECT_FALSE(by["transient"].regression());
+  EXPECT_NE(by["transient"].detail.find("same in the re-run"), std::string::npos) << by["transient"].detail;
+  EXPECT_EQ(by["real"].change, Change::Slower);
+  EXPECT_NE(by["real"].detail.find("confirmed by the re-run (+1"), std::string::npos) << by["real"].detail;
+  EXPECT_EQ(by["skipped"].change, Change::Slower);
+  EXPECT_NE(by["skipped"].detail.find("not in the re-run"), std::string::npos) << by["skipped"].detail;
+  EXPECT_EQ(by["wrong"].change, Change::CorrectnessRegressed);  // never "confirmed" away
+  EXPECT_EQ(change_name(Change::Unconfirmed), "unconfirmed");
+  // A re-run without the operator at all (absent) confirms nothing.
+  auto again = compare_results(base, device({op("transient", 1.10, 15)}), {});
+  const auto absent = compare_results(base_part, device({op("real", 1.11, 16)}), {}, &base);
+  EXPECT_EQ(confirm_slowdowns(again, absent), 0);
+  EXPECT_EQ(again[0].change, Change::Slower);
 }
 
 TEST(Compare, PooledRunsSetTheEnvelope) {

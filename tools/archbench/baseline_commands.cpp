@@ -1,12 +1,16 @@
 // archbench baseline update / archbench compare: stored per-device baselines as a CI gate.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "harness/ops/id_filter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <ostream>
+#include <streambuf>
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/compare.hpp"
@@ -97,16 +101,25 @@ namespace {
 
 struct DeviceComparison {
   int regressions = 0;
+  std::vector<std::string> slower;  // ids judged slower (after any confirmation)
   nlohmann::json json;
 };
 
+// Discards what is written to it: compare --list-slower prints the ids and nothing else.
+class NullBuffer : public std::streambuf {
+ protected:
+  int overflow(int c) override { return c; }
+};
+
 // One device's results against its baseline: the table, the summary and its JSON rows.
+// `rerun`, when given, is the same device's re-run (--confirm).
 DeviceComparison compare_device(const CompareOptions& o, const std::string& baseline_path,
-                                const DeviceResults& baseline, const DeviceResults& now, const Thresholds& thresholds) {
+                                const DeviceResults& baseline, const DeviceResults& now, const Thresholds& thresholds,
+                                const DeviceResults* rerun, std::ostream& log) {
   const int index = now.device.value("index", 0);
-  std::cout << fmt::format("compare {} (device {}, {}) against baseline {}\n", o.results, index, now.key, baseline_path);
+  log << fmt::format("compare {} (device {}, {}) against baseline {}\n", o.results, index, now.key, baseline_path);
   if (auto diff = build_difference(baseline.build, now.build); !diff.empty()) {
-    std::cout << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
+    log << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
   }
   // --filter narrows both sides alike, so a partial run is not reported as "absent".
   auto keep = [&](std::vector<OperatorResult>& ops) {
@@ -120,59 +133,81 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   nlohmann::json floor_json = nullptr;
   if (floor_shift) {
     const bool applied = o.floor_correction;
-    std::cout << fmt::format("timer floor: baseline {:.2f} us, now {:.2f} us ({:+.2f} us per single-launch sample{})\n",
+    log << fmt::format("timer floor: baseline {:.2f} us, now {:.2f} us ({:+.2f} us per single-launch sample{})\n",
                              *baseline.timer_floor_ms * 1e3, *now.timer_floor_ms * 1e3, *floor_shift * 1e3,
                              applied ? ", taken out before judging" : "; --no-floor-correction: compared as measured");
     // A machine's fixed overhead moving by more than a microsecond is worth knowing in itself (a
     // driver or virtualisation change every launch pays), though no kernel got slower.
     if (std::abs(*floor_shift) > 0.5e-3) {
-      std::cout << fmt::format("note: this machine's fixed per-launch overhead differs from the baseline's by {:+.2f} us; "
+      log << fmt::format("note: this machine's fixed per-launch overhead differs from the baseline's by {:+.2f} us; "
                                "launch-bound workloads see it, the kernels themselves are judged without it\n",
                                *floor_shift * 1e3);
     }
     floor_json = {{"baseline_ms", *baseline.timer_floor_ms}, {"now_ms", *now.timer_floor_ms},
                   {"shift_ms", *floor_shift}, {"taken_out", applied}};
   } else {
-    std::cout << fmt::format("note: no timer floor in the {} (written before archbench measured it): times compared as "
+    log << fmt::format("note: no timer floor in the {} (written before archbench measured it): times compared as "
                              "measured, so another machine's fixed per-launch overhead reads as a change of the "
                              "smallest operators\n",
                              baseline.timer_floor_ms ? "results" : (now.timer_floor_ms ? "baseline" : "baseline or results"));
   }
   // Unstable variants are judged on the whole baseline, not on the part the filter kept.
-  const auto rows = compare_results(base_part, current, thresholds, &baseline, o.floor_correction);
+  auto rows = compare_results(base_part, current, thresholds, &baseline, o.floor_correction);
+  nlohmann::json confirm_json = nullptr;
+  if (rerun != nullptr) {
+    // The re-run is judged against the same baseline, narrowed to the operators it holds.
+    DeviceResults rerun_part = *rerun;
+    keep(rerun_part.operators);
+    DeviceResults rerun_base = base_part;
+    std::erase_if(rerun_base.operators, [&](const OperatorResult& b) {
+      return std::ranges::find(rerun_part.operators, b.id, &OperatorResult::id) == rerun_part.operators.end();
+    });
+    const auto again = compare_results(rerun_base, rerun_part, thresholds, &baseline, o.floor_correction);
+    const auto slower_before = std::ranges::count(rows, Change::Slower, &Comparison::change);
+    const int unconfirmed = confirm_slowdowns(rows, again);
+    log << fmt::format("re-run: {} ({} operator(s)); {} of {} slower operator(s) slower again, {} not\n", o.confirm,
+                       rerun_part.operators.size(), slower_before - unconfirmed, slower_before, unconfirmed);
+    confirm_json = {{"rerun", o.confirm}, {"operators", rerun_part.operators.size()},
+                    {"slower_before", slower_before}, {"unconfirmed", unconfirmed}};
+  }
   std::map<Change, int> counts;
   int clock_explained = 0;
   DeviceComparison out;
   nlohmann::json ops = nlohmann::json::array();
-  std::cout << fmt::format("{:<46} {:<22} {}\n", "operator", "change", "detail");
+  log << fmt::format("{:<46} {:<22} {}\n", "operator", "change", "detail");
   for (const auto& r : rows) {
     ++counts[r.change];
     clock_explained += r.clock_explained ? 1 : 0;
     out.regressions += r.regression() ? 1 : 0;
-    std::cout << fmt::format("{:<46} {:<22} {}\n", r.id, change_name(r.change), r.detail);
+    if (r.change == Change::Slower) out.slower.push_back(r.id);
+    log << fmt::format("{:<46} {:<22} {}\n", r.id, change_name(r.change), r.detail);
     ops.push_back({{"id", r.id}, {"change", change_name(r.change)}, {"regression", r.regression()}, {"effect", r.effect},
                    {"p_value", r.p_value}, {"cycles_effect", r.cycles_effect}, {"base_ms", r.base_ms},
                    {"now_ms", r.now_ms}, {"clock_explained", r.clock_explained}, {"detail", r.detail}});
   }
   std::string summary;
   for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
-  std::cout << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, out.regressions,
+  log << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, out.regressions,
                            out.regressions ? "FAIL" : "PASS");
   if (const int n = counts[Change::TimingModeChanged]; n > 0) {
-    std::cout << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
+    log << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
                              "other: their times were not compared (not counted as regressions)\n", n);
   }
   if (clock_explained > 0) {
-    std::cout << fmt::format("note: {} operator(s) changed beyond the margin in time but not in cycles: the SM clock "
+    log << fmt::format("note: {} operator(s) changed beyond the margin in time but not in cycles: the SM clock "
                              "differed (a power cap or another clock setting: see sm_mhz and event_reasons in the "
                              "results); not counted as regressions\n", clock_explained);
   }
+  if (const int n = counts[Change::Unconfirmed]; n > 0) {
+    log << fmt::format("note: {} operator(s) slower in the first run only, not in the re-run: a disturbance of that "
+                       "run (not counted as regressions)\n", n);
+  }
   if (const int n = counts[Change::Unstable]; n > 0) {
-    std::cout << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
+    log << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
                              "their times are shown but not gated (not counted as regressions)\n", n);
   }
   out.json = {{"device_index", index}, {"device_key", now.key}, {"baseline", baseline_path},
-              {"timer_floor", floor_json}, {"operators", ops}};
+              {"timer_floor", floor_json}, {"confirm", confirm_json}, {"operators", ops}};
   return out;
 }
 
@@ -185,6 +220,8 @@ int compare_command(const CompareOptions& o) {
   Thresholds thresholds;
   std::map<std::string, DeviceResults> loaded;                         // by path
   std::vector<std::pair<std::string, const DeviceResults*>> baselines;  // per device of `results`, in order
+  std::vector<DeviceResults> reruns;                                    // --confirm
+  std::vector<const DeviceResults*> rerun_of;                           // per device of `results`
   try {
     results = load_run_results(o.results);
     if (results.empty()) {
@@ -211,20 +248,44 @@ int compare_command(const CompareOptions& o) {
       }
       baselines.emplace_back(path, &b);
     }
+    if (!o.confirm.empty()) {
+      reruns = load_run_results(o.confirm);
+      for (const auto& d : results) {
+        const int index = d.device.value("index", 0);
+        auto it = std::ranges::find_if(reruns, [&](const DeviceResults& r) {
+          return r.key == d.key && r.device.value("index", 0) == index;
+        });
+        if (it == reruns.end()) {
+          std::cerr << fmt::format("archbench compare: the re-run {} holds no results of device {} ({}); re-run on "
+                                   "the same device\n", o.confirm, index, d.key);
+          return kBadInput;
+        }
+        rerun_of.push_back(&*it);
+      }
+    }
   } catch (const StoredFileError& e) {
     std::cerr << "archbench compare: " << e.what() << "\n";
     return kBadInput;
   }
+  NullBuffer discard;
+  std::ostream quiet(&discard);
+  std::ostream& log = o.list_slower ? quiet : std::cout;
   int regressions = 0;
+  std::vector<std::string> slower;
   nlohmann::json devices = nlohmann::json::array();
   for (size_t i = 0; i < results.size(); ++i) {
-    if (i > 0) std::cout << "\n";
-    DeviceComparison c = compare_device(o, baselines[i].first, *baselines[i].second, results[i], thresholds);
+    if (i > 0) log << "\n";
+    DeviceComparison c = compare_device(o, baselines[i].first, *baselines[i].second, results[i], thresholds,
+                                        rerun_of.empty() ? nullptr : rerun_of[i], log);
     regressions += c.regressions;
+    for (auto& id : c.slower) {
+      if (std::ranges::find(slower, id) == slower.end()) slower.push_back(std::move(id));
+    }
     devices.push_back(std::move(c.json));
   }
+  if (o.list_slower) std::cout << fmt::format("{}\n", fmt::join(slower, ","));
   if (results.size() > 1) {
-    std::cout << fmt::format("\n{} devices compared: {} regression(s) -> {}\n", results.size(), regressions,
+    log << fmt::format("\n{} devices compared: {} regression(s) -> {}\n", results.size(), regressions,
                              regressions ? "FAIL" : "PASS");
   }
   if (!o.json_path.empty()) {
@@ -242,6 +303,7 @@ int compare_command(const CompareOptions& o) {
       return kInternal;
     }
   }
+  if (o.list_slower) return kOk;  // a query: the ids are the answer
   return regressions > 0 ? kOperatorFailed : kOk;
 }
 

@@ -55,6 +55,8 @@ struct CompareOptions {
   std::string json_path;
   std::string filter = "*";  // compare only operators whose id matches (both sides)
   bool floor_correction = true;  // take the timer-floor shift out before judging (compare.hpp)
+  std::string confirm;            // a later run of (at least) the slower operators: confirm_slowdowns
+  bool list_slower = false;       // print only the slower operators' ids, comma-separated (a --filter)
 };
 int compare_command(const CompareOptions& o);
 

@@ -69,6 +69,11 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches these comma-separated globs (on both sides)");
   compare_cmd->add_flag("!--no-floor-correction", cmp.floor_correction,
                         "compare times as measured, without taking out the difference of the two machines' timer floors");
+  compare_cmd->add_option("--confirm", cmp.confirm,
+                          "a later run of the slower operators (run --filter \"$(archbench compare ... --list-slower)\"): "
+                          "a slowdown stands only if the re-run is slower too");
+  compare_cmd->add_flag("--list-slower", cmp.list_slower,
+                        "print only the ids of the operators judged slower, comma-separated, for run --filter; exit 0");
 
   cli::MergeOptions merge;
   auto* merge_cmd = app.add_subcommand("merge", "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html");
