@@ -7,7 +7,8 @@ Every verdict comes from `archbench compare` itself; this script only pools base
   noise       per variant (family/name): the spread of each operator's median across the A/A
               runs, (max - min) / median, as median and max over the variant's operators;
   A/A         leave-one-out: each run against a baseline pooled from the others; and, with
-              --committed, each run against the committed baseline (another machine's);
+              --committed, each run against the committed baseline (another machine's), and what stays
+              flagged when the next run of the same GPU serves as the gate's re-run (compare --confirm);
   slowdowns   each run made with ARCHBENCH_TEST_SLOWDOWN against the baseline of all A/A runs:
               per variant and injected level, in how many runs every gated operator was flagged,
               the slowdown the runs really measured (the knob's spin kernel adds its launch gap,
@@ -43,11 +44,13 @@ def pool(archbench, runs, directory):
 THRESHOLDS = []  # ["--thresholds", FILE] when given
 
 
-def compare(archbench, baseline_dir, results, flt):
-    """Rows of one comparison (first device), from compare --json; exit codes 0 and 1 are verdicts."""
+def compare(archbench, baseline_dir, results, flt, rerun=None):
+    """Rows of one comparison (first device), from compare --json; exit codes 0 and 1 are verdicts.
+    With `rerun`, a slowdown stands only when that run shows it too (compare --confirm)."""
+    confirm = ["--confirm", str(rerun)] if rerun else []
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         p = subprocess.run([archbench, "compare", "--baseline", str(baseline_dir), "--filter", flt, "--json", out.name,
-                            *THRESHOLDS, str(results)], capture_output=True, text=True)
+                            *THRESHOLDS, *confirm, str(results)], capture_output=True, text=True)
         if p.returncode not in (0, 1):
             sys.exit(f"archbench compare {results} failed ({p.returncode}): {p.stderr.strip()}")
         return json.load(open(out.name))["devices"][0]["operators"]
@@ -55,6 +58,17 @@ def compare(archbench, baseline_dir, results, flt):
 
 def flagged(rows):
     return [r for r in rows if r["regression"] and r["change"] != "absent"]
+
+
+def next_run_of_same_gpu(runs):
+    """For each run, the next one (in the given order, wrapping) made on the same GPU (UUID): the
+    stand-in for the gate's re-run of its slower operators, a separate process on that GPU."""
+    uuid = {r: json.load(open(r))["devices"][0]["device"].get("uuid", "") for r in runs}
+    out = {}
+    for r in runs:
+        same = [o for o in runs if uuid[o] == uuid[r]]
+        out[r] = same[(same.index(r) + 1) % len(same)] if len(same) > 1 else None
+    return out
 
 
 def noise_table(runs):
@@ -106,11 +120,18 @@ def main():
             print(f"| {r.parent.name}/{r.name} | {len(f)} | {which} |")
         if a.committed:
             print(f"\n## A/A against the committed baseline ({a.committed})\n")
-            print("| run | flagged | gated | unstable |\n|---|---|---|---|")
+            print("The re-run of a flagged run is the next run of its GPU (compare --confirm); `-` when that GPU "
+                  "made one run only.\n")
+            print("| run | flagged | which | gated | unstable | flagged after the re-run |\n|---|---|---|---|---|---|")
+            rerun_of = next_run_of_same_gpu(runs)
             for r in runs:
                 rows = compare(a.archbench, a.committed, r, a.filter)
                 unstable = sum(x["change"] == "unstable" for x in rows)
-                print(f"| {r.parent.name}/{r.name} | {len(flagged(rows))} | {len(rows) - unstable} | {unstable} |")
+                f = flagged(rows)
+                which = ", ".join("{} {:+.1f}%".format(x["id"], 100 * x["effect"]) for x in f)
+                after = "0" if not f else ("-" if rerun_of[r] is None else
+                                           str(len(flagged(compare(a.archbench, a.committed, r, a.filter, rerun_of[r])))))
+                print(f"| {r.parent.name}/{r.name} | {len(f)} | {which} | {len(rows) - unstable} | {unstable} | {after} |")
 
         if a.slow:
             base = pool(a.archbench, runs, tmp / "all")

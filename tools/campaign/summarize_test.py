@@ -60,6 +60,22 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("measured +20 to +21%" in row, f"slowdown row must show the measured slowdown: {row!r}")
     expect(row.rstrip().endswith("| 20% |"), f"smallest level flagged in every run: {row!r}")
 
+    # Against a committed baseline: a run with one operator disturbed by 10% is flagged, and the
+    # next run of the same GPU (the re-run) does not confirm it; a run slowed for real would be.
+    committed = Path(tmp) / "committed"
+    subprocess.run([archbench, "baseline", "update", "--dir", str(committed), "--from", aa[0], "--from", aa[1]],
+                   check=True, capture_output=True)
+    disturbed = run_file(tmp, "aa-disturbed.json", 1.10)
+    p = subprocess.run([sys.executable, str(here / "summarize.py"), "--archbench", archbench, "--aa", aa[2], disturbed,
+                        aa[3], "--committed", str(committed)], capture_output=True, text=True)
+    print(p.stdout)
+    expect(p.returncode == 0, f"summarize.py --committed exit {p.returncode}: {p.stderr.strip()}")
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in p.stdout.split("## A/A against the committed")[-1].splitlines() if ".json |" in line}
+    expect(rows.get(f"{Path(tmp).name}/aa-disturbed.json", [""])[0] == "1", f"the disturbed run must be flagged: {rows}")
+    expect(rows.get(f"{Path(tmp).name}/aa-disturbed.json", [""])[-1] == "0", f"its re-run must not confirm it: {rows}")
+    expect(rows.get(f"{Path(tmp).name}/aa-2.json", [""])[0] == "0", f"an undisturbed run flags nothing: {rows}")
+
 for f in failures:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)
