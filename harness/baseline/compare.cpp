@@ -237,11 +237,16 @@ int confirm_slowdowns(std::vector<Comparison>& rows, const std::vector<Compariso
   for (auto& row : rows) {
     if (row.change != Change::Slower) continue;
     auto again = std::ranges::find(rerun, row.id, &Comparison::id);
-    // An operator the re-run does not hold (or holds as "absent") was not measured again.
+    // Only a re-run that timed the operator comparably and found it same or faster clears it; one
+    // that lacks it, or timed it another way (another --cuda-graph mode), or found it broken, did not
+    // measure the slowdown again.
+    const bool cleared = again != rerun.end() && (again->change == Change::Same || again->change == Change::Faster);
     if (again == rerun.end() || again->change == Change::Absent) {
       row.detail += "; not in the re-run, so not confirmed either way";
     } else if (again->change == Change::Slower) {
       row.detail += fmt::format("; confirmed by the re-run ({:+.1f}%)", 100 * again->effect);
+    } else if (!cleared) {
+      row.detail += fmt::format("; the re-run judged it {}, so not confirmed either way", change_name(again->change));
     } else {
       row.change = Change::Unconfirmed;
       row.detail = fmt::format("slower in the first run ({}), {} in the re-run ({:+.1f}%): a disturbance of that run",

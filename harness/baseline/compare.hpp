@@ -87,9 +87,10 @@ struct Comparison {
 // at a steady clock; the other runs of that GPU measured it inside the envelope. A real slowdown is
 // there in every run, so a re-run costs it nothing but the re-run's time.
 // `rerun` is the comparison of the re-run (usually of the slower operators only) with the same
-// baseline. Each Slower row of `rows` becomes Unconfirmed when the re-run judged it anything but
-// Slower, stays Slower (detail: confirmed) when it was slower again, and stays Slower (detail: not
-// re-run) when the re-run lacks it. No other row changes: an image or correctness regression is
+// baseline. Each Slower row of `rows` becomes Unconfirmed when the re-run judged it same or faster,
+// stays Slower (detail: confirmed) when it was slower again, and stays Slower (detail: not
+// confirmed either way) when the re-run lacks it or could not judge its time (another timing mode,
+// an image or correctness failure, unstable). No other row changes: an image or correctness regression is
 // not a timing accident. Returns how many rows became Unconfirmed.
 int confirm_slowdowns(std::vector<Comparison>& rows, const std::vector<Comparison>& rerun);
 

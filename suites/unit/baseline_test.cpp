@@ -165,6 +165,17 @@ TEST(Compare, ASlowdownStandsOnlyWhenTheReRunIsSlowerToo) {
   const auto absent = compare_results(base_part, device({op("real", 1.11, 16)}), {}, &base);
   EXPECT_EQ(confirm_slowdowns(again, absent), 0);
   EXPECT_EQ(again[0].change, Change::Slower);
+  // Nor does a re-run that timed it another way (CUDA-graph replay against single launches).
+  auto replayed = op("transient", 1.00, 17);
+  replayed.timing->mode = "graph";
+  replayed.timing->graph_batch = 10;
+  DeviceResults transient_base = base;
+  std::erase_if(transient_base.operators, [](const OperatorResult& r) { return r.id != "transient"; });
+  const auto other_mode = compare_results(transient_base, device({replayed}), {}, &base);
+  ASSERT_EQ(other_mode[0].change, Change::TimingModeChanged) << other_mode[0].detail;
+  EXPECT_EQ(confirm_slowdowns(again, other_mode), 0);
+  EXPECT_EQ(again[0].change, Change::Slower);
+  EXPECT_NE(again[0].detail.find("judged it timing-mode-changed"), std::string::npos) << again[0].detail;
 }
 
 TEST(Compare, PooledRunsSetTheEnvelope) {

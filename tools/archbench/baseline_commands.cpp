@@ -134,22 +134,22 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   if (floor_shift) {
     const bool applied = o.floor_correction;
     log << fmt::format("timer floor: baseline {:.2f} us, now {:.2f} us ({:+.2f} us per single-launch sample{})\n",
-                             *baseline.timer_floor_ms * 1e3, *now.timer_floor_ms * 1e3, *floor_shift * 1e3,
-                             applied ? ", taken out before judging" : "; --no-floor-correction: compared as measured");
+                       *baseline.timer_floor_ms * 1e3, *now.timer_floor_ms * 1e3, *floor_shift * 1e3,
+                       applied ? ", taken out before judging" : "; --no-floor-correction: compared as measured");
     // A machine's fixed overhead moving by more than a microsecond is worth knowing in itself (a
     // driver or virtualisation change every launch pays), though no kernel got slower.
     if (std::abs(*floor_shift) > 0.5e-3) {
       log << fmt::format("note: this machine's fixed per-launch overhead differs from the baseline's by {:+.2f} us; "
-                               "launch-bound workloads see it, the kernels themselves are judged without it\n",
-                               *floor_shift * 1e3);
+                         "launch-bound workloads see it, the kernels themselves are judged without it\n",
+                         *floor_shift * 1e3);
     }
     floor_json = {{"baseline_ms", *baseline.timer_floor_ms}, {"now_ms", *now.timer_floor_ms},
                   {"shift_ms", *floor_shift}, {"taken_out", applied}};
   } else {
     log << fmt::format("note: no timer floor in the {} (written before archbench measured it): times compared as "
-                             "measured, so another machine's fixed per-launch overhead reads as a change of the "
-                             "smallest operators\n",
-                             baseline.timer_floor_ms ? "results" : (now.timer_floor_ms ? "baseline" : "baseline or results"));
+                       "measured, so another machine's fixed per-launch overhead reads as a change of the "
+                       "smallest operators\n",
+                       baseline.timer_floor_ms ? "results" : (now.timer_floor_ms ? "baseline" : "baseline or results"));
   }
   // Unstable variants are judged on the whole baseline, not on the part the filter kept.
   auto rows = compare_results(base_part, current, thresholds, &baseline, o.floor_correction);
@@ -188,15 +188,15 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   std::string summary;
   for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
   log << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, out.regressions,
-                           out.regressions ? "FAIL" : "PASS");
+                     out.regressions ? "FAIL" : "PASS");
   if (const int n = counts[Change::TimingModeChanged]; n > 0) {
     log << fmt::format("note: {} operator(s) timed by CUDA-graph replay on one side and single launches on the "
-                             "other: their times were not compared (not counted as regressions)\n", n);
+                       "other: their times were not compared (not counted as regressions)\n", n);
   }
   if (clock_explained > 0) {
     log << fmt::format("note: {} operator(s) changed beyond the margin in time but not in cycles: the SM clock "
-                             "differed (a power cap or another clock setting: see sm_mhz and event_reasons in the "
-                             "results); not counted as regressions\n", clock_explained);
+                       "differed (a power cap or another clock setting: see sm_mhz and event_reasons in the "
+                       "results); not counted as regressions\n", clock_explained);
   }
   if (const int n = counts[Change::Unconfirmed]; n > 0) {
     log << fmt::format("note: {} operator(s) slower in the first run only, not in the re-run: a disturbance of that "
@@ -204,7 +204,7 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   }
   if (const int n = counts[Change::Unstable]; n > 0) {
     log << fmt::format("note: {} operator(s) unstable: their baseline runs disagree by more than max_spread, so "
-                             "their times are shown but not gated (not counted as regressions)\n", n);
+                       "their times are shown but not gated (not counted as regressions)\n", n);
   }
   out.json = {{"device_index", index}, {"device_key", now.key}, {"baseline", baseline_path},
               {"timer_floor", floor_json}, {"confirm", confirm_json}, {"operators", ops}};
@@ -286,7 +286,7 @@ int compare_command(const CompareOptions& o) {
   if (o.list_slower) std::cout << fmt::format("{}\n", fmt::join(slower, ","));
   if (results.size() > 1) {
     log << fmt::format("\n{} devices compared: {} regression(s) -> {}\n", results.size(), regressions,
-                             regressions ? "FAIL" : "PASS");
+                       regressions ? "FAIL" : "PASS");
   }
   if (!o.json_path.empty()) {
     try {
