@@ -19,13 +19,10 @@ function(doctor expected_codes)
   set(last_rc "${rc}" PARENT_SCOPE)
 endfunction()
 
+include("${CMAKE_CURRENT_LIST_DIR}/require_substrings.cmake")
+# expect_text(WHAT NEEDLE...): the last doctor report holds every NEEDLE.
 function(expect_text what)
-  foreach(text ${ARGN})
-    string(FIND "${last_out}" "${text}" pos)
-    if(pos EQUAL -1)
-      message(FATAL_ERROR "${what}: the doctor's report lacks '${text}':\n${last_out}")
-    endif()
-  endforeach()
+  require_substrings("${last_out}" "${what}: the doctor's report" ${ARGN})
 endfunction()
 
 # The report's shape: the manifest, four layers, the summary with its exit code.

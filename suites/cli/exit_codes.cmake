@@ -8,15 +8,7 @@ function(expect_exit code)
   set(last_err "${err}" PARENT_SCOPE)
 endfunction()
 
-# expect_text(TEXT LABEL NEEDLE...): every NEEDLE occurs in TEXT, else fail naming LABEL.
-function(expect_text text label)
-  foreach(needle ${ARGN})
-    string(FIND "${text}" "${needle}" pos)
-    if(pos EQUAL -1)
-      message(FATAL_ERROR "${label} lacks '${needle}':\n${text}")
-    endif()
-  endforeach()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/require_substrings.cmake")
 
 expect_exit(0 --version)
 expect_exit(0 list)
@@ -68,7 +60,7 @@ file(READ "${fx}/results_h200_slower.json" slower_device_for_ids)
 expect_exit(0 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200.json")
 expect_exit(1 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200_slower.json")
 expect_exit(5 compare --baseline "${fx}/baseline_a100.json" "${fx}/results_h200.json")       # foreign baseline
-expect_text("${last_err}" "foreign baseline message" "is the baseline of nvidia-a100-sxm4-80gb-cc80-80g")
+require_substrings("${last_err}" "foreign baseline message" "is the baseline of nvidia-a100-sxm4-80gb-cc80-80g")
 expect_exit(5 compare --baseline "${CMAKE_CURRENT_LIST_FILE}" "${fx}/results_h200.json")      # corrupt baseline
 expect_exit(5 compare --baseline "${fx}" "${fx}/results_h200_slower.json")                    # dir without this key
 # --list-slower: the slower ids as a --filter, exit 0; --confirm: a slowdown stands only when the
@@ -85,10 +77,10 @@ if(NOT listed STREQUAL "")
   message(FATAL_ERROR "--list-slower of an unchanged run printed '${listed}'")
 endif()
 expect_exit(0 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200_slower.json" --confirm "${fx}/results_h200.json")
-expect_text("${last_out}" "compare --confirm (a transient)"
+require_substrings("${last_out}" "compare --confirm (a transient)"
   "unconfirmed" "0 of 1 slower operator(s) slower again" "0 regression(s) -> PASS")
 expect_exit(1 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200_slower.json" --confirm "${fx}/results_h200_slower.json")
-expect_text("${last_out}" "compare --confirm (a real slowdown)" "confirmed by the re-run")
+require_substrings("${last_out}" "compare --confirm (a real slowdown)" "confirmed by the re-run")
 expect_exit(5 compare --baseline "${fx}/baseline_h200.json" "${fx}/results_h200_slower.json" --confirm "${CMAKE_CURRENT_LIST_FILE}")
 # A results file of two devices (run --device all): each is compared; device 1 is the slower one.
 file(READ "${fx}/results_h200.json" one_device)
@@ -98,11 +90,11 @@ string(JSON second SET "${second}" device index 1)
 string(JSON two_devices SET "${one_device}" devices 1 "${second}")
 file(WRITE "${WORK_DIR}/two_devices.json" "${two_devices}")
 expect_exit(1 compare --baseline "${fx}/baseline_h200.json" "${WORK_DIR}/two_devices.json")
-expect_text("${last_out}" "two-device compare"
+require_substrings("${last_out}" "two-device compare"
   "(device 0, nvidia-h200" "(device 1, nvidia-h200" "2 devices compared: 1 regression(s) -> FAIL")
 # A re-run must hold every compared device: one of device 0 only cannot confirm device 1.
 expect_exit(5 compare --baseline "${fx}/baseline_h200.json" "${WORK_DIR}/two_devices.json" --confirm "${fx}/results_h200.json")
-expect_text("${last_err}" "re-run without device 1" "holds no results of device 1")
+require_substrings("${last_err}" "re-run without device 1" "holds no results of device 1")
 set(tmp "${WORK_DIR}/baseline_update")
 file(REMOVE_RECURSE "${tmp}")
 file(MAKE_DIRECTORY "${tmp}")
