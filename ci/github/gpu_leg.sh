@@ -4,10 +4,12 @@
 # output goes to OUT (uploaded as the leg's artifact even when a step fails).
 # Exit: 0 all passed; 1 a test, operator or comparison failed; 3 no usable GPU or driver on this
 # runner (the doctor's diagnosis is in OUT/doctor.txt and OUT/status.json); 4 archbench failed.
-# Usage: gpu_leg.sh BIN_DIR OUT LABEL   (ARCHBENCH_FILTER: operator glob for the run, default every operator)
+# Usage: gpu_leg.sh BIN_DIR OUT LABEL   (ARCHBENCH_FILTER: operator globs for the run and its comparison,
+# default every operator; ARCHBENCH_BASELINES: the baselines directory, default the repository's)
 set -uo pipefail
 bin="$(cd "$1" && pwd)"; out="$2"; label="$3"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+baselines="${ARCHBENCH_BASELINES:-$root/baselines}"
 mkdir -p "$out"; out="$(cd "$out" && pwd)"
 status() {  # status STATE EXIT MESSAGE
   printf '{"label": "%s", "status": "%s", "exit": %d, "message": "%s"}\n' "$label" "$1" "$2" "$3" > "$out/status.json"
@@ -31,21 +33,29 @@ note() { [ "$1" -gt "$worst" ] && worst="$1"; return 0; }
 # 2. the GPU suite under ctest, with a resource spec for this host's GPUs.
 ct="$out/ctest"; mkdir -p "$ct"
 cmake -DEXE="$bin/archbench_ops_tests" -DOUT="$ct/ops.cmake" -P "$root/suites/ops/discover_ops_tests.cmake" \
-  && echo 'include("${CMAKE_CURRENT_LIST_DIR}/ops.cmake")' > "$ct/CTestTestfile.cmake" || note 4
+  && echo "include(\"$ct/ops.cmake\")" > "$ct/CTestTestfile.cmake" || note 4  # ctest leaves CMAKE_CURRENT_LIST_DIR empty
 "$bin/archbench" resources --json "$ct/resources.json" || note 4
 gpus="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["local"][0]["gpus"]))' "$ct/resources.json" 2>/dev/null || echo 1)"
+# --no-tests=error: a suite that lists no test (a broken discovery) must not pass.
 ctest --test-dir "$ct" -L gpu --resource-spec-file "$ct/resources.json" -j "$gpus" --output-on-failure \
-  --output-junit "$out/junit.xml" > "$out/ctest.txt" 2>&1 || note 1
+  --no-tests=error --output-junit "$out/junit.xml" > "$out/ctest.txt" 2>&1 || note 1
 tail -5 "$out/ctest.txt"
 
 # 3. the run, 4. the comparison with the stored baseline of this device, 5. the report.
-"$bin/archbench" run --filter "${ARCHBENCH_FILTER:-*}" --json "$out/run.json" > "$out/run.txt" 2>&1; r=$?; echo "run exit $r"; [ "$r" -ne 0 ] && note "$r"
+# A filtered leg (ARCHBENCH_FILTER) compares the same selection, and says in status.json that it
+# checked only part of the operators.
+filter="${ARCHBENCH_FILTER:-*}"
+"$bin/archbench" run --filter "$filter" --json "$out/run.json" > "$out/run.txt" 2>&1; r=$?; echo "run exit $r"; [ "$r" -ne 0 ] && note "$r"
+selection="$(grep -m1 '^selection: ' "$out/run.txt" | tr -d '"\\')"  # no quotes or backslashes in status.json
 if [ -s "$out/run.json" ]; then
-  "$bin/archbench" compare --baseline "$root/baselines" "$out/run.json" --json "$out/compare.json" > "$out/compare.txt" 2>&1; r=$?
+  "$bin/archbench" compare --baseline "$baselines" "$out/run.json" --filter "$filter" --json "$out/compare.json" \
+    > "$out/compare.txt" 2>&1; r=$?
   # A slowdown must show in a re-run of the slower operators too (a transient disturbance does not).
-  slower="$([ "$r" -eq 1 ] && "$bin/archbench" compare --baseline "$root/baselines" "$out/run.json" --list-slower)"
-  if [ -n "$slower" ] && "$bin/archbench" run --filter "$slower" --json "$out/rerun.json" > "$out/rerun.txt" 2>&1; then
-    "$bin/archbench" compare --baseline "$root/baselines" "$out/run.json" --confirm "$out/rerun.json" \
+  slower="$([ "$r" -eq 1 ] && "$bin/archbench" compare --baseline "$baselines" "$out/run.json" --filter "$filter" --list-slower)"
+  rm -f "$out/rerun.json"
+  if [ -n "$slower" ] && "$bin/archbench" run --filter "$slower" --json "$out/rerun.json" > "$out/rerun.txt" 2>&1 \
+     || [ -s "$out/rerun.json" ]; then
+    "$bin/archbench" compare --baseline "$baselines" "$out/run.json" --filter "$filter" --confirm "$out/rerun.json" \
       --json "$out/compare.json" > "$out/compare.txt" 2>&1; r=$?
   fi
   if [ "$r" -eq 5 ] && grep -q "no baseline for" "$out/compare.txt"; then
@@ -53,7 +63,7 @@ if [ -s "$out/run.json" ]; then
   elif [ "$r" -ne 0 ]; then
     echo "::error::runner $label: compare exit $r"; tail -20 "$out/compare.txt"; note 1
   fi
-  "$bin/archbench" report "$out/run.json" --baseline "$root/baselines" --html "$out/report.html" || note 4
+  "$bin/archbench" report "$out/run.json" --baseline "$baselines" --html "$out/report.html" || note 4
 fi
-status "$([ "$worst" -eq 0 ] && echo passed || echo failed)" "$worst" "see the leg's files"
+status "$([ "$worst" -eq 0 ] && echo passed || echo failed)" "$worst" "${selection:-all operators}; see the leg's files"
 exit "$worst"

@@ -87,6 +87,10 @@ std::vector<DeviceResults> load_run_results(const std::string& path) {
       if (const auto c = d.value("ceilings", json()); c.is_object()) {
         if (const double floor = c.value("timer_floor_ms", 0.0); floor > 0) r.timer_floor_ms = floor;
       }
+      if (const auto s = j.value("selection", json()); s.is_object()) {
+        r.selection = Selection{s.at("filter").get<std::string>(), s.at("dtypes").get<std::vector<std::string>>(),
+                                s.at("selected").get<size_t>(), s.at("registered").get<size_t>()};
+      }
       out.push_back(std::move(r));
     }
   } catch (const json::exception& e) {

@@ -34,6 +34,8 @@ struct DeviceResults {
   // (each kept in run_timer_floors_ms). Absent from files written before archbench measured it.
   std::optional<double> timer_floor_ms;
   std::vector<double> run_timer_floors_ms;
+  // A run's operator selection (run --filter / --dtype), when the file records one.
+  std::optional<Selection> selection;
 };
 
 // Reads a run report (`archbench run --json`) and returns its devices. Throws StoredFileError

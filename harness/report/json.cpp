@@ -164,7 +164,10 @@ void to_json(json& j, const BuildManifest& m) {
 
 json report_to_json(const RunReport& r) {
   json j{{"schema", "archbench.run"}, {"schema_version", kRunSchemaVersion}, {"build", r.build},
-         {"environment", r.environment}, {"devices", json::array()}};
+         {"environment", r.environment},
+         {"selection", {{"filter", r.selection.filter}, {"dtypes", r.selection.dtypes},
+                        {"selected", r.selection.selected}, {"registered", r.selection.registered}}},
+         {"devices", json::array()}};
   for (const auto& d : r.devices) {
     j["devices"].push_back({{"device", d.device},
                             {"ceilings", d.ceilings ? json(*d.ceilings) : json(nullptr)},

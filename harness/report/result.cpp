@@ -1,5 +1,8 @@
 #include "harness/report/result.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace archbench {
 
 bool OperatorResult::failed() const {
@@ -7,6 +10,14 @@ bool OperatorResult::failed() const {
   if (!error.empty() || !fault.empty() || !image.agrees) return true;
   if (image.status != "sass" && image.status != "ptx-jit" && image.status != "library") return true;
   return !correctness || !correctness->passed || !correctness->bench_shape_finite;
+}
+
+std::string Selection::describe() const {
+  if (!narrowed()) return fmt::format("all {} operators", registered);
+  std::string how;
+  if (filter != "*") how += fmt::format("--filter '{}'", filter);
+  if (!dtypes.empty()) how += fmt::format("{}--dtype {}", how.empty() ? "" : " ", fmt::join(dtypes, ","));
+  return fmt::format("{} of {} operators ({}); {} left out", selected, registered, how, registered - selected);
 }
 
 }  // namespace archbench

@@ -117,9 +117,22 @@ struct DeviceReport {
   std::map<std::string, double> phase_seconds;
 };
 
+// Which operators a run was asked for: a filtered run checks only part of the registry, and its
+// summary (and any comparison of it) must say so.
+struct Selection {
+  std::string filter = "*";
+  std::vector<std::string> dtypes;  // empty = every dtype
+  size_t selected = 0;
+  size_t registered = 0;  // operators this build has
+  [[nodiscard]] bool narrowed() const { return selected < registered; }
+  // "12 of 196 operators (--filter 'matmul/*' --dtype f16); 184 left out", or "all 196 operators"
+  [[nodiscard]] std::string describe() const;
+};
+
 struct RunReport {
   BuildManifest build;
   Environment environment;
+  Selection selection;
   std::vector<DeviceReport> devices;
 };
 

@@ -8,33 +8,24 @@
 # Usage: baseline_gate_logic.sh ARCHBENCH FIXTURES WORK_DIR
 set -uo pipefail
 archbench="$(realpath "$1")"; fx="$(realpath "$2")"; work="$3"
+here="$(cd "$(dirname "$0")" && pwd)"
+source "$here/stand_in.sh"
 rm -rf "$work"; mkdir -p "$work/baselines"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
-"$archbench" baseline update --from "$fx/results_h200.json" --from "$fx/results_h200.json" --dir "$work/baselines" > /dev/null \
+"$archbench" baseline update --from "$fx/results_h200.json" --dir "$work/baselines" > /dev/null \
   || { echo "FAIL: baseline update"; exit 1; }
-cat > "$work/archbench" <<STUB
-#!/usr/bin/env bash
-# run: the first call writes \$FAKE_FIRST, a --filter call (the gate's re-run) \$FAKE_RERUN.
-if [ "\$1" != run ]; then exec "$archbench" "\$@"; fi
-json=""; filter=""
-while [ \$# -gt 0 ]; do case "\$1" in --json) json="\$2"; shift;; --filter) filter="\$2"; shift;; esac; shift; done
-[ -n "\$filter" ] && echo "\$filter" > "$work/rerun_filter"
-[ "\${FAKE_RUN_RC:-0}" -eq 3 ] && { echo "archbench run: no usable CUDA device (cudaErrorInsufficientDriver)" >&2; exit 3; }
-cp "\$([ -n "\$filter" ] && echo "\$FAKE_RERUN" || echo "\$FAKE_FIRST")" "\$json"
-STUB
-chmod +x "$work/archbench"
-gate() { bash "$(dirname "$0")/baseline_gate.sh" "$work/archbench" "$work/baselines" > "$work/$1.out" 2>&1; }
+gate() { make_stand_in "$archbench" "$work/bin"; bash "$here/baseline_gate.sh" "$work/bin/archbench" "$work/baselines" > "$work/$1.out" 2>&1; }
+reran() { sed -n 2p "$work/bin/run_filters"; }
 
-rm -f "$work/rerun_filter"
 FAKE_FIRST="$fx/results_h200.json" FAKE_RERUN=/nonexistent gate same; rc=$?
-[ "$rc" -eq 0 ] || bad "unchanged: exit $rc, want 0"; [ ! -e "$work/rerun_filter" ] || bad "unchanged: something was re-run"
+[ "$rc" -eq 0 ] || bad "unchanged: exit $rc, want 0"; [ -z "$(reran)" ] || bad "unchanged: something was re-run"
 
 FAKE_FIRST="$fx/results_h200_slower.json" FAKE_RERUN="$fx/results_h200.json" gate transient; rc=$?
 [ "$rc" -eq 0 ] || bad "transient: exit $rc, want 0"
 grep -q "unconfirmed" "$work/transient.out" || bad "transient: no 'unconfirmed' row"
 want="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["devices"][0]["operators"][0]["id"])' "$fx/results_h200_slower.json")"
-[ "$(cat "$work/rerun_filter" 2>/dev/null)" = "$want" ] || bad "transient: re-ran '$(cat "$work/rerun_filter" 2>/dev/null)', want '$want'"
+[ "$(reran)" = "$want" ] || bad "transient: re-ran '$(reran)', want '$want'"
 
 FAKE_FIRST="$fx/results_h200_slower.json" FAKE_RERUN="$fx/results_h200_slower.json" gate real; rc=$?
 [ "$rc" -eq 1 ] || bad "real slowdown: exit $rc, want 1"

@@ -25,5 +25,40 @@ TEST(IdFilter, EmptyPartsMatchNothing) {
   EXPECT_TRUE(id_matches(",norm/*,", "norm/rmsnorm/f32/S"));
 }
 
+TEST(IdFilter, KernelNamesWithCommasAreMatchedWhole) {
+  EXPECT_TRUE(id_matches("*gemm*,*conv*", "void gemm_kernel<float, 128>(float const*, int)"));
+  EXPECT_TRUE(id_matches("*conv*", "void conv_simt<half, 3>(half const*)"));
+}
+
+const std::vector<std::string> kIds = {"matmul/gemm_tc/f16/M1_N2_K3", "matmul/gemm_simt/f32/M1_N2_K3",
+                                       "norm/layernorm/bf16/S"};
+
+TEST(FilterSuggestion, ABareWordIsLookedForInsideNames) {
+  EXPECT_EQ(suggest_filter("gemm_tc", kIds), "*gemm_tc*");
+  EXPECT_EQ(suggest_filter("layernorm", kIds), "*layernorm*");
+}
+
+TEST(FilterSuggestion, AMisspeltPartIsReplacedByTheNearestOne) {
+  EXPECT_EQ(suggest_filter("matmul/gemm_tcc/*", kIds), "matmul/gemm_tc/*");
+  EXPECT_EQ(suggest_filter("matmull/*", kIds), "matmul/*");
+  EXPECT_EQ(suggest_filter("*gemmm*", kIds), "*gemm*");
+}
+
+TEST(FilterSuggestion, NothingNearMeansNoSuggestion) {
+  EXPECT_EQ(suggest_filter("attention/*", kIds), std::nullopt);
+  EXPECT_EQ(suggest_filter("zz", kIds), std::nullopt);
+}
+
+TEST(FilterSuggestion, EachGlobOfAListIsRepaired) {
+  EXPECT_EQ(suggest_filter("gemm_tc,layernorm", kIds), "*gemm_tc*,*layernorm*");
+}
+
+TEST(FilterSuggestion, TheMessageNamesTheFilterTheHintAndWhereToLook) {
+  const std::string m = no_match_message("gemm_tc", kIds, "operator", "`archbench list` shows the ids");
+  EXPECT_NE(m.find("no operator matches --filter 'gemm_tc'"), std::string::npos) << m;
+  EXPECT_NE(m.find("did you mean --filter '*gemm_tc*'"), std::string::npos) << m;
+  EXPECT_NE(m.find("archbench list"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace archbench

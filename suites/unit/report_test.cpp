@@ -126,5 +126,23 @@ TEST(ReferenceCompare, NormwiseErrorAndNaNNeverPasses) {
   EXPECT_EQ(r.non_finite, 1u);
 }
 
+TEST(Selection, ANarrowedRunSaysWhatItLeftOut) {
+  const Selection all{"*", {}, 196, 196};
+  EXPECT_FALSE(all.narrowed());
+  EXPECT_EQ(all.describe(), "all 196 operators");
+  const Selection some{"matmul/*", {"f16", "bf16"}, 12, 196};
+  EXPECT_TRUE(some.narrowed());
+  EXPECT_EQ(some.describe(), "12 of 196 operators (--filter 'matmul/*' --dtype f16,bf16); 184 left out");
+}
+
+TEST(Selection, TheRunJsonRecordsIt) {
+  RunReport r;
+  r.selection = Selection{"norm/*", {}, 21, 196};
+  const auto j = report_to_json(r);
+  EXPECT_EQ(j.at("selection").at("filter"), "norm/*");
+  EXPECT_EQ(j.at("selection").at("selected"), 21);
+  EXPECT_EQ(j.at("selection").at("registered"), 196);
+}
+
 }  // namespace
 }  // namespace archbench

@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <optional>
 #include <iostream>
 #include <map>
 #include <ostream>
@@ -24,6 +28,21 @@ namespace archbench::cli {
 // some operators show only in some processes (cuBLAS's large GEMMs, cuDNN's small convs).
 constexpr size_t kRecommendedBaselineRuns = 8;
 
+namespace {
+
+// The file's bytes hashed, or nothing when it cannot be read (load_run_results then says why).
+std::optional<size_t> content_hash(const std::string& path) {
+  std::error_code ec;
+  if (const auto size = std::filesystem::file_size(path, ec); ec || size > kMaxStoredFileBytes) return std::nullopt;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return std::nullopt;
+  const std::string bytes{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (f.bad()) return std::nullopt;
+  return std::hash<std::string>{}(bytes);
+}
+
+}  // namespace
+
 int baseline_update_command(const BaselineUpdateOptions& o) {
   // Every run of the same device is pooled into one baseline for that device.
   std::vector<DeviceResults> devices;
@@ -31,7 +50,17 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
   try {
     std::map<std::string, std::vector<DeviceResults>> runs_by_key;
     std::vector<std::string> order;
+    std::map<size_t, std::string> seen;  // hash of the file's bytes -> the path first given with them
     for (const auto& path : o.from) {
+      // One run given twice (the same path, a copy, a link) would count its samples twice and
+      // narrow the envelope a gate judges against.
+      if (const auto hash = content_hash(path); hash && seen.contains(*hash)) {
+        std::cerr << fmt::format("archbench baseline update: note: {} holds the same run as {}; counted once\n", path,
+                                 seen.at(*hash));
+        continue;
+      } else if (hash) {
+        seen.emplace(*hash, path);
+      }
       for (auto& d : load_run_results(path)) {
         if (!runs_by_key.contains(d.key)) order.push_back(d.key);
         runs_by_key[d.key].push_back(std::move(d));
@@ -129,6 +158,15 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   DeviceResults current = now;
   keep(base_part.operators);
   keep(current.operators);
+  std::string selection;  // what --filter left out, said in the summary: a narrowed gate checks less
+  if (o.filter != "*") {
+    selection = fmt::format("--filter '{}' kept {} of the baseline's {} and {} of the results' {} operator(s); the "
+                            "rest were not compared", o.filter, base_part.operators.size(),
+                            baseline.operators.size(), current.operators.size(), now.operators.size());
+  } else if (now.selection && now.selection->narrowed()) {
+    log << fmt::format("note: {} is a run of {}; compare with the same --filter, or the operators it left out "
+                       "count as absent\n", o.results, now.selection->describe());
+  }
   const auto floor_shift = timer_floor_shift_ms(baseline, now);
   nlohmann::json floor_json = nullptr;
   if (floor_shift) {
@@ -187,6 +225,7 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   }
   std::string summary;
   for (const auto& [change, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, change_name(change));
+  if (!selection.empty()) log << "selection: " << selection << "\n";
   log << fmt::format("summary: {}; {} regression(s) -> {}\n", summary, out.regressions,
                      out.regressions ? "FAIL" : "PASS");
   if (const int n = counts[Change::TimingModeChanged]; n > 0) {
@@ -247,6 +286,22 @@ int compare_command(const CompareOptions& o) {
         return kBadInput;
       }
       baselines.emplace_back(path, &b);
+    }
+    if (o.filter != "*") {
+      // A filter that keeps nothing would compare nothing and pass: a usage error, like run's.
+      std::vector<std::string> ids;
+      for (size_t i = 0; i < results.size(); ++i) {
+        for (const DeviceResults* side : {static_cast<const DeviceResults*>(&results[i]), baselines[i].second}) {
+          for (const auto& r : side->operators) ids.push_back(r.id);
+        }
+      }
+      if (std::ranges::none_of(ids, [&](const std::string& id) { return id_matches(o.filter, id); })) {
+        std::cerr << "archbench compare: "
+                  << no_match_message(o.filter, ids, "operator of the results or the baseline",
+                                      "`archbench list` shows the ids")
+                  << "\n";
+        return kUsage;
+      }
     }
     if (!o.confirm.empty()) {
       reruns = load_run_results(o.confirm);

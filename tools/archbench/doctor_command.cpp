@@ -215,6 +215,13 @@ int doctor_command(const DoctorOptions& o) {
 
   nlohmann::json workload = nlohmann::json::array();
   bool worker_start_failed = false;
+  if (const Selection sel = selection_of(o.filter, {}, ops.size()); sel.narrowed()) {
+    // A narrowed workload is not a healthy whole: the finding keeps it from reading as one.
+    checklist.add(doctor::Finding(doctor::Layer::Workload, "selection", doctor::Outcome::Warn,
+                                  "the workload layer checks " + sel.describe(),
+                                  "--filter narrowed the workload: the operators left out were not run",
+                                  "run archbench doctor without --filter to check every operator"));
+  }
   if (!env.usable()) {
     checklist.add(
         doctor::Finding(doctor::Layer::Workload, "operators", doctor::Outcome::Skip,

@@ -1,9 +1,9 @@
 // archbench inspect: the device code in any binary, per target and per kernel, and which
 // devices could run it, without a GPU (harness/binary reads, harness/arch judges).
 #include <fmt/format.h>
-#include <fnmatch.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +13,7 @@
 
 #include "harness/arch/compat.hpp"
 #include "harness/binary/binary_file.hpp"
+#include "harness/ops/id_filter.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -107,7 +108,9 @@ int inspect_command(const InspectOptions& o) {
     return kUsage;
   }
   const bool need_kernels = o.kernels || !devices.empty() || o.filter != "*";
-  bool unreadable = false, any_missing = false;
+  bool unreadable = false, any_missing = false, nothing_judged = false;
+  size_t kernels_matched = 0;
+  std::vector<std::string> kernel_names;  // every kernel seen, for the suggestion when --filter matches none
   json report{{"schema", "archbench.inspect"}, {"schema_version", 1}, {"files", json::array()}};
 
   for (const auto& path : o.files) {
@@ -119,7 +122,19 @@ int inspect_command(const InspectOptions& o) {
       unreadable = true;
       continue;
     }
-    json jf{{"path", path}, {"containers", file->container_count()}};
+    json jf{{"path", path}, {"containers", file->container_count()}, {"device_code", !file->entries().empty()}};
+    if (file->entries().empty()) {
+      // Host code only: nothing here can be judged for a device, which is not a pass.
+      std::cout << fmt::format("{}: no device code in this file (no fatbin in it: host code only){}\n", path,
+                               devices.empty() ? "" : "; not judged for any device");
+      if (const auto name = std::filesystem::path(path).filename().string(); name.starts_with("libcudnn.so")) {
+        std::cout << "  cuDNN loads its kernels from the libcudnn_engines_*.so and libcudnn_*.so libraries beside "
+                     "it: inspect those\n";
+      }
+      nothing_judged |= !devices.empty();
+      report["files"].push_back(std::move(jf));
+      continue;
+    }
     TargetCounts sass, ptx;
     std::map<std::string, size_t> other, compression;
     for (const auto& e : file->entries()) {
@@ -152,11 +167,27 @@ int inspect_command(const InspectOptions& o) {
         unreadable = true;
         continue;
       }
-      std::erase_if(kernels, [&](const binary::KernelImages& k) {
-        return fnmatch(o.filter.c_str(), k.demangled.c_str(), 0) != 0 && fnmatch(o.filter.c_str(), k.mangled.c_str(), 0) != 0;
-      });
-      std::cout << fmt::format("  kernels: {}{}\n", grouped(kernels.size()), o.filter == "*" ? "" : " matching " + o.filter);
+      const size_t all_kernels = kernels.size();
+      if (o.filter != "*") {
+        for (const auto& k : kernels) kernel_names.push_back(k.demangled);
+        std::erase_if(kernels, [&](const binary::KernelImages& k) {
+          return !id_matches(o.filter, k.demangled) && !id_matches(o.filter, k.mangled);
+        });
+      }
+      kernels_matched += kernels.size();
+      std::cout << (o.filter == "*" ? fmt::format("  kernels: {}\n", grouped(kernels.size()))
+                                    : fmt::format("  kernels: {} of {} match --filter '{}'; the other {} are not judged\n",
+                                                  grouped(kernels.size()), grouped(all_kernels), o.filter,
+                                                  grouped(all_kernels - kernels.size())));
 
+      if (kernels.empty()) {  // no kernel (or none the filter kept): nothing to judge here, which is no pass
+        if (all_kernels == 0 && !devices.empty()) {
+          std::cout << "  no kernel entry points in its device code: not judged for any device\n";
+          nothing_judged = true;
+        }
+        report["files"].push_back(std::move(jf));
+        continue;
+      }
       std::vector<DeviceTally> tallies(devices.size());
       jf["kernels"] = json::array();
       for (const auto& k : kernels) {
@@ -212,6 +243,12 @@ int inspect_command(const InspectOptions& o) {
     report["files"].push_back(std::move(jf));
   }
 
+  if (o.filter != "*" && kernels_matched == 0 && !kernel_names.empty()) {
+    std::cerr << "archbench inspect: "
+              << no_match_message(o.filter, kernel_names, "kernel", "`archbench inspect FILE --kernels` lists them")
+              << "\n";
+    return kUsage;
+  }
   if (!o.json_path.empty()) {
     try {
       write_file_atomically(o.json_path, report.dump(2) + "\n");
@@ -221,7 +258,7 @@ int inspect_command(const InspectOptions& o) {
     }
   }
   if (unreadable) return kBadInput;
-  return any_missing ? kOperatorFailed : kOk;
+  return any_missing || nothing_judged ? kOperatorFailed : kOk;
 }
 
 }  // namespace archbench::cli

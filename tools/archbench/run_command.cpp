@@ -142,6 +142,7 @@ int run_command(const RunOptions& o) {
   }
 
   RunReport report;
+  report.selection = selection_of(o.filter, o.dtypes, ops.size());
   report.build = build_manifest();
   report.environment = probe_environment();
   if (!report.environment.usable()) {
@@ -218,6 +219,7 @@ int run_command(const RunOptions& o) {
     std::cout << "\n";
     report.devices.push_back(std::move(dr));
   }
+  if (report.selection.narrowed()) std::cout << "selection: " << report.selection.describe() << "\n";
   std::cout << format_summary(report);
 
   if (!o.json_path.empty() || !o.gbench_json_path.empty()) {

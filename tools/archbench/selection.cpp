@@ -1,6 +1,9 @@
-#include <vector>
-#include <string>
 #include "tools/archbench/selection.hpp"
+
+#include <string>
+#include <vector>
+
+#include "harness/ops/id_filter.hpp"
 
 namespace archbench::cli {
 
@@ -12,11 +15,18 @@ std::vector<const Operator*> select_operators(const std::string& filter, const s
     parsed.push_back(*p);
   }
   auto ops = registry().select(filter, parsed);
-  if (ops.empty()) {
-    throw UsageError("no operator matches --filter '" + filter + "'" +
-                     (dtypes.empty() ? "" : " with the given --dtype") + "; `archbench list` shows the ids");
+  if (!ops.empty()) return ops;
+  if (!registry().select(filter, {}).empty()) {
+    throw UsageError("--filter '" + filter + "' matches operators, but none of the given --dtype; `archbench list "
+                     "--filter '" + filter + "'` shows their dtypes");
   }
-  return ops;
+  std::vector<std::string> ids;
+  for (const auto& op : registry().all()) ids.push_back(op->id());
+  throw UsageError(no_match_message(filter, ids, "operator", "`archbench list` shows the ids"));
+}
+
+Selection selection_of(const std::string& filter, const std::vector<std::string>& dtypes, size_t selected) {
+  return Selection{filter, dtypes, selected, registry().all().size()};
 }
 
 }  // namespace archbench::cli

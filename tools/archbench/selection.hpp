@@ -1,4 +1,4 @@
-// --filter / --dtype → operators, with the usage errors both run and list report.
+// --filter / --dtype → operators, with the usage errors run, list and doctor report.
 #pragma once
 
 #include <stdexcept>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/ops/registry.hpp"
+#include "harness/report/result.hpp"
 
 namespace archbench::cli {
 
@@ -14,8 +15,12 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Throws UsageError for an unknown dtype or a filter that matches no operator.
+// Throws UsageError for an unknown dtype or a filter that matches no operator (with a suggestion).
 [[nodiscard]] std::vector<const Operator*> select_operators(const std::string& filter,
                                                             const std::vector<std::string>& dtypes);
+
+// What the selection kept of the registry, for summaries and the run JSON.
+[[nodiscard]] Selection selection_of(const std::string& filter, const std::vector<std::string>& dtypes,
+                                     size_t selected);
 
 }  // namespace archbench::cli
