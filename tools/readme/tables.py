@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown tables for the README from a real run: archbench run --json (and torch_twins --json).
+"""Markdown tables for docs/results.md (via results_page.py) from a real run: archbench run --json (and torch_twins --json).
 
 Usage: tables.py RUN.json [MORE_RUN.json ...] [--torch TORCH.json]
 Later runs replace earlier ones operator by operator (re-measured families after a change); the header names
