@@ -72,4 +72,20 @@ int minimum_driver_branch_for_runtime(int runtime_major) {
   return 0;
 }
 
+std::optional<NvccArchRange> nvcc_arch_range(int cuda_major) {
+  switch (cuda_major) {
+    case 13: return NvccArchRange{75, 121};
+    case 12: return NvccArchRange{50, 121};
+    case 11: return NvccArchRange{35, 90};
+    default: return std::nullopt;
+  }
+}
+
+std::optional<int> newest_cuda_major_building(int arch) {
+  for (int major = 13; major >= 11; --major) {
+    if (const auto r = nvcc_arch_range(major); r && arch >= r->lowest && arch <= r->highest) return major;
+  }
+  return std::nullopt;
+}
+
 }  // namespace archbench::arch

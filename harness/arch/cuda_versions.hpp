@@ -44,4 +44,14 @@ struct DriverNeed {
 // The minimum driver branch for a runtime major (13.x needs r580; compat.md §3.4).
 [[nodiscard]] int minimum_driver_branch_for_runtime(int runtime_major);
 
+// The plain architectures an nvcc of a CUDA major builds (nvcc --list-gpu-code of its newest
+// release: 13.x 7.5-12.1; 12.8+ 5.0-12.1; 11.8 3.5-9.0). nullopt for a major outside the table.
+struct NvccArchRange {
+  int lowest = 0;   // 75
+  int highest = 0;  // 121
+};
+[[nodiscard]] std::optional<NvccArchRange> nvcc_arch_range(int cuda_major);
+// The newest CUDA major whose nvcc builds this architecture (70 -> 12), nullopt when none known does.
+[[nodiscard]] std::optional<int> newest_cuda_major_building(int arch);
+
 }  // namespace archbench::arch

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <initializer_list>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "harness/binary/decompress.hpp"
@@ -11,6 +13,7 @@
 #include "harness/binary/fatbin_walk.hpp"
 #include "harness/binary/kernel_names.hpp"
 #include "harness/binary/mapped_file.hpp"
+#include "harness/binary/pe_reader.hpp"
 
 namespace archbench::binary {
 
@@ -44,6 +47,28 @@ constexpr size_t kParallelThreshold = 64;
 BinaryError::BinaryError(const std::string& path, uint64_t offset, const std::string& what)
     : std::runtime_error(describe(path, offset, what)), path_(path), offset_(offset) {}
 
+std::string_view format_name(FileFormat f) {
+  switch (f) {
+    case FileFormat::Cubin: return "cubin";
+    case FileFormat::Fatbin: return "fatbin";
+    case FileFormat::Pe: return "PE";
+    case FileFormat::Elf: break;
+  }
+  return "ELF";
+}
+
+bool may_hold_device_code(std::span<const std::byte> first) {
+  auto is = [&](std::initializer_list<unsigned char> magic) {
+    if (first.size() < magic.size()) return false;
+    size_t i = 0;
+    for (unsigned char c : magic) {
+      if (first[i++] != std::byte{c}) return false;
+    }
+    return true;
+  };
+  return is({0x7f, 'E', 'L', 'F'}) || is({'M', 'Z'}) || is({0x50, 0xed, 0x55, 0xba});
+}
+
 std::string_view compression_name(Compression c) {
   switch (c) {
     case Compression::Lz4: return "lz4";
@@ -55,11 +80,18 @@ std::string_view compression_name(Compression c) {
 
 struct BinaryFile::Impl {
   std::string path;
-  detail::MappedFile map;
+  std::optional<detail::MappedFile> map;  // a file on disk, or
+  std::vector<std::byte> owned;           // bytes handed over (from_bytes)
+  Bytes bytes;
+  FileFormat format = FileFormat::Elf;
   std::vector<FatbinEntry> entries;
+  std::vector<std::string> needed;
   int containers = 0;
 
-  explicit Impl(const std::string& p) : path(p), map(p) {}
+  explicit Impl(const std::string& p) : path(p), map(std::in_place, p), bytes(map->bytes()) {}
+  Impl(const std::string& name, std::vector<std::byte> data) : path(name), owned(std::move(data)), bytes(owned) {}
+
+  void read();  // the format, every container and entry header, the linked libraries
 
   // A payload as stored (a view into the map) or decompressed (owned).
   struct Payload {
@@ -81,12 +113,12 @@ ErrorSite BinaryFile::Impl::payload_site(const FatbinEntry& e) const {
 BinaryFile::Impl::Payload BinaryFile::Impl::decode(const FatbinEntry& e) const {
   // Entries come from the caller too: check them against this file again.
   const auto end = detail::checked_add(e.payload_offset, e.payload_size);
-  if (!end || *end > map.bytes().size()) throw BinaryError(path, e.offset, "entry payload lies past the end of the file");
+  if (!end || *end > bytes.size()) throw BinaryError(path, e.offset, "entry payload lies past the end of the file");
   if ((e.flags & detail::kFlagZlib) != 0 && e.compression == Compression::None) {
     throw BinaryError(path, e.offset, "entry uses the old (zlib) fatbin compression, which is not supported");
   }
   Payload p;
-  p.bytes = map.bytes().subspan(e.payload_offset, e.payload_size);
+  p.bytes = bytes.subspan(e.payload_offset, e.payload_size);
   if (e.compression != Compression::None) {
     p.owned = detail::decompress(e.compression, p.bytes, e.uncompressed_size, payload_site(e));
     p.bytes = p.owned;
@@ -103,26 +135,50 @@ std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e) co
   return detail::cubin_kernel_names(p.bytes, payload_site(e));
 }
 
-BinaryFile BinaryFile::open(const std::string& path) {
-  auto impl = std::make_unique<Impl>(path);
-  const Bytes file = impl->map.bytes();
+void BinaryFile::Impl::read() {
+  const Bytes file = bytes;
   const ErrorSite site(path, 0);
   if (detail::has_fatbin_magic(file)) {
-    detail::walk_fatbin_section(file, 0, file.size(), false, path, impl->containers, impl->entries);
+    format = FileFormat::Fatbin;
+    detail::walk_fatbin_section(file, 0, file.size(), false, path, containers, entries);
   } else if (detail::has_elf_magic(file)) {
     const detail::ElfImage elf(file, site);
     if (elf.machine() == detail::kEmCuda) {
-      impl->entries.push_back(raw_cubin_entry(elf, file.size()));
-    } else {
-      for (const auto& s : elf.sections()) {
-        const bool relocatable = s.name == "__nv_relfatbin";
-        if (s.name != ".nv_fatbin" && !relocatable) continue;
-        detail::walk_fatbin_section(file, s.offset, s.size, relocatable, path, impl->containers, impl->entries);
-      }
+      format = FileFormat::Cubin;
+      entries.push_back(raw_cubin_entry(elf, file.size()));
+      return;
     }
+    for (const auto& s : elf.sections()) {
+      const bool relocatable = s.name == "__nv_relfatbin";
+      if (s.name != ".nv_fatbin" && !relocatable) continue;
+      detail::walk_fatbin_section(file, s.offset, s.size, relocatable, path, containers, entries);
+    }
+    needed = detail::needed_libraries(elf, site);
+  } else if (detail::has_pe_magic(file)) {
+    format = FileFormat::Pe;
+    const detail::PeImage pe(file, site);
+    for (const auto& s : pe.sections()) {
+      const bool relocatable = s.name == "__nv_rel";
+      if ((s.name != ".nv_fatb" && !relocatable) || s.raw_size == 0) continue;
+      // The raw size is rounded up to the file alignment; the virtual size is what the section holds.
+      const uint32_t size = s.virtual_size != 0 ? std::min(s.virtual_size, s.raw_size) : s.raw_size;
+      detail::walk_fatbin_section(file, s.raw_offset, size, relocatable, path, containers, entries);
+    }
+    needed = pe.imported_dlls();
   } else {
-    site.fail(0, "not an ELF file or fatbin");
+    site.fail(0, "not an ELF file, PE image or fatbin");
   }
+}
+
+BinaryFile BinaryFile::open(const std::string& path) {
+  auto impl = std::make_unique<Impl>(path);
+  impl->read();
+  return BinaryFile(std::move(impl));
+}
+
+BinaryFile BinaryFile::from_bytes(const std::string& name, std::vector<std::byte> bytes) {
+  auto impl = std::make_unique<Impl>(name, std::move(bytes));
+  impl->read();
   return BinaryFile(std::move(impl));
 }
 
@@ -132,6 +188,8 @@ BinaryFile& BinaryFile::operator=(BinaryFile&&) noexcept = default;
 BinaryFile::~BinaryFile() = default;
 
 const std::string& BinaryFile::path() const { return impl_->path; }
+FileFormat BinaryFile::format() const { return impl_->format; }
+const std::vector<std::string>& BinaryFile::needed() const { return impl_->needed; }
 const std::vector<FatbinEntry>& BinaryFile::entries() const { return impl_->entries; }
 int BinaryFile::container_count() const { return impl_->containers; }
 
@@ -140,6 +198,8 @@ std::vector<std::byte> BinaryFile::payload(const FatbinEntry& e) const {
   if (e.compression == Compression::None) return {p.bytes.begin(), p.bytes.end()};
   return std::move(p.owned);
 }
+
+std::vector<std::string> BinaryFile::kernel_names(const FatbinEntry& e) const { return impl_->kernel_names(e); }
 
 std::vector<KernelImages> BinaryFile::kernels() const {
   const auto& entries = impl_->entries;
@@ -153,7 +213,7 @@ std::vector<KernelImages> BinaryFile::kernels() const {
     lo = std::min(lo, e.payload_offset);
     hi = std::max(hi, e.payload_offset + e.payload_size);  // open() checked the sum
   }
-  if (lo < hi) impl_->map.read_ahead(lo, hi - lo);
+  if (lo < hi && impl_->map) impl_->map->read_ahead(lo, hi - lo);
   auto work = [&](size_t i) {
     try {
       names[i] = impl_->kernel_names(entries[i]);

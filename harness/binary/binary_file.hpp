@@ -1,6 +1,7 @@
 // Reads the CUDA device code embedded in a file, without the toolkit and without a GPU:
 // ELF executables, shared libraries and relocatable objects (their .nv_fatbin and __nv_relfatbin
-// sections, several fatbin containers back to back), and raw fatbin or cubin files.
+// sections, several fatbin containers back to back), Windows PE images (.dll, .pyd: sections
+// .nv_fatb and __nv_rel), and raw fatbin or cubin files; plus the libraries a file links to.
 // Layout: shared/reference/compat.md §4. The file is memory-mapped; every offset and size read
 // from it is bounds-checked, and a malformed file raises BinaryError naming the file and offset.
 #pragma once
@@ -8,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,21 +55,36 @@ struct KernelImages {
   std::vector<arch::CodeTarget> images;  // one per fatbin entry that defines it, in file order
 };
 
+enum class FileFormat { Elf, Cubin, Fatbin, Pe };
+[[nodiscard]] std::string_view format_name(FileFormat f);  // "ELF", "cubin", "fatbin", "PE"
+
+// Whether the first bytes of a file are those of a format BinaryFile reads (ELF, PE's "MZ",
+// the fatbin magic): everything else can be skipped without reading further.
+[[nodiscard]] bool may_hold_device_code(std::span<const std::byte> first_bytes);
+
 class BinaryFile {
  public:
   // Maps the file and walks every container and entry header (no decompression).
   // Throws BinaryError for anything malformed, std::system_error when the file cannot be read.
   static BinaryFile open(const std::string& path);
+  // The same over bytes already in memory (a member of a wheel or a container image); `name`
+  // is what errors and path() report.
+  static BinaryFile from_bytes(const std::string& name, std::vector<std::byte> bytes);
 
   BinaryFile(BinaryFile&&) noexcept;
   BinaryFile& operator=(BinaryFile&&) noexcept;
   ~BinaryFile();
 
   [[nodiscard]] const std::string& path() const;
+  [[nodiscard]] FileFormat format() const;
   [[nodiscard]] const std::vector<FatbinEntry>& entries() const;
+  // The libraries it links to: ELF DT_NEEDED ("libcudart.so.13"), PE imports ("cudart64_12.dll").
+  [[nodiscard]] const std::vector<std::string>& needed() const;
   [[nodiscard]] int container_count() const;
   // Decompresses an entry's payload (bounded by its declared uncompressed size and a hard cap).
   [[nodiscard]] std::vector<std::byte> payload(const FatbinEntry& e) const;
+  // The kernels one image entry defines (decompressing it); empty for other kinds of entry.
+  [[nodiscard]] std::vector<std::string> kernel_names(const FatbinEntry& e) const;
   // Kernel names per image: cubin symbols that are entry functions, PTX `.entry` lines.
   // Decompresses and parses every image entry (in parallel where there are many).
   [[nodiscard]] std::vector<KernelImages> kernels() const;

@@ -56,4 +56,22 @@ ElfImage::ElfImage(Bytes data, const ErrorSite& site) : data_(data) {
   }
 }
 
+std::vector<std::string> needed_libraries(const ElfImage& elf, const ErrorSite& site) {
+  std::vector<std::string> out;
+  const auto& sections = elf.sections();
+  for (const auto& s : sections) {
+    if (s.type != SHT_DYNAMIC || s.size == 0) continue;
+    if (s.link >= sections.size()) site.fail(s.offset, "dynamic section links to string table " + std::to_string(s.link) + ", out of range");
+    const ElfSection& strtab = sections[s.link];
+    const Bytes strings = elf.contents(strtab);
+    const Bytes dyn = elf.contents(s);
+    for (uint64_t at = 0; at + sizeof(Elf64_Dyn) <= dyn.size(); at += sizeof(Elf64_Dyn)) {
+      const auto d = load<Elf64_Dyn>(dyn, at);
+      if (d.d_tag == DT_NULL) break;
+      if (d.d_tag == DT_NEEDED) out.emplace_back(string_at(strings, strtab.offset, d.d_un.d_val, site));
+    }
+  }
+  return out;
+}
+
 }  // namespace archbench::binary::detail

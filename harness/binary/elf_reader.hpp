@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,10 @@ class ElfImage {
   uint8_t abi_version_ = 0;
   std::vector<ElfSection> sections_;
 };
+
+// DT_NEEDED entries of the dynamic section ("libcudart.so.13"), in file order; empty for a file
+// without one (a static executable, an object, a cubin).
+[[nodiscard]] std::vector<std::string> needed_libraries(const ElfImage& elf, const ErrorSite& site);
 
 // The NUL-terminated string at `offset` of a string table; fails through `site` when it is not.
 [[nodiscard]] std::string_view string_at(Bytes table, uint64_t table_offset, uint64_t offset, const ErrorSite& site);

@@ -109,4 +109,20 @@ struct DoctorOptions {
 };
 int doctor_command(const DoctorOptions& o);
 
+// archbench scan: the packages of an environment, wheel, image or folder, per device (scan_command.cpp).
+struct ScanOptions {
+  std::vector<std::string> paths;  // empty: the environment of `python`
+  std::string python = "python3";
+  std::vector<std::string> devices;  // empty (and no fleet): the GPUs present
+  std::string driver;
+  std::string fleet_path;
+  bool files = false;    // every file of every package
+  bool kernels = false;  // name kernels (decompresses every image) and judge kernel by kernel
+  std::string json_path;
+  std::string markdown_path;
+  unsigned threads = 0;
+  bool quiet = false;
+};
+int scan_command(const ScanOptions& o);
+
 }  // namespace archbench::cli

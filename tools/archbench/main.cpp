@@ -51,6 +51,25 @@ int main(int argc, char** argv) {
   inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)");
   inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see README)");
 
+  cli::ScanOptions scan;
+  auto* scan_cmd = app.add_subcommand(
+      "scan", "will this Python environment, wheel, container image or folder run on these GPUs? (no GPU needed)");
+  scan_cmd->add_option("paths", scan.paths,
+                       "directories (site-packages, venv, conda prefix, custom_nodes), wheels, container image archives "
+                       "(docker save / OCI layout) or binaries; none: the environment of --python");
+  scan_cmd->add_option("--python", scan.python, "the interpreter whose environment to scan when no PATH is given (default python3)");
+  scan_cmd->add_option("--device", scan.devices,
+                       "judge for a device: CC (8.9), CC@driver (12.0@570), or a product (\"RTX 5090@570\"); repeatable; "
+                       "default: the GPUs present with their driver");
+  scan_cmd->add_option("--driver", scan.driver, "driver for devices given without one: CUDA version (12.8) or branch (570)");
+  scan_cmd->add_option("--fleet", scan.fleet_path, "JSON file listing devices (docs/inspect.md)");
+  scan_cmd->add_flag("--files", scan.files, "list every file with device code under its package");
+  scan_cmd->add_flag("--kernels", scan.kernels, "name kernels (decompresses every image; slower) and judge kernel by kernel");
+  scan_cmd->add_option("--json", scan.json_path, "write the scan as JSON (schema archbench.scan v1); '-' for stdout");
+  scan_cmd->add_option("--markdown", scan.markdown_path, "write a Markdown summary (for a CI job summary)");
+  scan_cmd->add_option("--threads", scan.threads, "files read at once (default: one per hardware thread)");
+  scan_cmd->add_flag("-q,--quiet", scan.quiet, "no progress on stderr");
+
   cli::BaselineUpdateOptions update;
   auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
   baseline_cmd->require_subcommand(1);
@@ -139,6 +158,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return cli::run_command(run);
     if (*list_cmd) return cli::list_command(list);
     if (*inspect_cmd) return cli::inspect_command(inspect);
+    if (*scan_cmd) return cli::scan_command(scan);
     if (*update_cmd) return cli::baseline_update_command(update);
     if (*compare_cmd) return cli::compare_command(cmp);
     if (*resources_cmd) return cli::resources_command(resources);

@@ -1,0 +1,60 @@
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "harness/stack/readers.hpp"
+
+namespace archbench::stack {
+namespace {
+
+constexpr uint64_t kSmallContainerBytes = 16 << 10;
+
+}  // namespace
+
+std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kernels) {
+  if (file.entries().empty()) return std::nullopt;
+  DeviceCodeFile f;
+  f.format = file.format();
+  f.containers = file.container_count();
+  f.entries = file.entries();
+  // Containers that define no kernel at all (libcufftw holds one such sm_75 cubin) would read as
+  // code without an image for most devices: small ones are opened to check, and dropped if empty.
+  std::map<int, uint64_t> payload;
+  for (const auto& e : f.entries) payload[e.container] += e.payload_size;
+  std::set<int> empty;
+  for (const auto& [c, bytes] : payload) {
+    if (bytes > kSmallContainerBytes) continue;
+    bool any = false;
+    for (const auto& e : f.entries) {
+      if (e.container == c && e.is_image && !file.kernel_names(e).empty()) any = true;
+    }
+    if (!any) empty.insert(c);
+  }
+  f.empty_containers.assign(empty.begin(), empty.end());
+  if (static_cast<int>(empty.size()) == static_cast<int>(payload.size())) return std::nullopt;
+  f.needed = file.needed();
+  f.kind = binary::classify_binary(std::filesystem::path(file.path()).filename().string(), f.judged_entries());
+  if (kernels) f.kernels = file.kernels();
+  return f;
+}
+
+std::vector<binary::FatbinEntry> DeviceCodeFile::judged_entries() const {
+  std::vector<binary::FatbinEntry> out;
+  for (const auto& e : entries) {
+    if (!std::ranges::binary_search(empty_containers, e.container)) out.push_back(e);
+  }
+  return out;
+}
+
+std::string_view source_kind_name(SourceKind k) {
+  switch (k) {
+    case SourceKind::Tree: return "directory";
+    case SourceKind::Wheel: return "wheel";
+    case SourceKind::Image: return "image";
+    case SourceKind::Binary: break;
+  }
+  return "file";
+}
+
+}  // namespace archbench::stack

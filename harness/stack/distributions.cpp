@@ -1,0 +1,109 @@
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "harness/stack/inventory.hpp"
+
+namespace archbench::stack {
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+// "a/./b/../c" -> "a/c", without touching the file system (archive paths have none).
+std::string normal(const std::string& p) { return std::filesystem::path(p).lexically_normal().generic_string(); }
+
+}  // namespace
+
+std::pair<std::string, std::string> parse_metadata(const std::string& text) {
+  std::string name, version;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line == "\r") break;  // the headers end at the first empty line
+    if (line.starts_with("Name:") && name.empty()) name = trim(line.substr(5));
+    if (line.starts_with("Version:") && version.empty()) version = trim(line.substr(8));
+  }
+  return {name, version};
+}
+
+std::vector<std::string> parse_record(const std::string& text) {
+  std::vector<std::string> paths;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::string path;
+    if (line.front() == '"') {  // a quoted field: "" is a quote
+      for (size_t i = 1; i < line.size(); ++i) {
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            path += '"';
+            ++i;
+          } else {
+            break;
+          }
+        } else {
+          path += line[i];
+        }
+      }
+    } else {
+      path = line.substr(0, line.find(','));
+    }
+    if (!path.empty()) paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
+void read_declared_cuda(Package& p) {
+  static const std::regex local(R"(\+cu(\d{2,3}))");
+  static const std::regex name_suffix(R"(-cu(?:da)?(\d{2})x?$)");
+  std::smatch m;
+  if (std::regex_search(p.version, m, local)) {
+    const std::string digits = m[1];
+    p.declared_cuda_major = std::stoi(digits.substr(0, digits.size() - 1));
+    p.declared_from = "+cu" + digits;
+  } else if (std::regex_search(p.name, m, name_suffix)) {
+    p.declared_cuda_major = std::stoi(m[1]);
+    p.declared_from = p.name.substr(static_cast<size_t>(m.position(0)));
+  }
+}
+
+void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
+  std::map<std::string, size_t> owner;  // normalised key -> index into dists
+  for (size_t d = 0; d < dists.size(); ++d) {
+    for (const auto& f : dists[d].files) {
+      const std::string key = normal(dists[d].root.empty() ? f : dists[d].root + "/" + f);
+      owner.emplace(key, d);
+    }
+  }
+  std::map<std::string, Package> by_name;  // "name\nwhere" -> package, ordered by name
+  for (size_t i = 0; i < inv.files.size(); ++i) {
+    const auto& file = inv.files[i];
+    Package p;
+    if (auto it = owner.find(normal(file.key)); it != owner.end()) {
+      p = dists[it->second].package;
+      p.files.clear();
+    } else {
+      // Outside every distribution: each file stands for itself (a library in /usr/lib, an
+      // extension dropped into custom_nodes), named by its file and placed by its directory.
+      const std::filesystem::path path(file.key);
+      p.name = path.filename().string();
+      p.where = path.parent_path().generic_string();
+      p.origin = Package::Origin::Unattributed;
+    }
+    auto [it, inserted] = by_name.try_emplace(p.name + "\n" + p.where, std::move(p));
+    it->second.files.push_back(i);
+  }
+  inv.packages.clear();
+  for (auto& [key, p] : by_name) inv.packages.push_back(std::move(p));
+}
+
+}  // namespace archbench::stack

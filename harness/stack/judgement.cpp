@@ -1,0 +1,228 @@
+#include "harness/stack/judgement.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <fmt/ranges.h>
+#include <regex>
+
+namespace archbench::stack {
+namespace {
+
+using binary::Coverage;
+
+// "nvidia-cudnn-cu13", "nvidia_cublas": NVIDIA's packaged CUDA libraries.
+bool is_nvidia_library_package(const std::string& name) {
+  return name.starts_with("nvidia-") || name.starts_with("nvidia_") || name == "cuda-toolkit";
+}
+
+// What to do when a package has no (native) image for the device, by what the package is.
+std::string arch_fix(PackageRole role, const Package& p, arch::ComputeCapability cc, const AdviceContext& ctx) {
+  const int n = cc.number();
+  const std::string cc_s = cc.str();
+  switch (role) {
+    case PackageRole::PyTorch:
+      if (n >= 100) {
+        return fmt::format("install a torch build of the cu128 or newer variant: PyTorch's CUDA 12.8+ builds carry "
+                           "sm_100/sm_120 for Blackwell (pytorch#150733, #159207); check with "
+                           "torch.cuda.get_arch_list()");
+      }
+      if (n < 75) {
+        return fmt::format("install a torch build of the cu126 variant: the CUDA 12.8+ builds dropped Maxwell and Pascal "
+                           "(torch 2.8) and Volta (2.11's cu128/cu130 start at Turing, pytorch#157517, #172352); "
+                           "cu126 keeps {}",
+                           cc_s);
+      }
+      return fmt::format("install a torch build whose CUDA variant lists sm_{} (torch.cuda.get_arch_list())", n);
+    case PackageRole::VendorLibrary:
+      return fmt::format("install a release of {} that supports CC {} (NVIDIA's support matrix for the library)", p.name,
+                         cc_s);
+    case PackageRole::Extension: break;
+  }
+  // An extension: rebuild for the device, with a toolkit that can.
+  const auto range = ctx.nvcc_major != 0 ? arch::nvcc_arch_range(ctx.nvcc_major) : std::nullopt;
+  if (range && (n < range->lowest || n > range->highest)) {
+    const auto major = arch::newest_cuda_major_building(n);
+    return fmt::format("rebuild {} with {} in TORCH_CUDA_ARCH_LIST using a CUDA {} toolkit: the installed nvcc "
+                       "(CUDA {}) builds {:.1f}-{:.1f} only",
+                       p.name, cc_s, major ? std::to_string(*major) + ".x" : std::string("(none known)"), ctx.nvcc_major,
+                       range->lowest / 10.0, range->highest / 10.0);
+  }
+  return fmt::format("rebuild {} with {} in TORCH_CUDA_ARCH_LIST (or -gencode arch=compute_{},code=sm_{}); "
+                     "a prebuilt wheel needs a release built for it",
+                     p.name, cc_s, n, n);
+}
+
+}  // namespace
+
+std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed) {
+  // The libraries whose major is the CUDA major (cuFFT, cuSPARSE keep their own numbering).
+  static const std::regex elf(R"(^lib(cudart|cublas|cublasLt|nvrtc|nvJitLink)\.so\.(\d+)$)");
+  static const std::regex pe(R"(^(cudart|cublas|cublasLt|nvrtc)64_(\d+)(_\d+)?\.dll$)", std::regex::icase);
+  std::optional<RuntimeNeed> best;
+  for (const auto& name : needed) {
+    std::smatch m;
+    int major = 0;
+    if (std::regex_match(name, m, elf)) {
+      major = std::stoi(m[2]);
+    } else if (std::regex_match(name, m, pe)) {
+      const std::string digits = m[2];  // cudart64_12, cudart64_110 (11.0), nvrtc64_120_0
+      major = std::stoi(digits.size() == 3 ? digits.substr(0, 2) : digits);
+    }
+    if (major > 0 && (!best || major > best->cuda_major)) best = RuntimeNeed{major, name};
+  }
+  return best;
+}
+
+PackageRole role_of(const Package& p, const Inventory& inv) {
+  if (p.name == "torch" || p.name == "pytorch") return PackageRole::PyTorch;
+  if (is_nvidia_library_package(p.name)) return PackageRole::VendorLibrary;
+  const bool all_dispatching = std::ranges::all_of(p.files, [&](size_t i) {
+    return inv.files[i].kind.kind == binary::BinaryKind::Dispatching;
+  });
+  return all_dispatching && !p.files.empty() ? PackageRole::VendorLibrary : PackageRole::Extension;
+}
+
+std::string_view verdict_words(Coverage c) {
+  switch (c) {
+    case Coverage::Native: return "runs natively";
+    case Coverage::PtxJit: return "runs through PTX JIT";
+    case Coverage::Partial: return "partly served";
+    case Coverage::NeedsNewerDriver: return "needs a newer driver";
+    case Coverage::JitDisabled: return "JIT disabled";
+    case Coverage::NoImage: return "no image";
+    case Coverage::NoDeviceCode: break;
+  }
+  return "no device code";
+}
+
+std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::vector<arch::DeviceSpec>& devices,
+                                             const AdviceContext& ctx) {
+  std::vector<DeviceJudgement> out;
+  for (const auto& device : devices) {
+    const arch::DeviceFacts facts{device.cc, device.driver};
+    DeviceJudgement dj{device, {}};
+    for (size_t pi = 0; pi < inv.packages.size(); ++pi) {
+      const Package& p = inv.packages[pi];
+      const PackageRole role = role_of(p, inv);
+      PackageJudgement pj;
+      pj.package = pi;
+      const FileJudgement* worst = nullptr;
+      for (size_t fi : p.files) {
+        const DeviceCodeFile& f = inv.files[fi];
+        FileJudgement fj;
+        fj.file = fi;
+        fj.tally = f.kernels.empty() ? binary::tally_containers(f.judged_entries(), facts)
+                                     : binary::tally_kernels(f.kernels, facts);
+        fj.coverage = binary::judge(f.kind.kind, fj.tally);
+        // The CUDA major it pins: by what it links, by its own name (libcublasLt.so.13 is CUDA 13's),
+        // or by what its package declares (nvidia-cudnn-cu13, +cu128).
+        std::vector<std::string> names = f.needed;
+        names.push_back(std::filesystem::path(f.path).filename().string());
+        fj.runtime = runtime_need(names);
+        if (p.declared_cuda_major && (!fj.runtime || fj.runtime->cuda_major < *p.declared_cuda_major)) {
+          fj.runtime = RuntimeNeed{*p.declared_cuda_major, p.name + " (" + p.declared_from + ")"};
+        }
+        if (fj.runtime && device.driver.known() && device.driver.major() < fj.runtime->cuda_major) {
+          fj.runtime_too_new = true;
+          if (binary::runs(fj.coverage) || fj.coverage == Coverage::Partial) fj.coverage = Coverage::NeedsNewerDriver;
+        }
+        if (f.kind.kind == binary::BinaryKind::WholeList && fj.tally.arch_specific_elsewhere > 0) {
+          pj.notes.push_back(fmt::format(
+              "{}: {} unit(s) hold only arch-specific code (`a`/`f`) for other devices: no image on {}; fine unless "
+              "the package launches them here (as xformers' FA3 kernels on RTX 50, xformers#1323)",
+              f.path, fj.tally.arch_specific_elsewhere, device.cc.str()));
+        }
+        pj.files.push_back(std::move(fj));
+      }
+      std::ranges::stable_sort(pj.files, std::greater<>{}, [](const FileJudgement& f) { return binary::severity(f.coverage); });
+      if (!pj.files.empty()) worst = &pj.files.front();
+      if (worst == nullptr) continue;
+      pj.coverage = worst->coverage;
+      const DeviceCodeFile& wf = inv.files[worst->file];
+      const std::string cc = device.cc.str();
+      const auto& t = worst->tally;
+      const std::string unit = wf.kernels.empty() ? "container" : "kernel";
+      switch (pj.coverage) {
+        case Coverage::Native:
+        case Coverage::PtxJit: {
+          std::string used;
+          for (const auto& fj : pj.files) {
+            for (const auto& [label, n] : fj.tally.images_used) {
+              if (used.find(label) == std::string::npos) used += (used.empty() ? "" : ", ") + label;
+            }
+          }
+          pj.summary = fmt::format("{} ({})", verdict_words(pj.coverage), used);
+          if (pj.coverage == Coverage::PtxJit) {
+            pj.cause = fmt::format("no SASS for {} in {}: the driver JIT-compiles its PTX at first use (a slow start, "
+                                   "and it fails with CUDA_DISABLE_PTX_JIT=1)", cc, wf.path);
+            pj.fix = arch_fix(role, p, device.cc, ctx);
+          }
+          break;
+        }
+        case Coverage::NeedsNewerDriver:
+          if (worst->runtime_too_new) {
+            const int branch = arch::minimum_driver_branch_for_runtime(worst->runtime->cuda_major);
+            pj.summary = fmt::format("built for the CUDA {} runtime ({})", worst->runtime->cuda_major,
+                                     worst->runtime->library);
+            pj.cause = fmt::format("{} is built for CUDA {}.x ({}), which needs a driver of branch {} or newer; this one "
+                                   "reports CUDA {}",
+                                   wf.path, worst->runtime->cuda_major, worst->runtime->library, branch,
+                                   device.driver.str());
+            pj.fix = fmt::format("update the driver to branch {}+, or install a build of {} for CUDA {}.x", branch,
+                                 p.name, device.driver.major());
+          } else {
+            pj.summary = fmt::format("only PTX newer than CUDA {} can JIT", device.driver.str());
+            pj.cause = fmt::format("{}: no SASS for {}, and its PTX is newer than this driver can JIT (error 222)", wf.path, cc);
+            pj.fix = t.driver_needed ? fmt::format("update the driver to {} (CUDA {}) or newer, or {}", t.driver_needed->branch,
+                                                   t.driver_needed->cuda.str(), arch_fix(role, p, device.cc, ctx))
+                                     : arch_fix(role, p, device.cc, ctx);
+          }
+          break;
+        case Coverage::Partial:
+        case Coverage::NoImage:
+        case Coverage::JitDisabled: {
+          const size_t failing = t.units - t.loading() - t.arch_specific_elsewhere;
+          pj.summary = pj.coverage == Coverage::NoImage ? fmt::format("none of {} {}(s) loads on {}", t.units, unit, cc)
+                                                        : fmt::format("{} of {} {}(s) have no image for {}", failing,
+                                                                      t.units, unit, cc);
+          if (wf.kind.kind == binary::BinaryKind::Dispatching) {
+            // A library's kernels are per architecture: say which it serves.
+            std::set<std::pair<int, std::string>> targets;  // by arch, so sm_75 comes before sm_100
+            for (const auto& e : wf.entries) {
+              if (e.is_image) targets.emplace(e.target.arch, e.target.name());
+            }
+            std::vector<std::string> names;
+            for (const auto& t : targets) names.push_back(t.second);
+            pj.cause = fmt::format("{} carries code for {} only; nothing it has runs on {}", wf.path,
+                                   fmt::join(names, ", "), cc);
+          } else {
+            pj.cause = t.failing_by_cause.empty() ? std::string() : wf.path + ": " + t.failing_by_cause.begin()->first;
+          }
+          pj.fix = pj.coverage == Coverage::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p, device.cc, ctx)
+                                                        : arch_fix(role, p, device.cc, ctx);
+          break;
+        }
+        case Coverage::NoDeviceCode: pj.summary = "no device code"; break;
+      }
+      // What the package declares against what it ships.
+      if (p.declared_cuda_major) {
+        for (const auto& fj : pj.files) {
+          if (fj.runtime && fj.runtime->cuda_major != *p.declared_cuda_major) {
+            pj.notes.push_back(fmt::format("declares CUDA {} ({}) but {} links {}", *p.declared_cuda_major,
+                                           p.declared_from, inv.files[fj.file].path, fj.runtime->library));
+            break;
+          }
+        }
+      }
+      dj.packages.push_back(std::move(pj));
+    }
+    std::ranges::stable_sort(dj.packages, std::greater<>{}, [](const PackageJudgement& p) { return binary::severity(p.coverage); });
+    out.push_back(std::move(dj));
+  }
+  return out;
+}
+
+}  // namespace archbench::stack

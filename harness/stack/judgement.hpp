@@ -1,0 +1,63 @@
+// Per package and per device: does it run, and if not, why and what fixes it. The per-file rule
+// is binary::judge (one rule with inspect and the doctor); on top, what only a stack shows: the
+// CUDA runtime a package links against the device's driver, what a package declares against what
+// it ships, and advice that fits the package (a PyTorch build variant, an extension's
+// TORCH_CUDA_ARCH_LIST, a vendor library's release, a driver branch).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/arch/products.hpp"
+#include "harness/binary/device_coverage.hpp"
+#include "harness/stack/inventory.hpp"
+
+namespace archbench::stack {
+
+// The CUDA major a file's linked libraries pin: libcudart.so.13, libcublas.so.12, cudart64_12.dll.
+struct RuntimeNeed {
+  int cuda_major = 0;
+  std::string library;  // the name that says so
+};
+[[nodiscard]] std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed);
+
+// What kind of package a fix is for.
+enum class PackageRole { PyTorch, VendorLibrary, Extension };
+[[nodiscard]] PackageRole role_of(const Package& p, const Inventory& inv);
+
+struct AdviceContext {
+  int nvcc_major = 0;  // the installed toolkit's CUDA major (0: unknown): never advise what it cannot build
+};
+
+struct FileJudgement {
+  size_t file = 0;  // index into Inventory::files
+  binary::Coverage coverage = binary::Coverage::NoDeviceCode;
+  binary::CoverageTally tally;
+  std::optional<RuntimeNeed> runtime;
+  bool runtime_too_new = false;  // the runtime it links needs a newer driver than the device's
+};
+
+struct PackageJudgement {
+  size_t package = 0;  // index into Inventory::packages
+  binary::Coverage coverage = binary::Coverage::NoDeviceCode;  // the worst of its files
+  std::string summary;  // "runs natively (sass sm_90)", "no image for 12.0 in 444 of 444 containers"
+  std::string cause;    // empty when it runs
+  std::string fix;
+  std::vector<std::string> notes;  // declared vs shipped; arch-specific code for other devices
+  std::vector<FileJudgement> files;
+};
+
+struct DeviceJudgement {
+  arch::DeviceSpec device;
+  std::vector<PackageJudgement> packages;  // worst first
+};
+
+[[nodiscard]] std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::vector<arch::DeviceSpec>& devices,
+                                                           const AdviceContext& ctx);
+
+// The words for a package verdict: "runs natively", "runs through PTX JIT", "partly served",
+// "no image", "needs a newer driver", "JIT disabled".
+[[nodiscard]] std::string_view verdict_words(binary::Coverage c);
+
+}  // namespace archbench::stack

@@ -1,0 +1,314 @@
+// Wheels and container images, read in place through libarchive: member names are never used
+// as paths to write to, sizes are capped (archive_reader.hpp), and a member that is not what it
+// claims becomes an Unreadable entry while the rest is read.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "harness/stack/archive_reader.hpp"
+#include "harness/stack/readers.hpp"
+
+namespace archbench::stack {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr uint64_t kMaxTextBytes = uint64_t{64} << 20;  // a RECORD, METADATA or manifest
+
+std::string as_text(const std::vector<std::byte>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+// "./a/../b" -> "b"; a name that climbs out of the archive or is absolute is noted, never used
+// as a path (nothing is extracted): it keeps its normalised spelling for attribution.
+std::string member_path(const std::string& name, const std::string& archive, Inventory& inv) {
+  const fs::path p(name);
+  const std::string normal = p.lexically_normal().generic_string();
+  if (p.is_absolute() || normal.starts_with("../") || normal == "..") {
+    inv.notes.push_back(fmt::format("{}: member '{}' names a path outside the archive (read in place, never "
+                                    "extracted)", archive, name));
+  }
+  std::string s = normal;
+  while (s.starts_with("/")) s.erase(0, 1);
+  while (s.starts_with("../")) s.erase(0, 3);
+  return s;
+}
+
+// The current member, if it is device code, as an inventory file (errors become Unreadable).
+std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember& m, const std::string& display,
+                                          const ReadOptions& o, Inventory& inv) {
+  ++inv.files_seen;
+  if (m.size) inv.bytes_seen += *m.size;
+  try {
+    if (!binary::may_hold_device_code(r.peek(4))) return std::nullopt;
+    if (m.size && *m.size > kMaxMemberBytes) {
+      inv.unreadable.push_back({display, fmt::format("declares {} bytes, over the {} MiB limit: not read", *m.size,
+                                                     kMaxMemberBytes >> 20)});
+      return std::nullopt;
+    }
+    const auto file = binary::BinaryFile::from_bytes(display, r.read());
+    auto f = describe(file, o.kernels);
+    if (f) f->size = m.size.value_or(0);
+    return f;
+  } catch (const std::exception& e) {
+    inv.unreadable.push_back({display, e.what()});
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists) {
+  std::unique_ptr<ArchiveReader> r;
+  try {
+    r = ArchiveReader::open_file(path, ArchiveFormat::Zip);
+  } catch (const ArchiveError& e) {
+    inv.unreadable.push_back({path, std::string("not a readable wheel (a wheel is a zip archive): ") + e.what()});
+    return;
+  }
+  Distribution d;
+  d.package.origin = Package::Origin::Wheel;
+  d.package.where = path;
+  std::string metadata, record;
+  const size_t first = inv.files.size();
+  try {
+    ArchiveMember m;
+    while (r->next(m)) {
+      if (m.type != ArchiveMember::Type::File) continue;
+      const std::string name = member_path(m.name, path, inv);
+      const bool dist_info = fs::path(name).parent_path().string().ends_with(".dist-info");
+      if (dist_info && fs::path(name).filename() == "METADATA") {
+        metadata = as_text(r->read(kMaxTextBytes));
+        continue;
+      }
+      if (dist_info && fs::path(name).filename() == "RECORD") {
+        record = as_text(r->read(kMaxTextBytes));
+        continue;
+      }
+      auto f = read_member(*r, m, path + "!" + name, o, inv);
+      if (!f) continue;
+      f->source = path;
+      f->key = name;
+      f->path = name;
+      inv.files.push_back(std::move(*f));
+      if (o.progress) o.progress(inv.files_seen, inv.files.size());
+    }
+  } catch (const std::exception& e) {
+    inv.unreadable.push_back({path, std::string("stopped reading the wheel: ") + e.what()});
+  }
+  auto [name, version] = parse_metadata(metadata);
+  if (name.empty()) {  // {name}-{version}(-{build})?-{python}-{abi}-{platform}.whl
+    const std::string stem = fs::path(path).stem().string();
+    name = stem.substr(0, stem.find('-'));
+    const auto v = stem.find('-');
+    version = v == std::string::npos ? "" : stem.substr(v + 1, stem.find('-', v + 1) - v - 1);
+  }
+  d.package.name = name;
+  d.package.version = version;
+  read_declared_cuda(d.package);
+  // Every file of the wheel is the wheel's, listed in its RECORD or not.
+  for (size_t i = first; i < inv.files.size(); ++i) d.files.push_back(inv.files[i].key);
+  dists.push_back(std::move(d));
+}
+
+namespace {
+
+// The layers of an image in the order they apply, by member name in the outer tar: from
+// `docker save`'s manifest.json, or the OCI layout's index.json and the manifest blob it names.
+std::vector<std::string> layer_order(const std::map<std::string, std::string>& small, const std::string& image) {
+  if (auto it = small.find("manifest.json"); it != small.end()) {
+    const auto j = nlohmann::json::parse(it->second);
+    if (!j.is_array() || j.empty()) throw ArchiveError(image + ": manifest.json lists no image");
+    std::vector<std::string> layers;
+    for (const auto& l : j.at(0).at("Layers")) layers.push_back(fs::path(l.get<std::string>()).lexically_normal().generic_string());
+    return layers;
+  }
+  auto blob = [&](const std::string& digest) {
+    const auto colon = digest.find(':');
+    const std::string name = "blobs/" + digest.substr(0, colon) + "/" + digest.substr(colon + 1);
+    const auto it = small.find(name);
+    if (it == small.end()) throw ArchiveError(image + ": the OCI layout names " + digest + ", which it does not hold");
+    return nlohmann::json::parse(it->second);
+  };
+  const auto index = small.find("index.json");
+  if (index == small.end()) throw ArchiveError(image + ": neither manifest.json (docker save) nor index.json (OCI layout)");
+  auto manifest = blob(nlohmann::json::parse(index->second).at("manifests").at(0).at("digest").get<std::string>());
+  if (manifest.contains("manifests")) manifest = blob(manifest.at("manifests").at(0).at("digest").get<std::string>());
+  std::vector<std::string> layers;
+  for (const auto& l : manifest.at("layers")) {
+    const std::string digest = l.at("digest").get<std::string>();
+    const auto colon = digest.find(':');
+    layers.push_back("blobs/" + digest.substr(0, colon) + "/" + digest.substr(colon + 1));
+  }
+  return layers;
+}
+
+// What the final file system holds so far: device-code files and dist-info texts, by path.
+struct View {
+  std::map<std::string, DeviceCodeFile> files;
+  std::map<std::string, std::string> texts;  // */METADATA and */RECORD of dist-info directories
+
+  // Removes `path` and everything under it (a whiteout of a file or a directory).
+  void remove_tree(const std::string& path) {
+    auto drop = [&](auto& m) {
+      m.erase(path);
+      const std::string prefix = path + "/";
+      for (auto it = m.lower_bound(prefix); it != m.end() && it->first.starts_with(prefix);) it = m.erase(it);
+    };
+    drop(files);
+    drop(texts);
+  }
+};
+
+}  // namespace
+
+void read_image(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists) {
+  std::vector<std::string> layers;
+  try {
+    // Pass 1: the small members (manifests, configs); layers are skipped without decompressing.
+    std::map<std::string, std::string> small;
+    auto r = ArchiveReader::open_file(path, ArchiveFormat::Tar);
+    ArchiveMember m;
+    while (r->next(m)) {
+      if (m.type != ArchiveMember::Type::File || !m.size || *m.size > (uint64_t{1} << 20)) continue;
+      const std::string name = fs::path(m.name).lexically_normal().generic_string();
+      if (name == "manifest.json" || name == "index.json" || name.starts_with("blobs/")) small[name] = as_text(r->read(kMaxTextBytes));
+    }
+    layers = layer_order(small, path);
+  } catch (const std::exception& e) {
+    inv.unreadable.push_back({path, std::string("not a readable container image archive: ") + e.what()});
+    return;
+  }
+
+  View view;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const std::string layer_name = fmt::format("{}!layer {} ({})", path, i + 1, layers[i]);
+    std::set<std::string> whiteouts, opaque, present;
+    std::map<std::string, DeviceCodeFile> found;
+    std::map<std::string, std::string> texts;
+    std::vector<std::pair<std::string, std::string>> hardlinks;  // path, target
+    try {
+      auto outer = ArchiveReader::open_file(path, ArchiveFormat::Tar);
+      ArchiveMember m;
+      bool located = false;
+      while (outer->next(m)) {
+        if (fs::path(m.name).lexically_normal().generic_string() == layers[i]) {
+          located = true;
+          break;
+        }
+      }
+      if (!located) throw ArchiveError("the archive does not hold the layer " + layers[i]);
+      auto layer = ArchiveReader::open_member(*outer, fmt::format("layer {}", i + 1), ArchiveFormat::Tar);
+      while (layer->next(m)) {
+        const std::string name = member_path(m.name, layer_name, inv);
+        const std::string base = fs::path(name).filename().string();
+        const std::string dir = fs::path(name).parent_path().generic_string();
+        if (base == ".wh..wh..opq") {
+          opaque.insert(dir);
+          continue;
+        }
+        if (base.starts_with(".wh.")) {
+          whiteouts.insert((dir.empty() ? "" : dir + "/") + base.substr(4));
+          continue;
+        }
+        present.insert(name);
+        if (m.type == ArchiveMember::Type::Hardlink) {
+          hardlinks.emplace_back(name, member_path(m.link_target, layer_name, inv));
+          continue;
+        }
+        if (m.type != ArchiveMember::Type::File) continue;
+        if (dir.ends_with(".dist-info") && (base == "METADATA" || base == "RECORD")) {
+          texts[name] = as_text(layer->read(kMaxTextBytes));
+          continue;
+        }
+        auto f = read_member(*layer, m, layer_name + "!" + name, o, inv);
+        if (!f) continue;
+        f->source = path;
+        f->key = name;
+        f->path = name;
+        found.emplace(name, std::move(*f));
+        if (o.progress) o.progress(inv.files_seen, inv.files.size() + view.files.size() + found.size());
+      }
+    } catch (const std::exception& e) {
+      inv.unreadable.push_back({layer_name, std::string("layer not read (the image is judged without it): ") + e.what()});
+      continue;
+    }
+    // A layer's whiteouts hide what the layers below hold; its own files then apply on top.
+    for (const auto& dir : opaque) {
+      for (auto* m : {&view.files}) {
+        const std::string prefix = dir.empty() ? "" : dir + "/";
+        for (auto it = m->lower_bound(prefix); it != m->end() && it->first.starts_with(prefix);) it = m->erase(it);
+      }
+      const std::string prefix = dir.empty() ? "" : dir + "/";
+      for (auto it = view.texts.lower_bound(prefix); it != view.texts.end() && it->first.starts_with(prefix);) it = view.texts.erase(it);
+    }
+    for (const auto& w : whiteouts) view.remove_tree(w);
+    for (const auto& p : present) {  // a file of this layer replaces whatever lay there below
+      view.files.erase(p);
+      view.texts.erase(p);
+    }
+    for (auto& [p, f] : found) view.files.insert_or_assign(p, std::move(f));
+    for (auto& [p, t] : texts) view.texts.insert_or_assign(p, std::move(t));
+    for (const auto& [p, target] : hardlinks) {
+      if (auto it = view.files.find(target); it != view.files.end()) {
+        DeviceCodeFile copy = it->second;
+        copy.key = copy.path = p;
+        view.files.insert_or_assign(p, std::move(copy));
+      }
+    }
+  }
+  for (auto& [p, f] : view.files) inv.files.push_back(std::move(f));
+  // The dist-info directories of the final file system.
+  std::map<std::string, std::pair<std::string, std::string>> info;  // dir -> METADATA, RECORD
+  for (const auto& [p, t] : view.texts) {
+    const std::string dir = fs::path(p).parent_path().generic_string();
+    (fs::path(p).filename() == "METADATA" ? info[dir].first : info[dir].second) = t;
+  }
+  for (const auto& [dir, texts] : info) {
+    Distribution d;
+    auto [name, version] = parse_metadata(texts.first);
+    d.package.name = name.empty() ? fs::path(dir).filename().string() : name;
+    d.package.version = version;
+    d.package.origin = Package::Origin::DistInfo;
+    d.package.where = path + "!" + dir;
+    read_declared_cuda(d.package);
+    d.root = fs::path(dir).parent_path().generic_string();
+    d.files = parse_record(texts.second);
+    dists.push_back(std::move(d));
+  }
+}
+
+SourceKind source_kind_of(const std::string& path) {
+  if (fs::is_directory(path)) return SourceKind::Tree;
+  if (!fs::exists(path)) throw std::system_error(std::make_error_code(std::errc::no_such_file_or_directory), path);
+  if (path.ends_with(".whl")) return SourceKind::Wheel;
+  // A tar (any compression) holding manifest.json or index.json at its top is an image.
+  try {
+    auto r = ArchiveReader::open_file(path, ArchiveFormat::Tar);
+    ArchiveMember m;
+    for (int i = 0; i < 64 && r->next(m); ++i) {
+      const std::string name = fs::path(m.name).lexically_normal().generic_string();
+      if (name == "manifest.json" || name == "index.json" || name == "oci-layout") return SourceKind::Image;
+    }
+    // A long docker-save tar lists its manifest last: look through the headers only.
+    while (r->next(m)) {
+      const std::string name = fs::path(m.name).lexically_normal().generic_string();
+      if (name == "manifest.json" || name == "index.json") return SourceKind::Image;
+    }
+  } catch (const ArchiveError&) {
+  }
+  return SourceKind::Binary;
+}
+
+void read_source(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists) {
+  inv.sources.push_back(path);
+  switch (source_kind_of(path)) {
+    case SourceKind::Tree: read_tree(path, o, inv, dists); break;
+    case SourceKind::Wheel: read_wheel(path, o, inv, dists); break;
+    case SourceKind::Image: read_image(path, o, inv, dists); break;
+    case SourceKind::Binary: read_binary(path, o, inv); break;
+  }
+}
+
+}  // namespace archbench::stack

@@ -1,0 +1,42 @@
+// The readers of `archbench scan`'s inputs, each adding to an Inventory (inventory.hpp):
+// a directory tree (a site-packages, a venv or conda prefix, ComfyUI's custom_nodes, /usr/lib),
+// a wheel (read in place), a container image archive (`docker save` or OCI layout: layers in
+// order, whiteouts honoured), or one binary. Device code is found by content, never by name:
+// every regular file's first bytes are read and only ELF, PE and fatbin files are parsed.
+// A file that cannot be read or is malformed becomes an Unreadable entry; the reading goes on.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/stack/inventory.hpp"
+
+namespace archbench::stack {
+
+struct ReadOptions {
+  bool kernels = false;  // also decompress every image to name its kernels (--kernels)
+  unsigned threads = 0;  // 0: one per hardware thread
+  // Called now and then with what has been done so far (files looked at, device-code files read).
+  std::function<void(size_t files_seen, size_t device_files)> progress;
+};
+
+enum class SourceKind { Tree, Wheel, Image, Binary };
+[[nodiscard]] std::string_view source_kind_name(SourceKind k);  // "directory", "wheel", "image", "file"
+// By what the path is: a directory, a zip named .whl, a tar holding manifest.json / index.json,
+// else one binary. Throws std::system_error when the path does not exist.
+[[nodiscard]] SourceKind source_kind_of(const std::string& path);
+
+void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists);
+void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists);
+void read_image(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists);
+void read_binary(const std::string& path, const ReadOptions& o, Inventory& inv);
+
+// One source of any kind (source_kind_of decides).
+void read_source(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists);
+
+// What a binary holds, as an inventory file; nullopt for a file without device code.
+[[nodiscard]] std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kernels);
+
+}  // namespace archbench::stack

@@ -1,0 +1,222 @@
+#include "harness/stack/scan_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+
+namespace archbench::stack {
+namespace {
+
+using binary::Coverage;
+
+constexpr size_t kWidth = 120;
+
+// Words wrapped to `width` columns, continuation lines indented by `indent`.
+std::string wrap(const std::string& text, size_t first_indent, size_t indent, size_t width = kWidth) {
+  std::string out(first_indent, ' ');
+  size_t col = first_indent;
+  size_t i = 0;
+  bool line_start = true;
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    std::string word = text.substr(i, j - i);
+    if (word.size() > width - indent) word = word.substr(0, width - indent - 3) + "...";
+    if (!line_start && col + 1 + word.size() > width) {
+      out += "\n" + std::string(indent, ' ');
+      col = indent;
+      line_start = true;
+    }
+    if (!line_start) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    line_start = false;
+    i = j + 1;
+  }
+  return out + "\n";
+}
+
+std::string fit(std::string s, size_t width) {
+  if (s.size() <= width) return s;
+  return s.substr(0, width - 3) + "...";
+}
+
+std::string package_title(const Package& p) { return p.version.empty() ? p.name : p.name + " " + p.version; }
+
+std::string device_title(const arch::DeviceSpec& d) {
+  const std::string label = d.label.substr(0, d.label.find('@'));  // the driver is said after
+  std::string t = label == d.cc.str() ? label : label + " (" + d.cc.str() + ")";
+  return t + ", driver " + (d.driver.known() ? "CUDA " + d.driver.str() : std::string("unknown"));
+}
+
+std::string grouped(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+std::string size_text(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30)) return fmt::format("{:.1f} GB", static_cast<double>(bytes) / 1e9);
+  return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6);
+}
+
+}  // namespace
+
+bool every_package_runs(const ScanReport& r) {
+  return std::ranges::all_of(r.devices, [](const DeviceJudgement& d) {
+    return std::ranges::all_of(d.packages, [](const PackageJudgement& p) { return binary::runs(p.coverage); });
+  });
+}
+
+std::string format_scan(const ScanReport& r) {
+  const Inventory& inv = *r.inventory;
+  std::string s;
+  s += wrap(fmt::format("archbench scan: {}", fmt::join(inv.sources, ", ")), 0, 2);
+  s += wrap(fmt::format("read {} file(s) ({}) in {:.1f} s: {} with device code in {} package(s){}", grouped(inv.files_seen),
+                        size_text(inv.bytes_seen), r.seconds, inv.files.size(), inv.packages.size(),
+                        inv.unreadable.empty() ? "" : fmt::format("; {} unreadable (listed below)", inv.unreadable.size())),
+            0, 2);
+  for (const auto& d : r.devices) {
+    s += "\non " + device_title(d.device) + "\n";
+    std::vector<std::string> fine;
+    for (const auto& pj : d.packages) {
+      const Package& p = inv.packages[pj.package];
+      if (pj.coverage == Coverage::Native && pj.notes.empty() && !r.show_files) {
+        fine.push_back(package_title(p));
+        continue;
+      }
+      s += fit(fmt::format("  {:<21} {:<34} {}", verdict_words(pj.coverage), fit(package_title(p), 34), pj.summary),
+               kWidth) + "\n";
+      if (!pj.cause.empty()) s += wrap("cause: " + pj.cause, 6, 13);
+      if (!pj.fix.empty()) s += wrap("fix: " + pj.fix, 6, 11);
+      for (const auto& n : pj.notes) s += wrap("note: " + n, 6, 12);
+      if (r.show_files) {
+        for (const auto& fj : pj.files) {
+          const auto& f = inv.files[fj.file];
+          s += fit(fmt::format("      {:<18} {} ({}, {}, {} {})", binary::coverage_name(fj.coverage), f.path,
+                               binary::format_name(f.format), binary::kind_name(f.kind.kind), fj.tally.units,
+                               f.kernels.empty() ? "containers" : "kernels"), kWidth) + "\n";
+        }
+      }
+      if (r.show_kernels) {
+        for (const auto& fj : pj.files) {
+          for (const auto& [cause, names] : fj.tally.failing_by_cause) {
+            for (const auto& n : names) s += fit("        " + n, kWidth) + "\n";
+          }
+        }
+      }
+    }
+    if (!fine.empty()) {
+      s += wrap(fmt::format("runs natively ({}): {}", fine.size(), fmt::join(fine, ", ")), 2, 4);
+    }
+  }
+  if (!inv.unreadable.empty()) {
+    s += "\nunreadable (skipped, the scan went on):\n";
+    for (const auto& u : inv.unreadable) s += wrap(u.path + ": " + u.why, 2, 6);
+  }
+  if (!inv.notes.empty()) {
+    s += "\nnotes:\n";
+    for (const auto& n : inv.notes) s += wrap(n, 2, 4);
+  }
+  size_t cannot = 0, pairs = 0;
+  std::map<Coverage, size_t> by;
+  for (const auto& d : r.devices) {
+    for (const auto& pj : d.packages) {
+      ++pairs;
+      ++by[pj.coverage];
+      cannot += binary::runs(pj.coverage) ? 0 : 1;
+    }
+  }
+  std::string counts;
+  for (const auto& [c, n] : by) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, verdict_words(c));
+  if (inv.files.empty()) return s + "\nsummary: no device code found: nothing judged -> FAIL\n";
+  s += "\n" + wrap(fmt::format("summary: {} package(s) x {} device(s): {}; {} cannot run -> {}", inv.packages.size(),
+                               r.devices.size(), counts, cannot, cannot == 0 ? "PASS" : "FAIL"),
+                   0, 2);
+  return s;
+}
+
+std::string format_scan_markdown(const ScanReport& r) {
+  const Inventory& inv = *r.inventory;
+  auto cell = [](std::string s) {
+    for (size_t at = s.find('|'); at != std::string::npos; at = s.find('|', at + 2)) s.replace(at, 1, "\\|");
+    return s;
+  };
+  std::string s = fmt::format("## archbench scan\n\n{} file(s) read, {} with device code in {} package(s)\n",
+                              grouped(inv.files_seen), inv.files.size(), inv.packages.size());
+  for (const auto& d : r.devices) {
+    s += fmt::format("\n### {}\n\n| package | verdict | detail | fix |\n|---|---|---|---|\n", device_title(d.device));
+    for (const auto& pj : d.packages) {
+      s += fmt::format("| {} | {} | {} | {} |\n", cell(package_title(inv.packages[pj.package])),
+                       verdict_words(pj.coverage), cell(pj.summary), cell(pj.fix));
+    }
+  }
+  if (!inv.unreadable.empty()) {
+    s += "\n### Unreadable\n\n";
+    for (const auto& u : inv.unreadable) s += fmt::format("- `{}`: {}\n", u.path, u.why);
+  }
+  return s;
+}
+
+nlohmann::json scan_to_json(const ScanReport& r) {
+  using nlohmann::json;
+  const Inventory& inv = *r.inventory;
+  json packages = json::array();
+  for (const auto& p : inv.packages) {
+    json files = json::array();
+    for (size_t i : p.files) {
+      const auto& f = inv.files[i];
+      std::map<std::string, size_t> sass, ptx;
+      for (const auto& e : f.entries) {
+        if (e.is_image) ++(e.target.kind == arch::ImageKind::Sass ? sass : ptx)[e.target.name()];
+      }
+      files.push_back({{"path", f.path}, {"source", f.source}, {"format", binary::format_name(f.format)}, {"size", f.size},
+                       {"containers", f.containers}, {"kind", binary::kind_name(f.kind.kind)}, {"kind_why", f.kind.why},
+                       {"needed", f.needed}, {"sass", sass}, {"ptx", ptx}});
+    }
+    const char* origin = p.origin == Package::Origin::Wheel      ? "wheel"
+                         : p.origin == Package::Origin::DistInfo ? "dist-info"
+                         : p.origin == Package::Origin::Conda    ? "conda"
+                                                                 : "unattributed";
+    packages.push_back({{"name", p.name}, {"version", p.version}, {"origin", origin}, {"where", p.where},
+                        {"declared_cuda_major", p.declared_cuda_major ? json(*p.declared_cuda_major) : json(nullptr)},
+                        {"files", files}});
+  }
+  json devices = json::array();
+  for (const auto& d : r.devices) {
+    json verdicts = json::array();
+    for (const auto& pj : d.packages) {
+      json files = json::array();
+      for (const auto& fj : pj.files) {
+        json counts = json::object();
+        for (const auto& [status, n] : fj.tally.by_status) counts[std::string(arch::status_name(status))] = n;
+        files.push_back({{"path", inv.files[fj.file].path}, {"verdict", binary::coverage_name(fj.coverage)},
+                         {"units", fj.tally.units}, {"unit", inv.files[fj.file].kernels.empty() ? "container" : "kernel"},
+                         {"counts", counts}, {"images_used", fj.tally.images_used},
+                         {"arch_specific_elsewhere", fj.tally.arch_specific_elsewhere},
+                         {"runtime", fj.runtime ? json{{"cuda_major", fj.runtime->cuda_major}, {"library", fj.runtime->library}}
+                                                : json(nullptr)}});
+      }
+      verdicts.push_back({{"package", inv.packages[pj.package].name}, {"version", inv.packages[pj.package].version},
+                          {"verdict", binary::coverage_name(pj.coverage)}, {"runs", binary::runs(pj.coverage)},
+                          {"summary", pj.summary}, {"cause", pj.cause}, {"fix", pj.fix}, {"notes", pj.notes},
+                          {"files", files}});
+    }
+    devices.push_back({{"label", d.device.label}, {"cc", d.device.cc.str()},
+                       {"driver", d.device.driver.known() ? json(d.device.driver.str()) : json(nullptr)},
+                       {"packages", verdicts}});
+  }
+  json unreadable = json::array();
+  for (const auto& u : inv.unreadable) unreadable.push_back({{"path", u.path}, {"why", u.why}});
+  return {{"schema", "archbench.scan"}, {"schema_version", kScanSchemaVersion}, {"sources", inv.sources},
+          {"files_seen", inv.files_seen}, {"bytes_seen", inv.bytes_seen}, {"seconds", r.seconds},
+          {"packages", packages}, {"devices", devices}, {"unreadable", unreadable}, {"notes", inv.notes},
+          {"every_package_runs", every_package_runs(r)}};
+}
+
+}  // namespace archbench::stack

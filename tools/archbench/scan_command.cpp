@@ -1,0 +1,141 @@
+// archbench scan [PATH...]: will this Python environment, wheel, container image or folder run
+// on these GPUs and drivers? Per package and per device, the verdict, the cause and the fix
+// (harness/stack reads and judges; this file wires options, devices, progress and outputs).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "harness/device/environment.hpp"
+#include "harness/manifest/build_manifest.hpp"
+#include "harness/stack/judgement.hpp"
+#include "harness/stack/python_env.hpp"
+#include "harness/stack/readers.hpp"
+#include "harness/stack/scan_report.hpp"
+#include "harness/util/atomic_file.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/fleet.hpp"
+#include "tools/archbench/selection.hpp"
+
+namespace archbench::cli {
+namespace {
+
+// The GPUs present, each with this machine's driver.
+std::vector<arch::DeviceSpec> present_devices(std::string& why_none) {
+  const Environment env = probe_environment();
+  std::vector<arch::DeviceSpec> out;
+  if (!env.usable()) {
+    why_none = env.device_count_error != 0 ? env.device_count_error_text : "the driver reports 0 devices";
+    return out;
+  }
+  for (const auto& d : env.devices) {
+    out.push_back(arch::DeviceSpec{fmt::format("device {}: {}", d.index, d.name), d.cc, env.driver, ""});
+  }
+  return out;
+}
+
+int nvcc_major() {
+  const std::string& v = build_manifest().nvcc_version;  // "13.0": the toolkit archbench was built with
+  try {
+    return std::stoi(v);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+int scan_command(const ScanOptions& o) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  std::vector<arch::DeviceSpec> devices;
+  try {
+    devices = device_specs(o.devices, o.driver, o.fleet_path);
+  } catch (const UsageError& e) {
+    std::cerr << "archbench scan: " << e.what() << "\n";
+    return kUsage;
+  }
+  if (devices.empty()) {
+    std::string why;
+    devices = present_devices(why);
+    if (devices.empty()) {
+      std::cerr << "archbench scan: no usable GPU here (" << why
+                << ") and no --device: name the devices to judge for, e.g. --device 9.0@580 --device \"RTX 5090@570\"\n";
+      return kNoDevice;
+    }
+  }
+
+  stack::ReadOptions read;
+  read.kernels = o.kernels;
+  read.threads = o.threads;
+  const bool terminal = !o.quiet && ::isatty(STDERR_FILENO) != 0;
+  auto last = Clock::now();
+  if (terminal) {
+    read.progress = [&](size_t seen, size_t found) {
+      if (Clock::now() - last < std::chrono::milliseconds(200)) return;
+      last = Clock::now();
+      std::fprintf(stderr, "\rarchbench scan: %zu files looked at, %zu with device code...", seen, found);
+      std::fflush(stderr);
+    };
+  }
+  stack::Inventory inv;
+  std::vector<stack::Distribution> dists;
+  std::vector<std::string> paths = o.paths;
+  if (paths.empty()) {
+    std::string error;
+    const auto env = stack::ask_python(o.python, error);
+    if (!env) {
+      std::cerr << "archbench scan: " << error << "\n  (give a PATH to scan, or --python EXE)\n";
+      return kBadInput;
+    }
+    if (!o.quiet) {
+      std::cerr << fmt::format("archbench scan: the environment of {} (Python {}): {}\n", env->executable, env->version,
+                               fmt::join(env->site_dirs, ", "));
+    }
+    paths = env->site_dirs;
+  }
+  for (const auto& p : paths) {
+    try {
+      stack::read_source(p, read, inv, dists);
+    } catch (const std::exception& e) {
+      inv.unreadable.push_back({p, e.what()});
+    }
+  }
+  if (o.paths.empty()) {  // the CUDA libraries the loader would take from outside the environment
+    for (const auto& lib : stack::outside_cuda_libraries(inv)) stack::read_binary(lib, read, inv);
+  }
+  if (terminal) std::fprintf(stderr, "\r%80s\r", "");
+  stack::attribute(inv, dists);
+
+  stack::ScanReport report;
+  report.inventory = &inv;
+  report.devices = stack::judge_inventory(inv, devices, stack::AdviceContext{nvcc_major()});
+  report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  report.show_files = o.files;
+  report.show_kernels = o.kernels;
+
+  const bool json_to_stdout = o.json_path == "-";
+  if (!json_to_stdout) std::cout << stack::format_scan(report);
+  try {
+    if (json_to_stdout) std::cout << stack::scan_to_json(report).dump(2) << "\n";
+    else if (!o.json_path.empty()) write_file_atomically(o.json_path, stack::scan_to_json(report).dump(2) + "\n");
+    if (!o.markdown_path.empty()) write_file_atomically(o.markdown_path, stack::format_scan_markdown(report));
+  } catch (const std::exception& e) {
+    std::cerr << "archbench scan: " << e.what() << "\n";
+    return kInternal;
+  }
+  if (inv.files.empty()) {
+    // Nothing to judge is not a pass: a gate pointed at the wrong directory must not say yes.
+    std::cerr << "archbench scan: no device code found in " << fmt::format("{}", fmt::join(paths, ", "))
+              << ": nothing was judged\n";
+    return inv.unreadable.empty() ? kOperatorFailed : kBadInput;
+  }
+  if (!stack::every_package_runs(report)) return kOperatorFailed;
+  return inv.unreadable.empty() ? kOk : kBadInput;
+}
+
+}  // namespace archbench::cli
