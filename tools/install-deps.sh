@@ -10,7 +10,9 @@ Usage: tools/install-deps.sh [--test-extras] [--dry-run] [-h|--help]
 
 Installs with apt-get what archbench needs to build and run its tests:
   cmake ninja-build g++ git python3 libgtest-dev libbenchmark-dev nlohmann-json3-dev
-  libcli11-dev libfmt-dev liblz4-dev libzstd-dev
+  libcli11-dev libfmt-dev liblz4-dev libzstd-dev libarchive-dev
+  (libarchive lets `archbench scan` read wheels and container images; without it the build
+  still works and scan reads directories and binaries only)
 
   --test-extras, --all  also install what a few optional tests use (they skip without it):
                         clang libclang-rt-14-dev (the libFuzzer tests) and chromium (the
@@ -27,7 +29,7 @@ EOF
 }
 
 base=(cmake ninja-build g++ git python3 libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      libfmt-dev liblz4-dev libzstd-dev)
+      libfmt-dev liblz4-dev libzstd-dev libarchive-dev)
 extras=(clang libclang-rt-14-dev chromium)
 
 with_extras=0

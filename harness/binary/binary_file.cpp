@@ -1,5 +1,7 @@
 #include "harness/binary/binary_file.hpp"
 
+#include <elf.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -151,6 +153,9 @@ void BinaryFile::Impl::read() {
     for (const auto& s : elf.sections()) {
       const bool relocatable = s.name == "__nv_relfatbin";
       if (s.name != ".nv_fatbin" && !relocatable) continue;
+      // In a linked executable or library the relocatable device code is what was linked, kept
+      // for later device links; what loads is the linked image in .nv_fatbin (cuobjdump agrees).
+      if (relocatable && elf.type() != ET_REL) continue;
       detail::walk_fatbin_section(file, s.offset, s.size, relocatable, path, containers, entries);
     }
     needed = detail::needed_libraries(elf, site);

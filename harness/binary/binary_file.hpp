@@ -62,6 +62,12 @@ enum class FileFormat { Elf, Cubin, Fatbin, Pe };
 // the fatbin magic): everything else can be skipped without reading further.
 [[nodiscard]] bool may_hold_device_code(std::span<const std::byte> first_bytes);
 
+// For an open ELF file: whether it is a cubin or has a .nv_fatbin / __nv_relfatbin section, read
+// with a few small preads (header, section table, section names) instead of a mapping; true also
+// when the headers are odd, so that the full reader reports what is wrong. A scan asks this of
+// every ELF file it meets, most of which are plain host libraries.
+[[nodiscard]] bool elf_names_device_code(int fd, uint64_t file_size);
+
 class BinaryFile {
  public:
   // Maps the file and walks every container and entry header (no decompression).

@@ -1,6 +1,11 @@
 #include "harness/binary/elf_reader.hpp"
+#include "harness/binary/binary_file.hpp"
 
 #include <elf.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
 
 namespace archbench::binary::detail {
 
@@ -22,6 +27,7 @@ ElfImage::ElfImage(Bytes data, const ErrorSite& site) : data_(data) {
   if (eh.e_ident[EI_CLASS] != ELFCLASS64) site.fail(EI_CLASS, "not a 64-bit ELF");
   if (eh.e_ident[EI_DATA] != ELFDATA2LSB) site.fail(EI_DATA, "not a little-endian ELF");
   machine_ = eh.e_machine;
+  type_ = eh.e_type;
   flags_ = eh.e_flags;
   abi_version_ = eh.e_ident[EI_ABIVERSION];
   if (eh.e_shoff == 0) return;  // no section headers: nothing to read (valid for some ELF files)
@@ -75,3 +81,29 @@ std::vector<std::string> needed_libraries(const ElfImage& elf, const ErrorSite& 
 }
 
 }  // namespace archbench::binary::detail
+
+namespace archbench::binary {
+
+bool elf_names_device_code(int fd, uint64_t file_size) {
+  auto read_at = [&](void* into, size_t n, uint64_t at) {
+    return detail::fits(at, n, file_size) && ::pread(fd, into, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n);
+  };
+  Elf64_Ehdr eh{};
+  if (!read_at(&eh, sizeof eh, 0) || eh.e_ident[EI_CLASS] != ELFCLASS64) return true;
+  if (eh.e_machine == detail::kEmCuda) return true;
+  if (eh.e_shoff == 0 || eh.e_shnum == 0 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shstrndx >= eh.e_shnum) return true;
+  std::vector<Elf64_Shdr> sh(eh.e_shnum);
+  if (!read_at(sh.data(), sh.size() * sizeof(Elf64_Shdr), eh.e_shoff)) return true;
+  const auto& names = sh[eh.e_shstrndx];
+  if (names.sh_size > (uint64_t{16} << 20)) return true;
+  std::string table(names.sh_size, '\0');
+  if (!read_at(table.data(), table.size(), names.sh_offset)) return true;
+  for (const auto& s : sh) {
+    if (s.sh_name >= table.size()) return true;
+    const std::string_view name(table.c_str() + s.sh_name);
+    if (name == ".nv_fatbin" || name == "__nv_relfatbin") return true;
+  }
+  return false;
+}
+
+}  // namespace archbench::binary

@@ -31,6 +31,7 @@ class ElfImage {
   ElfImage(Bytes data, const ErrorSite& site);
 
   [[nodiscard]] uint16_t machine() const { return machine_; }
+  [[nodiscard]] uint16_t type() const { return type_; }  // ET_REL, ET_EXEC, ET_DYN
   [[nodiscard]] uint32_t flags() const { return flags_; }
   [[nodiscard]] uint8_t abi_version() const { return abi_version_; }
   [[nodiscard]] const std::vector<ElfSection>& sections() const { return sections_; }
@@ -39,6 +40,7 @@ class ElfImage {
  private:
   Bytes data_;
   uint16_t machine_ = 0;
+  uint16_t type_ = 0;
   uint32_t flags_ = 0;
   uint8_t abi_version_ = 0;
   std::vector<ElfSection> sections_;

@@ -1,9 +1,12 @@
 #include "harness/stack/archive_reader.hpp"
 
+#include <archive.h>
 #include <archive_entry.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
+#include <type_traits>
 #include <utility>
 
 namespace archbench::stack {
@@ -39,8 +42,9 @@ ArchiveReader::~ArchiveReader() {
 }
 
 void ArchiveReader::fail(const std::string& what) const {
-  const char* detail = a_ != nullptr ? archive_error_string(a_) : nullptr;
-  throw ArchiveError(name_ + ": " + what + (detail != nullptr ? std::string(" (") + detail + ")" : ""));
+  std::string detail = a_ != nullptr && archive_error_string(a_) != nullptr ? archive_error_string(a_) : "";
+  while (!detail.empty() && std::isspace(static_cast<unsigned char>(detail.back()))) detail.pop_back();
+  throw ArchiveError(name_ + ": " + what + (detail.empty() ? "" : " (" + detail + ")"));
 }
 
 std::unique_ptr<ArchiveReader> ArchiveReader::open_file(const std::string& path, ArchiveFormat format) {
@@ -52,7 +56,21 @@ std::unique_ptr<ArchiveReader> ArchiveReader::open_file(const std::string& path,
   return r;
 }
 
-la_ssize_t ArchiveReader::read_outer(archive*, void* self, const void** buffer) {
+std::unique_ptr<ArchiveReader> ArchiveReader::open_memory(const std::string& name, std::span<const std::byte> bytes,
+                                                          ArchiveFormat format) {
+  std::unique_ptr<ArchiveReader> r(new ArchiveReader(name, nullptr));
+  support(r->a_, format);
+  if (archive_read_open_memory(r->a_, bytes.data(), bytes.size()) != ARCHIVE_OK) {
+    r->fail(format == ArchiveFormat::Zip ? "not a readable zip archive" : "not a readable tar archive");
+  }
+  return r;
+}
+
+static_assert(std::is_same_v<la_ssize_t, long>, "read_outer's return type is libarchive's la_ssize_t");
+
+bool archives_supported() { return true; }
+
+long ArchiveReader::read_outer(archive*, void* self, const void** buffer) {
   auto* me = static_cast<ArchiveReader*>(self);
   me->outer_chunk_.resize(kChunk);
   const la_ssize_t n = archive_read_data(me->outer_->a_, me->outer_chunk_.data(), kChunk);

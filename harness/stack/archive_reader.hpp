@@ -4,8 +4,6 @@
 // before it is read, and one that lies about its size stops at the cap.
 #pragma once
 
-#include <archive.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,7 +13,13 @@
 #include <string>
 #include <vector>
 
+struct archive;  // libarchive's handle
+
 namespace archbench::stack {
+
+// False in a build without libarchive: every archive then fails to open with ArchiveError saying
+// so (directories and single binaries are read all the same).
+[[nodiscard]] bool archives_supported();
 
 class ArchiveError : public std::runtime_error {
  public:
@@ -43,6 +47,9 @@ class ArchiveReader {
  public:
   // Throws ArchiveError when the file cannot be opened as that format.
   static std::unique_ptr<ArchiveReader> open_file(const std::string& path, ArchiveFormat format);
+  // The same over bytes in memory, which must outlive the reader (the fuzz target's way in).
+  static std::unique_ptr<ArchiveReader> open_memory(const std::string& name, std::span<const std::byte> bytes,
+                                                    ArchiveFormat format);
   // A nested archive: the current member of `outer` (a container image's layer), read as a
   // stream; `name` is what messages call it. `outer` must not move on while this reader is used.
   static std::unique_ptr<ArchiveReader> open_member(ArchiveReader& outer, const std::string& name, ArchiveFormat format);
@@ -69,7 +76,7 @@ class ArchiveReader {
   ArchiveReader* outer_ = nullptr;       // the stream of a nested archive
   std::vector<std::byte> buffer_;        // the current member's bytes read so far
   std::vector<std::byte> outer_chunk_;   // the last chunk handed to libarchive from `outer_`
-  static la_ssize_t read_outer(archive*, void* self, const void** buffer);
+  static long read_outer(archive*, void* self, const void** buffer);  // libarchive's la_ssize_t
   bool member_done_ = false;
 };
 

@@ -96,7 +96,9 @@ void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
       // extension dropped into custom_nodes), named by its file and placed by its directory.
       const std::filesystem::path path(file.key);
       p.name = path.filename().string();
-      p.where = path.parent_path().generic_string();
+      // A directory's files have absolute keys; an archive's are inside it.
+      p.where = path.is_absolute() ? path.parent_path().generic_string()
+                                   : file.source + "!" + path.parent_path().generic_string();
       p.origin = Package::Origin::Unattributed;
     }
     auto [it, inserted] = by_name.try_emplace(p.name + "\n" + p.where, std::move(p));

@@ -59,8 +59,7 @@ struct Inventory {
   std::vector<Package> packages;  // only those with device code, in name order
   std::vector<Unreadable> unreadable;
   std::vector<std::string> notes;  // odd but harmless findings: names escaping an archive, symlink loops
-  size_t files_seen = 0;           // every regular file looked at (header read)
-  uint64_t bytes_seen = 0;
+  size_t files_seen = 0;  // every regular file looked at (its first bytes read)
 };
 
 // A distribution's files, from its RECORD (dist-info) or files list (conda): paths relative to

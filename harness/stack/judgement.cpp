@@ -154,7 +154,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
               if (used.find(label) == std::string::npos) used += (used.empty() ? "" : ", ") + label;
             }
           }
-          pj.summary = fmt::format("{} ({})", verdict_words(pj.coverage), used);
+          pj.summary = used;
           if (pj.coverage == Coverage::PtxJit) {
             pj.cause = fmt::format("no SASS for {} in {}: the driver JIT-compiles its PTX at first use (a slow start, "
                                    "and it fails with CUDA_DISABLE_PTX_JIT=1)", cc, wf.path);

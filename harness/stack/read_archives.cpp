@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <fstream>
+#include <string_view>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -39,14 +42,13 @@ std::string member_path(const std::string& name, const std::string& archive, Inv
 std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember& m, const std::string& display,
                                           const ReadOptions& o, Inventory& inv) {
   ++inv.files_seen;
-  if (m.size) inv.bytes_seen += *m.size;
   try {
-    if (!binary::may_hold_device_code(r.peek(4))) return std::nullopt;
-    if (m.size && *m.size > kMaxMemberBytes) {
+    if (m.size && *m.size > kMaxMemberBytes) {  // refused before a byte of it is inflated
       inv.unreadable.push_back({display, fmt::format("declares {} bytes, over the {} MiB limit: not read", *m.size,
                                                      kMaxMemberBytes >> 20)});
       return std::nullopt;
     }
+    if (!binary::may_hold_device_code(r.peek(4))) return std::nullopt;
     const auto file = binary::BinaryFile::from_bytes(display, r.read());
     auto f = describe(file, o.kernels);
     if (f) f->size = m.size.value_or(0);
@@ -297,6 +299,14 @@ SourceKind source_kind_of(const std::string& path) {
       if (name == "manifest.json" || name == "index.json") return SourceKind::Image;
     }
   } catch (const ArchiveError&) {
+    if (!archives_supported()) {  // say so for what looks like a tar (ustar magic) rather than "not ELF"
+      std::ifstream in(path, std::ios::binary);
+      std::array<char, 262> head{};
+      in.read(head.data(), head.size());
+      if (in.gcount() == static_cast<std::streamsize>(head.size()) && std::string_view(head.data() + 257, 5) == "ustar") {
+        return SourceKind::Image;
+      }
+    }
   }
   return SourceKind::Binary;
 }

@@ -3,6 +3,8 @@
 // candidates parsed in parallel; dist-info and conda-meta directories give the distributions.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,21 +35,46 @@ std::string read_text(const fs::path& p, size_t max = size_t{64} << 20) {
   return s;
 }
 
-// The first bytes of a file, or an error message.
-bool looks_like_device_code(const fs::path& p, std::string& error) {
+// What one regular file turned out to be: device code, an error, or neither.
+struct Sniffed {
+  uint64_t size = 0;
+  std::optional<DeviceCodeFile> found;
+  std::string error;
+};
+
+// Reads a file's first bytes (a stat, an open, one pread) and parses it only when they are
+// those of an ELF, PE or fatbin.
+Sniffed sniff(const fs::path& p, bool kernels) {
+  Sniffed out;
   const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
-    error = std::strerror(errno);
-    return false;
+    out.error = std::string("cannot read: ") + std::strerror(errno);
+    return out;
   }
   std::array<std::byte, 4> head{};
   const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+  const int err = errno;
+  const std::span<const std::byte> first(head.data(), n > 0 ? static_cast<size_t>(n) : 0);
+  // Three system calls for a file that is not device code (most are not); an ELF file's section
+  // names then say whether it holds any, without mapping it.
+  bool candidate = n >= 0 && binary::may_hold_device_code(first);
+  if (candidate) {
+    struct stat st {};
+    out.size = ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+    candidate = first[0] != std::byte{0x7f} || binary::elf_names_device_code(fd, out.size);
+  }
   ::close(fd);
   if (n < 0) {
-    error = std::strerror(errno);
-    return false;
+    out.error = std::string("cannot read: ") + std::strerror(err);
+    return out;
   }
-  return binary::may_hold_device_code(std::span<const std::byte>(head.data(), static_cast<size_t>(n)));
+  if (!candidate) return out;
+  try {
+    out.found = describe(binary::BinaryFile::open(p.string()), kernels);
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
 }
 
 void read_dist_info(const fs::path& dir, std::vector<Distribution>& dists) {
@@ -95,91 +122,79 @@ void read_conda_meta(const fs::path& dir, std::vector<Distribution>& dists, Inve
 
 void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists) {
   const fs::path top = fs::absolute(root).lexically_normal();
-  std::vector<fs::path> candidates;
+  // 1. The listing: directories read one by one with readdir, whose entry types spare a stat
+  //    per entry; symbolic links skipped; dist-info and conda-meta read as they come.
+  std::vector<fs::path> files;
   std::vector<fs::path> pending{top};
-  size_t links = 0, seen = 0;
+  size_t links = 0;
   while (!pending.empty()) {
     const fs::path dir = std::move(pending.back());
     pending.pop_back();
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec), end;
-    if (ec) {
-      inv.unreadable.push_back({dir.string(), "cannot list the directory: " + ec.message()});
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) {
+      inv.unreadable.push_back({dir.string(), std::string("cannot list the directory: ") + std::strerror(errno)});
       continue;
     }
-    for (; it != end; it.increment(ec)) {
-      if (ec) {
-        inv.unreadable.push_back({dir.string(), "stopped listing the directory: " + ec.message()});
-        break;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string_view name(e->d_name);
+      if (name == "." || name == "..") continue;
+      fs::path path = dir / e->d_name;
+      unsigned char type = e->d_type;
+      if (type == DT_UNKNOWN) {  // some file systems do not say: ask
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) != 0) {
+          inv.unreadable.push_back({path.string(), std::strerror(errno)});
+          continue;
+        }
+        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
       }
-      const auto& entry = *it;
-      std::error_code sec;
-      const auto status = entry.symlink_status(sec);
-      if (sec) {
-        inv.unreadable.push_back({entry.path().string(), sec.message()});
-        continue;
-      }
-      if (fs::is_symlink(status)) {
+      if (type == DT_LNK) {
         ++links;
-        continue;
+      } else if (type == DT_DIR) {
+        if (name.ends_with(".dist-info")) read_dist_info(path, dists);
+        if (name == "conda-meta") read_conda_meta(path, dists, inv);
+        pending.push_back(std::move(path));
+      } else if (type == DT_REG) {
+        files.push_back(std::move(path));
       }
-      if (fs::is_directory(status)) {
-        const std::string name = entry.path().filename().string();
-        if (name.ends_with(".dist-info")) read_dist_info(entry.path(), dists);
-        if (name == "conda-meta") read_conda_meta(entry.path(), dists, inv);
-        pending.push_back(entry.path());
-        continue;
-      }
-      if (!fs::is_regular_file(status)) continue;
-      ++seen;
-      std::error_code size_ec;
-      inv.bytes_seen += entry.file_size(size_ec);
-      std::string error;
-      if (looks_like_device_code(entry.path(), error)) {
-        candidates.push_back(entry.path());
-      } else if (!error.empty()) {
-        inv.unreadable.push_back({entry.path().string(), "cannot read: " + error});
-      }
-      if (o.progress && seen % 4096 == 0) o.progress(inv.files_seen + seen, inv.files.size());
     }
+    ::closedir(d);
   }
-  inv.files_seen += seen;
   if (links > 0) inv.notes.push_back(fmt::format("{}: {} symbolic link(s) not followed (their targets are scanned where they lie in the tree)", top.string(), links));
 
-  // Parse the candidates in parallel: each is mapped, its section and fatbin headers read.
-  std::vector<std::optional<DeviceCodeFile>> found(candidates.size());
-  std::vector<std::string> errors(candidates.size());
+  // 2. Every file's first bytes, and the candidates parsed, in parallel: the work is mostly
+  //    waiting on the file system (a VM's shared file system answers each open in tens of us),
+  //    so more threads than cores pay.
+  std::vector<Sniffed> results(files.size());
   std::atomic<size_t> next{0}, done{0};
   auto work = [&] {
-    for (size_t i = next++; i < candidates.size(); i = next++) {
-      try {
-        const auto file = binary::BinaryFile::open(candidates[i].string());
-        found[i] = describe(file, o.kernels);
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
-      ++done;
+    for (size_t i = next++; i < files.size(); i = next++) {
+      results[i] = sniff(files[i], o.kernels);
+      const size_t d = ++done;
+      if (o.progress && d % 4096 == 0) o.progress(inv.files_seen + d, inv.files.size());
     }
   };
-  const unsigned threads = std::max(1U, o.threads != 0 ? o.threads : std::thread::hardware_concurrency());
+  const unsigned cores = std::max(1U, o.threads != 0 ? o.threads : std::thread::hardware_concurrency());
+  const unsigned threads = o.threads != 0 ? o.threads : std::max(cores, 8U);
   {
     std::vector<std::jthread> pool;
-    for (unsigned t = 0; t < std::min<size_t>(threads, std::max<size_t>(1, candidates.size())); ++t) pool.emplace_back(work);
+    for (unsigned t = 0; t < std::min<size_t>(threads, std::max<size_t>(1, files.size())); ++t) pool.emplace_back(work);
   }
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (!errors[i].empty()) {
-      inv.unreadable.push_back({candidates[i].string(), errors[i]});
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto& r = results[i];
+    if (!r.error.empty()) {
+      inv.unreadable.push_back({files[i].string(), r.error});
       continue;
     }
-    if (!found[i]) continue;
-    DeviceCodeFile f = std::move(*found[i]);
+    if (!r.found) continue;
+    DeviceCodeFile f = std::move(*r.found);
     f.source = top.string();
-    f.key = candidates[i].lexically_normal().string();
-    f.path = candidates[i].lexically_relative(top).generic_string();
-    std::error_code ec;
-    f.size = fs::file_size(candidates[i], ec);
+    f.key = files[i].lexically_normal().string();
+    f.path = files[i].lexically_relative(top).generic_string();
+    f.size = r.size;
     inv.files.push_back(std::move(f));
   }
+  inv.files_seen += files.size();
   if (o.progress) o.progress(inv.files_seen, inv.files.size());
 }
 
@@ -187,7 +202,6 @@ void read_binary(const std::string& path, const ReadOptions& o, Inventory& inv) 
   ++inv.files_seen;
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
-  inv.bytes_seen += ec ? 0 : size;
   try {
     const auto file = binary::BinaryFile::open(path);
     auto f = describe(file, o.kernels);

@@ -60,11 +60,6 @@ std::string grouped(uint64_t n) {
   return s;
 }
 
-std::string size_text(uint64_t bytes) {
-  if (bytes >= (uint64_t{1} << 30)) return fmt::format("{:.1f} GB", static_cast<double>(bytes) / 1e9);
-  return fmt::format("{:.0f} MB", static_cast<double>(bytes) / 1e6);
-}
-
 }  // namespace
 
 bool every_package_runs(const ScanReport& r) {
@@ -77,8 +72,8 @@ std::string format_scan(const ScanReport& r) {
   const Inventory& inv = *r.inventory;
   std::string s;
   s += wrap(fmt::format("archbench scan: {}", fmt::join(inv.sources, ", ")), 0, 2);
-  s += wrap(fmt::format("read {} file(s) ({}) in {:.1f} s: {} with device code in {} package(s){}", grouped(inv.files_seen),
-                        size_text(inv.bytes_seen), r.seconds, inv.files.size(), inv.packages.size(),
+  s += wrap(fmt::format("read {} file(s) in {:.1f} s: {} with device code in {} package(s){}", grouped(inv.files_seen),
+                        r.seconds, inv.files.size(), inv.packages.size(),
                         inv.unreadable.empty() ? "" : fmt::format("; {} unreadable (listed below)", inv.unreadable.size())),
             0, 2);
   for (const auto& d : r.devices) {
@@ -214,7 +209,7 @@ nlohmann::json scan_to_json(const ScanReport& r) {
   json unreadable = json::array();
   for (const auto& u : inv.unreadable) unreadable.push_back({{"path", u.path}, {"why", u.why}});
   return {{"schema", "archbench.scan"}, {"schema_version", kScanSchemaVersion}, {"sources", inv.sources},
-          {"files_seen", inv.files_seen}, {"bytes_seen", inv.bytes_seen}, {"seconds", r.seconds},
+          {"files_seen", inv.files_seen}, {"seconds", r.seconds},
           {"packages", packages}, {"devices", devices}, {"unreadable", unreadable}, {"notes", inv.notes},
           {"every_package_runs", every_package_runs(r)}};
 }

@@ -3,14 +3,16 @@
 # scratch copy of its seed corpus. Exit 77 (ctest: skipped) without clang's libFuzzer runtime.
 # Usage: run_fuzz.sh TARGET SOURCE_DIR BUILD_DIR GENERATED_DIR SECONDS
 #   FUZZ_RUNS=N in the environment runs N executions instead (the long campaigns: FUZZ_RUNS=1000000).
-#   TARGET: binary_reader | arch_list | stored_json
+#   TARGET: binary_reader | pe_reader | archive_reader | arch_list | stored_json
 set -uo pipefail
 target="$1"; src="$2"; build="$3"; gen="$4"; seconds="${5:-20}"
 cxx="$(command -v clang++-14 || command -v clang++ || true)"
 if [ -z "$cxx" ]; then echo "SKIP: clang++ not installed (apt-get install clang libclang-rt-14-dev)"; exit 77; fi
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 case "$target" in
-  binary_reader) sources=("$src"/harness/binary/*.cpp "$src"/harness/arch/*.cpp); libs=(-llz4 -lzstd) ;;
+  binary_reader) sources=("$src"/harness/binary/*.cpp "$src"/harness/arch/*.cpp); libs=(-llz4 -lzstd -lfmt) ;;
+  pe_reader)     sources=("$src"/harness/binary/*.cpp "$src"/harness/arch/*.cpp); libs=(-llz4 -lzstd -lfmt) ;;
+  archive_reader) sources=("$src"/harness/stack/archive_reader.cpp); libs=(-larchive) ;;
   arch_list)     sources=("$src"/harness/arch/*.cpp); libs=() ;;
   stored_json)   # the loaders and what they reach: result model, JSON, statistics, timer summary, manifest
     sources=("$src"/harness/baseline/*.cpp "$src"/harness/report/json.cpp "$src"/harness/report/result.cpp

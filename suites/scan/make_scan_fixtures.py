@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Builds the fixtures of `archbench scan`'s tests with this machine's nvcc (known target sets):
+extensions (whole-list sm_80 linked to libcudart.so.N, sm_90a-only, PTX-only), a library that
+dispatches per architecture (one compilation unit per arch), a host-only library, a Windows PE DLL
+carrying a fatbin, a fake site-packages with dist-info, a wheel, container images (docker save
+with two layers, a whiteout and an opaque directory; OCI layout), and hostile inputs.
+Usage: make_scan_fixtures.py NVCC OUT_DIR"""
+import gzip
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+NVCC, OUT = sys.argv[1], os.path.abspath(sys.argv[2])
+WORK = os.path.join(OUT, "build")
+KERNEL = """
+__global__ void %(name)s(float* x) { x[threadIdx.x] *= 2.0f; }
+extern "C" void launch_%(name)s(float* x) { %(name)s<<<1, 32>>>(x); }
+"""
+
+
+def sh(*args):
+    subprocess.run(args, check=True, cwd=WORK)
+
+
+def source(name):
+    path = os.path.join(WORK, name + ".cu")
+    with open(path, "w") as f:
+        f.write(KERNEL % {"name": name})
+    return path
+
+
+def shared(out, gencode, name="scale"):
+    sh(NVCC, "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", *gencode, source(name), "-o", out)
+    return out
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def tar_bytes(members, compress=False):
+    """members: list of (name, bytes or None for a directory, symlink target or None)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            if data is None:
+                info.type = tarfile.DIRTYPE
+                t.addfile(info)
+            else:
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+    raw = buf.getvalue()
+    return gzip.compress(raw) if compress else raw
+
+
+def pe_dll(fatbin, imports=("cudart64_12.dll", "KERNEL32.dll"), bad_section=False):
+    """A minimal PE32+ DLL: a .nv_fatb section holding `fatbin` and an .idata section whose import
+    directory names `imports`."""
+    file_align, sect_align = 0x200, 0x1000
+    align = lambda n, a: (n + a - 1) // a * a
+    # .idata: descriptors (20 bytes each, zero-terminated), then the names.
+    idata_rva = 0x2000
+    desc = b""
+    names = b""
+    names_at = 20 * (len(imports) + 1)
+    for dll in imports:
+        desc += struct.pack("<IIIII", 0, 0, 0, idata_rva + names_at + len(names), 0)
+        names += dll.encode() + b"\0"
+    idata = desc + b"\0" * 20 + names
+    sections = [(b".nv_fatb", 0x1000, fatbin), (b".idata", idata_rva, idata)]
+    headers_size = align(0x40 + 4 + 20 + 240 + 40 * len(sections), file_align)
+    dos = b"MZ" + b"\0" * 0x3A + struct.pack("<I", 0x40)
+    coff = struct.pack("<HHIIIHH", 0x8664, len(sections), 0, 0, 0, 240, 0x2022)
+    opt = struct.pack("<HBBIIIIIQIIHHHHHHIIIIHHQQQQII", 0x20B, 14, 0, 0, 0, 0, 0, 0, 0x180000000, sect_align, file_align,
+                      6, 0, 0, 0, 6, 0, 0, 0x3000, headers_size, 0, 2, 0, 0x100000, 0x1000, 0x100000, 0x1000, 0, 16)
+    dirs = [(0, 0)] * 16
+    dirs[1] = (idata_rva, len(idata))
+    opt += b"".join(struct.pack("<II", *d) for d in dirs)
+    body = b""
+    table = b""
+    offset = headers_size
+    for name, rva, data in sections:
+        raw = align(len(data), file_align)
+        pointer = offset + (10 ** 7 if bad_section and name == b".nv_fatb" else 0)
+        table += struct.pack("<8sIIIIIIHHI", name, len(data), rva, raw, pointer, 0, 0, 0, 0, 0x40000040)
+        body += data + b"\0" * (raw - len(data))
+        offset += raw
+    head = dos + b"PE\0\0" + coff + opt + table
+    return head + b"\0" * (headers_size - len(head)) + body
+
+
+def dist_info(name, version, files):
+    meta = "Metadata-Version: 2.1\nName: %s\nVersion: %s\n\n" % (name, version)
+    record = "".join("%s,sha256=x,1\n" % f for f in files)
+    return meta, record
+
+
+def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(WORK)
+    ext = shared("ext_sm80.so", ["-gencode", "arch=compute_80,code=sm_80"])
+    hopper = shared("ext_sm90a.so", ["-gencode", "arch=compute_90a,code=sm_90a"], "hopper")
+    ptx = shared("ext_ptx80.so", ["-gencode", "arch=compute_80,code=compute_80"], "jit")
+    # A library that dispatches per architecture: one compilation unit per arch.
+    objs = []
+    for arch in ("75", "80", "90"):
+        obj = "k%s.o" % arch
+        sh(NVCC, "-c", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_%s,code=sm_%s" % (arch, arch),
+           source("kernel_sm%s" % arch), "-o", obj)
+        objs.append(obj)
+    sh(NVCC, "-shared", "-cudart", "shared", *objs, "-o", "libdispatch.so")
+    with open(os.path.join(WORK, "host.cpp"), "w") as f:
+        f.write('extern "C" int host_only() { return 42; }\n')
+    sh("g++", "-shared", "-fPIC", "host.cpp", "-o", "host_only.so")
+    sh(NVCC, "-fatbin", "-gencode", "arch=compute_80,code=sm_80", source("win"), "-o", "win.fatbin")
+    fatbin = read(os.path.join(WORK, "win.fatbin"))
+
+    def w(rel, data):
+        path = os.path.join(OUT, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    b = lambda n: read(os.path.join(WORK, n))
+    for n in ("ext_sm80.so", "ext_sm90a.so", "ext_ptx80.so", "libdispatch.so", "host_only.so"):
+        shutil.copy(os.path.join(WORK, n), os.path.join(OUT, n))
+    w("ext_win.pyd", pe_dll(fatbin))
+    w("hostile/pe_section_past_end.dll", pe_dll(fatbin, bad_section=True))
+
+    # A fake site-packages: two distributions, one loose extension, one host-only library.
+    meta, record = dist_info("pkga", "1.0+cu130", ["pkga/__init__.py", "pkga/_C.so"])
+    w("site/pkga-1.0+cu130.dist-info/METADATA", meta.encode())
+    w("site/pkga-1.0+cu130.dist-info/RECORD", record.encode())
+    w("site/pkga/__init__.py", b"")
+    w("site/pkga/_C.so", b("ext_sm80.so"))
+    meta, record = dist_info("pkgb", "2.0", ["pkgb/_hopper.so"])
+    w("site/pkgb-2.0.dist-info/METADATA", meta.encode())
+    w("site/pkgb-2.0.dist-info/RECORD", record.encode())
+    w("site/pkgb/_hopper.so", b("ext_sm90a.so"))
+    w("site/loose_jit.so", b("ext_ptx80.so"))
+    w("site/host_only.so", b("host_only.so"))
+
+    # A wheel, made with Python's zipfile.
+    meta, record = dist_info("pkga", "1.0+cu130", ["pkga/_C.so"])
+    with zipfile.ZipFile(os.path.join(OUT, "pkga-1.0+cu130-cp312-cp312-linux_x86_64.whl"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("pkga/_C.so", b("ext_sm80.so"))
+        z.writestr("pkga-1.0+cu130.dist-info/METADATA", meta)
+        z.writestr("pkga-1.0+cu130.dist-info/RECORD", record)
+
+    # docker save: layer 1 holds four libraries; layer 2 (gzip) whites one out, makes /opt/gone
+    # opaque and adds a fifth.
+    sp = "usr/lib/python3/site-packages/"
+    meta, record = dist_info("pkgb", "2.0", ["pkgb/_hopper.so"])
+    layer1 = tar_bytes([("usr/lib/libext.so", b("ext_sm80.so")), ("usr/lib/libhopper.so", b("ext_sm90a.so")),
+                        ("opt/gone/libx.so", b("ext_sm80.so")), (sp + "pkgb/_hopper.so", b("ext_sm90a.so")),
+                        (sp + "pkgb-2.0.dist-info/METADATA", meta.encode()),
+                        (sp + "pkgb-2.0.dist-info/RECORD", record.encode())])
+    layer2 = tar_bytes([("usr/lib/.wh.libhopper.so", b""), ("opt/gone/.wh..wh..opq", b""),
+                        ("usr/lib/libnew.so", b("libdispatch.so"))], compress=True)
+    manifest = [{"Config": "config.json", "RepoTags": ["fixture:latest"], "Layers": ["l1/layer.tar", "l2/layer.tar.gz"]}]
+    with open(os.path.join(OUT, "image_docker.tar"), "wb") as f:
+        f.write(tar_bytes([("l1/layer.tar", layer1), ("l2/layer.tar.gz", layer2), ("config.json", b"{}"),
+                           ("manifest.json", json.dumps(manifest).encode())]))
+    # The same image as an OCI layout.
+    import hashlib
+    blobs = []
+    def blob(data):
+        digest = hashlib.sha256(data).hexdigest()
+        blobs.append(("blobs/sha256/" + digest, data))
+        return "sha256:" + digest
+    l1, l2, cfg = blob(layer1), blob(layer2), blob(b"{}")
+    m = json.dumps({"schemaVersion": 2, "config": {"digest": cfg}, "layers": [
+        {"mediaType": "application/vnd.oci.image.layer.v1.tar", "digest": l1},
+        {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": l2}]}).encode()
+    md = blob(m)
+    index = json.dumps({"schemaVersion": 2, "manifests": [{"digest": md}]}).encode()
+    with open(os.path.join(OUT, "image_oci.tar"), "wb") as f:
+        f.write(tar_bytes([("oci-layout", b'{"imageLayoutVersion": "1.0.0"}'), ("index.json", index)] + blobs))
+
+    # Hostile inputs.
+    hostile = os.path.join(OUT, "hostile")
+    os.makedirs(hostile, exist_ok=True)
+    with zipfile.ZipFile(os.path.join(hostile, "escape.whl"), "w") as z:
+        z.writestr(zipfile.ZipInfo("../evil.so"), b("ext_sm80.so"))
+        z.writestr(zipfile.ZipInfo("/abs/evil2.so"), b("ext_sm80.so"))
+    # A member that starts like an ELF file and declares almost 4 GiB.
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("pkg/libbomb.so", b"\x7fELF" + b"\0" * 4096)
+    data = bytearray(bomb.getvalue())
+    real = struct.pack("<I", 4100)
+    claim = struct.pack("<I", 0xFFFFFFF0)
+    at = data.find(real)
+    while at != -1:  # the local header's and the central directory's uncompressed size
+        data[at:at + 4] = claim
+        at = data.find(real, at + 4)
+    w("hostile/bomb.whl", bytes(data))
+    whole = read(os.path.join(OUT, "pkga-1.0+cu130-cp312-cp312-linux_x86_64.whl"))
+    w("hostile/truncated.whl", whole[: len(whole) // 2])
+    w("hostile/not_a_zip.whl", b"this is not a zip archive\n" * 10)
+    w("hostile/image_bad_layer.tar", tar_bytes([("l1/layer.tar.gz", os.urandom(4096)), ("manifest.json", json.dumps(
+        [{"Config": "c.json", "Layers": ["l1/layer.tar.gz"]}]).encode())]))
+    loops = os.path.join(hostile, "loops")
+    os.makedirs(loops)
+    os.symlink(".", os.path.join(loops, "self"))
+    os.symlink("other", os.path.join(loops, "back"))
+    os.symlink("back", os.path.join(loops, "other"))
+    shutil.copy(os.path.join(WORK, "ext_sm80.so"), os.path.join(loops, "lib.so"))
+    shutil.rmtree(WORK)
+
+
+main()

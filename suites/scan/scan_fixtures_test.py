@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""`archbench scan` on fixtures built here with nvcc (make_scan_fixtures.py), without a GPU: every
+verdict, attribution, layer and whiteout rule, hostile input and exit code it promises; plus, when
+given, cuobjdump's per-target counts for the fixture libraries and for a real wheel from PyPI.
+Usage: scan_fixtures_test.py ARCHBENCH NVCC WORK_DIR [CUOBJDUMP] [WHEEL_DIR]"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+
+ARCHBENCH, NVCC, WORK = sys.argv[1:4]
+
+
+def find_cuobjdump():
+    """PATH, the toolkit, then the pip wheel nvidia-cuda-cuobjdump (as suites/unit/cuobjdump_tool.hpp)."""
+    found = shutil.which("cuobjdump") or (os.access("/usr/local/cuda/bin/cuobjdump", os.X_OK) and "/usr/local/cuda/bin/cuobjdump")
+    if found:
+        return found
+    r = subprocess.run([sys.executable, "-c", "import nvidia; print('\\n'.join(nvidia.__path__))"], capture_output=True, text=True)
+    for root in r.stdout.split():
+        for sub in sorted(os.listdir(root)) if os.path.isdir(root) else []:
+            candidate = os.path.join(root, sub, "bin", "cuobjdump")
+            if os.access(candidate, os.X_OK):
+                return candidate
+    return None
+
+
+CUOBJDUMP = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else find_cuobjdump()
+WHEELS = sys.argv[5] if len(sys.argv) > 5 else ""
+HERE = os.path.dirname(os.path.abspath(__file__))
+FX = os.path.join(WORK, "fixtures")
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def scan(*args, want=None):
+    out_json = os.path.join(WORK, "scan.json")
+    if os.path.exists(out_json):
+        os.remove(out_json)
+    p = subprocess.run([ARCHBENCH, "scan", *args, "-q", "--json", out_json], capture_output=True, text=True, timeout=300)
+    if want is not None:
+        check(p.returncode == want, "scan %s: exit %d, want %d\n%s%s" % (" ".join(args), p.returncode, want, p.stdout, p.stderr))
+    j = json.load(open(out_json)) if os.path.exists(out_json) else None
+    return p, j
+
+
+def verdicts(j, device_index=0):
+    return {(v["package"]): v for v in j["devices"][device_index]["packages"]}
+
+
+def main():
+    subprocess.run([sys.executable, os.path.join(HERE, "make_scan_fixtures.py"), NVCC, FX], check=True)
+    f = lambda *p: os.path.join(FX, *p)
+
+    # A site-packages: dist-info attribution, whole-list vs a-only vs PTX-only, host code skipped.
+    p, j = scan(f("site"), "--device", "9.0@580", "--device", "8.6@580", want=1)
+    names = {pk["name"] for pk in j["packages"]}
+    check(names == {"pkga", "pkgb", "loose_jit.so"}, "site: packages %s" % names)
+    pkga = next(pk for pk in j["packages"] if pk["name"] == "pkga")
+    check(pkga["version"] == "1.0+cu130" and pkga["declared_cuda_major"] == 13, "site: pkga version/declared %s" % pkga)
+    check(pkga["files"][0]["needed"] and any(n.startswith("libcudart.so.") for n in pkga["files"][0]["needed"]),
+          "site: pkga's DT_NEEDED lacks libcudart: %s" % pkga["files"][0]["needed"])
+    on90, on86 = verdicts(j, 0), verdicts(j, 1)
+    check(on90["pkga"]["verdict"] == "no-image" and on86["pkga"]["verdict"] == "native", "site: pkga %s / %s" % (on90["pkga"]["verdict"], on86["pkga"]["verdict"]))
+    check(on90["pkgb"]["verdict"] == "native" and on86["pkgb"]["verdict"] == "no-image", "site: pkgb (sm_90a only)")
+    check(any("arch-specific" in n for n in on86["pkgb"]["notes"]), "site: no arch-specific note for pkgb on 8.6")
+    check(on90["loose_jit.so"]["verdict"] == "ptx-jit", "site: the PTX-only extension is not ptx-jit on 9.0")
+    check("TORCH_CUDA_ARCH_LIST" in on90["pkga"]["fix"], "site: an extension's fix names TORCH_CUDA_ARCH_LIST: %s" % on90["pkga"]["fix"])
+    check("9.0" in p.stdout and "pkga 1.0+cu130" in p.stdout, "site: console output lacks the package")
+    check(max(len(l) for l in p.stdout.splitlines()) <= 120, "site: console wider than 120 columns")
+
+    # A wheel read in place; its CUDA 13 runtime against a 535 driver; the same on 580.
+    wheel = f("pkga-1.0+cu130-cp312-cp312-linux_x86_64.whl")
+    p, j = scan(wheel, "--device", "8.0@535", "--device", "8.0@580", want=1)
+    check([pk["name"] for pk in j["packages"]] == ["pkga"] and j["packages"][0]["origin"] == "wheel", "wheel: attribution")
+    check(verdicts(j, 0)["pkga"]["verdict"] == "needs-newer-driver", "wheel: CUDA 13 runtime on a 535 driver")
+    check("580" in verdicts(j, 0)["pkga"]["fix"], "wheel: the fix names the driver branch")
+    check(verdicts(j, 1)["pkga"]["verdict"] == "native", "wheel: on 580")
+    p, j = scan(wheel, "--device", "8.0@580", want=0)
+
+    # PTX newer than the driver; a-only code on another device; a dispatching library.
+    p, j = scan(f("ext_ptx80.so"), "--device", "9.0@570", "--device", "9.0@580", want=1)
+    check(j["devices"][0]["packages"][0]["verdict"] == "needs-newer-driver", "PTX ISA 9.0 on a 12.8 driver")
+    check(j["devices"][1]["packages"][0]["verdict"] == "ptx-jit", "PTX on a 13.0 driver")
+    p, j = scan(f("ext_sm90a.so"), "--device", "12.0@580", want=1)
+    check(j["devices"][0]["packages"][0]["verdict"] == "no-image", "sm_90a-only on 12.0")
+    p, j = scan(f("libdispatch.so"), "--device", "8.6@580", "--device", "7.0@580", want=1)
+    check(j["packages"][0]["files"][0]["kind"] == "dispatching", "libdispatch.so not judged as dispatching")
+    check(j["devices"][0]["packages"][0]["verdict"] == "native", "a dispatching library with sm_80 on 8.6")
+    v = j["devices"][1]["packages"][0]
+    check(v["verdict"] == "no-image" and "sm_75, sm_80, sm_90" in v["cause"], "dispatching on 7.0: %s" % v["cause"])
+    p, j = scan(f("host_only.so"), "--device", "9.0", want=1)
+    check("nothing was judged" in p.stderr, "host-only: not said that nothing was judged")
+
+    # Container images: layers in order, a whiteout and an opaque directory; OCI layout alike.
+    for image in ("image_docker.tar", "image_oci.tar"):
+        p, j = scan(f(image), "--device", "9.0@580", want=1)
+        paths = sorted(fl["path"] for pk in j["packages"] for fl in pk["files"])
+        check(paths == ["usr/lib/libext.so", "usr/lib/libnew.so", "usr/lib/python3/site-packages/pkgb/_hopper.so"],
+              "%s: final files %s" % (image, paths))
+        check(any(pk["name"] == "pkgb" and pk["origin"] == "dist-info" for pk in j["packages"]), "%s: pkgb attributed" % image)
+
+    # A Windows extension (PE/COFF): its fatbin and its imports.
+    p, j = scan(f("ext_win.pyd"), "--device", "8.6@570", want=0)
+    fl = j["packages"][0]["files"][0]
+    check(fl["format"] == "PE" and fl["sass"] == {"sm_80": 1} and "cudart64_12.dll" in fl["needed"], "PE: %s" % fl)
+
+    # Hostile inputs: a message each, exit 5, no hang, nothing extracted.
+    for name, text in (("bomb.whl", "over the 1024 MiB limit"), ("truncated.whl", "truncated"), ("not_a_zip.whl", "not a readable wheel"),
+                       ("image_bad_layer.tar", "layer not read"), ("pe_section_past_end.dll", "past the end of the file")):
+        p, j = scan(f("hostile", name), "--device", "8.0", want=5)
+        check(j is not None and any(text in u["why"] for u in j["unreadable"]), "%s: no '%s' in %s" % (name, text, j and j["unreadable"]))
+    before = set(os.listdir(os.path.dirname(FX)))
+    p, j = scan(f("hostile", "escape.whl"), "--device", "8.0", want=0)
+    check(sum("outside the archive" in n for n in j["notes"]) == 2, "escape.whl: notes %s" % j["notes"])
+    check(set(os.listdir(os.path.dirname(FX))) == before and not os.path.exists(os.path.join(FX, "..", "evil.so")),
+          "escape.whl: something was written")
+    p, j = scan(f("hostile", "loops"), "--device", "8.0", want=0)
+    check(j["files_seen"] == 1, "symlink loops: files seen %d" % j["files_seen"])
+    p, j = scan(f("hostile", "nonexistent"), "--device", "8.0")
+    check(p.returncode == 5, "a missing PATH: exit %d, want 5" % p.returncode)
+    p, j = scan(f("site"), "--device", "Voodoo 5")
+    check(p.returncode == 2, "an unknown device: exit %d, want 2" % p.returncode)
+
+    # A tree of 100,000 files, one of them device code.
+    big = os.path.join(WORK, "big")
+    shutil.rmtree(big, ignore_errors=True)
+    for d in range(100):
+        os.makedirs(os.path.join(big, "d%03d" % d))
+        for i in range(1000):
+            open(os.path.join(big, "d%03d" % d, "f%04d.py" % i), "w").close()
+    shutil.copy(f("ext_sm80.so"), os.path.join(big, "d000", "lib.so"))
+    start = time.time()
+    p, j = scan(big, "--device", "8.0", want=0)
+    check(j["files_seen"] == 100001 and len(j["packages"]) == 1, "100k tree: %s files" % j["files_seen"])
+    print("100,001-file tree scanned in %.1f s" % (time.time() - start))
+    shutil.rmtree(big)
+
+    # cuobjdump's counts: the fixture libraries, and a real wheel's libraries (extracted here only
+    # to hand them to cuobjdump; archbench reads the wheel in place).
+    if CUOBJDUMP:
+        p, j = scan(f("site"), f("libdispatch.so"), f("ext_sm90a.so"), "--device", "9.0")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "ci", "scan_vs_cuobjdump.py"),
+                            os.path.join(WORK, "scan.json"), CUOBJDUMP, "2"], capture_output=True, text=True)
+        print(r.stdout.strip())
+        check(r.returncode == 0, "fixture libraries vs cuobjdump")
+        wheels = sorted(os.path.join(WHEELS, w) for w in os.listdir(WHEELS) if w.endswith(".whl")) if WHEELS and os.path.isdir(WHEELS) else []
+        for w in wheels:
+            p, j = scan(w, "--device", "9.0")
+            check(j is not None and j["packages"], "%s: nothing found" % w)
+            out = os.path.join(WORK, "wheel_files")
+            shutil.rmtree(out, ignore_errors=True)
+            with zipfile.ZipFile(w) as z:
+                for pk in j["packages"]:
+                    for fl in pk["files"]:
+                        z.extract(fl["path"], out)
+                        fl["source"] = out
+            json.dump(j, open(os.path.join(WORK, "wheel.json"), "w"))
+            r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "ci", "scan_vs_cuobjdump.py"),
+                                os.path.join(WORK, "wheel.json"), CUOBJDUMP, "2"], capture_output=True, text=True)
+            print(os.path.basename(w) + ": " + r.stdout.strip().splitlines()[-1])
+            check(r.returncode == 0, "%s vs cuobjdump:\n%s" % (w, r.stdout))
+        if not wheels:
+            print("note: no real wheel given (WHEEL_DIR): the PyPI wheel comparison did not run")
+    else:
+        print("note: no cuobjdump: the differential comparisons did not run")
+
+    print("FAIL" if failures else "PASS")
+    return 1 if failures else 0
+
+
+sys.exit(main())
