@@ -54,6 +54,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -72,6 +73,7 @@
 #include "harness/doctor/build_layer.hpp"
 #include "harness/doctor/checklist.hpp"
 #include "harness/doctor/hardware_layer.hpp"
+#include "harness/doctor/python_stack.hpp"
 #include "harness/doctor/report.hpp"
 #include "harness/doctor/runtime_layer.hpp"
 #include "harness/doctor/workload_layer.hpp"
@@ -212,6 +214,9 @@ int doctor_command(const DoctorOptions& o) {
   if (env.usable())
     std::cerr << "archbench doctor: reading the kernel images of archbench and the loaded libraries...\n";
   doctor::check_build(build_in, checklist);
+  // The user's own stack: the packages of the active Python environment (as archbench scan).
+  if (env.usable()) std::cerr << "archbench doctor: reading the packages of python3's environment...\n";
+  doctor::check_python_stack(doctor::gather_python_stack(env, std::atoi(build.nvcc_version.c_str())), checklist);
 
   nlohmann::json workload = nlohmann::json::array();
   bool worker_start_failed = false;

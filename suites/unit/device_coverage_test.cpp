@@ -1,0 +1,96 @@
+// The one rule inspect, scan and the doctor share (harness/binary/device_coverage): whole-list
+// binaries against libraries that dispatch per architecture, on fatbin entries made up here.
+#include <gtest/gtest.h>
+
+#include "harness/binary/device_coverage.hpp"
+
+namespace archbench::binary {
+namespace {
+
+using arch::CodeTarget;
+using arch::ImageKind;
+using arch::Suffix;
+
+FatbinEntry entry(int container, int arch, ImageKind kind = ImageKind::Sass, Suffix suffix = Suffix::None) {
+  FatbinEntry e;
+  e.is_image = true;
+  e.container = container;
+  e.target = CodeTarget{kind, arch, suffix, arch, kind == ImageKind::Ptx ? arch::PtxIsa{9, 0} : arch::PtxIsa{}};
+  return e;
+}
+
+arch::DeviceFacts device(int major, int minor, int driver = 13000) { return {{major, minor}, {driver}}; }
+
+// Ten containers all built for sm_80 and sm_90: what nvcc gives every unit of one build.
+std::vector<FatbinEntry> whole_list(int containers = 10) {
+  std::vector<FatbinEntry> out;
+  for (int c = 0; c < containers; ++c) {
+    out.push_back(entry(c, 80));
+    out.push_back(entry(c, 90));
+  }
+  return out;
+}
+
+TEST(BinaryKind, NvidiaLibrariesDispatchByName) {
+  EXPECT_EQ(classify_binary("libcublasLt.so.13.1.0.3", whole_list()).kind, BinaryKind::Dispatching);
+  EXPECT_EQ(classify_binary("libcudnn_engines_precompiled.so.9", whole_list()).kind, BinaryKind::Dispatching);
+  EXPECT_EQ(classify_binary("cublas64_12.dll", whole_list()).kind, BinaryKind::Dispatching);
+  EXPECT_EQ(classify_binary("libnccl.so.2", whole_list()).kind, BinaryKind::Dispatching);
+}
+
+TEST(BinaryKind, ByContentOneTargetSetIsWholeList) {
+  const auto g = classify_binary("libtorch_cuda.so", whole_list());
+  EXPECT_EQ(g.kind, BinaryKind::WholeList);
+  ASSERT_EQ(g.targets.size(), 2u);
+  EXPECT_EQ(g.targets[0].arch, 80);
+}
+
+TEST(BinaryKind, ByContentOneArchPerUnitDispatches) {
+  std::vector<FatbinEntry> e{entry(0, 75), entry(1, 80), entry(2, 90), entry(3, 100)};
+  EXPECT_EQ(classify_binary("libmylib.so", e).kind, BinaryKind::Dispatching);
+}
+
+TEST(Coverage, WholeListNeedsEveryUnit) {
+  auto e = whole_list();
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(9, 0))), Coverage::Native);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 6))), Coverage::Native);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(12, 0))), Coverage::NoImage);
+  e.push_back(entry(10, 90));  // one unit built for 9.0 only
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 6))), Coverage::Partial);
+}
+
+TEST(Coverage, ADispatchingLibraryIsServedByAnyUnit) {
+  const std::vector<FatbinEntry> e{entry(0, 75), entry(1, 80), entry(2, 90)};
+  EXPECT_EQ(judge(BinaryKind::Dispatching, tally_containers(e, device(8, 9))), Coverage::Native);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 9))), Coverage::Partial);
+  EXPECT_EQ(judge(BinaryKind::Dispatching, tally_containers(e, device(7, 0))), Coverage::NoImage);
+}
+
+TEST(Coverage, PtxServesNewerDevicesUntilTheDriverIsTooOld) {
+  const std::vector<FatbinEntry> e{entry(0, 80, ImageKind::Ptx)};
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(9, 0, 13000))), Coverage::PtxJit);
+  const auto t = tally_containers(e, device(9, 0, 12080));  // ISA 9.0 needs a CUDA 13.0 driver
+  EXPECT_EQ(judge(BinaryKind::WholeList, t), Coverage::NeedsNewerDriver);
+  ASSERT_TRUE(t.driver_needed.has_value());
+  EXPECT_EQ(t.driver_needed->cuda.major(), 13);
+}
+
+TEST(Coverage, ArchSpecificUnitsForOtherDevicesAreNoGap) {
+  auto e = whole_list();
+  e.push_back(entry(10, 90, ImageKind::Sass, Suffix::ArchSpecific));  // a wgmma-only unit
+  const auto t = tally_containers(e, device(8, 6));
+  EXPECT_EQ(t.arch_specific_elsewhere, 1u);
+  EXPECT_EQ(judge(BinaryKind::WholeList, t), Coverage::Native);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers({entry(0, 90, ImageKind::Sass, Suffix::ArchSpecific)}, device(12, 0))),
+            Coverage::NoImage);
+}
+
+TEST(Coverage, NothingToJudge) {
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers({}, device(9, 0))), Coverage::NoDeviceCode);
+  EXPECT_FALSE(runs(Coverage::NoDeviceCode));
+  EXPECT_TRUE(runs(Coverage::PtxJit));
+  EXPECT_GT(severity(Coverage::NoImage), severity(Coverage::Partial));
+}
+
+}  // namespace
+}  // namespace archbench::binary

@@ -1,0 +1,138 @@
+// harness/stack without files: dist-info parsing, declared CUDA variants, attribution, the runtime
+// a binary pins, advice by package role, and the doctor's findings for a judged stack.
+#include <gtest/gtest.h>
+
+#include "harness/doctor/python_stack.hpp"
+#include "harness/stack/inventory.hpp"
+#include "harness/stack/judgement.hpp"
+#include "harness/stack/scan_report.hpp"
+
+namespace archbench::stack {
+namespace {
+
+Package named(const std::string& name, const std::string& version) {
+  Package p;
+  p.name = name;
+  p.version = version;
+  return p;
+}
+
+TEST(DistInfo, MetadataAndRecord) {
+  const auto [name, version] = parse_metadata("Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0+cu130\n\nName: body\n");
+  EXPECT_EQ(name, "torch");
+  EXPECT_EQ(version, "2.11.0+cu130");
+  const auto files = parse_record("torch/lib/libtorch_cuda.so,sha256=x,1\n\"odd,name.so\",sha256=y,2\r\n\n");
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[1], "odd,name.so");
+}
+
+TEST(DistInfo, DeclaredCudaVariants) {
+  Package a = named("torch", "2.8.0+cu128");
+  read_declared_cuda(a);
+  EXPECT_EQ(a.declared_cuda_major, 12);
+  Package b = named("nvidia-cudnn-cu13", "9.19.0");
+  read_declared_cuda(b);
+  EXPECT_EQ(b.declared_cuda_major, 13);
+  Package c = named("cupy-cuda12x", "13.0");
+  read_declared_cuda(c);
+  EXPECT_EQ(c.declared_cuda_major, 12);
+  Package d = named("numpy", "2.0");
+  read_declared_cuda(d);
+  EXPECT_FALSE(d.declared_cuda_major.has_value());
+}
+
+TEST(RuntimeNeed, LinkedLibrariesPinTheCudaMajor) {
+  EXPECT_EQ(runtime_need({"libc.so.6", "libcudart.so.13"})->cuda_major, 13);
+  EXPECT_EQ(runtime_need({"libcublasLt.so.12", "libcudnn.so.9"})->cuda_major, 12);
+  EXPECT_EQ(runtime_need({"cudart64_110.dll"})->cuda_major, 11);
+  EXPECT_EQ(runtime_need({"nvrtc64_120_0.dll", "KERNEL32.dll"})->cuda_major, 12);
+  EXPECT_FALSE(runtime_need({"libcufft.so.12", "libcudnn.so.9"}).has_value());  // their own numbering
+}
+
+// An inventory of two files: a whole-list extension built for sm_80 that links CUDA 13, and a
+// dispatching library; attributed to one dist-info and one loose file.
+Inventory two_files() {
+  Inventory inv;
+  auto entry = [](int container, int arch) {
+    binary::FatbinEntry e;
+    e.is_image = true;
+    e.container = container;
+    e.target = arch::CodeTarget{arch::ImageKind::Sass, arch, arch::Suffix::None, arch, {}};
+    return e;
+  };
+  DeviceCodeFile ext;
+  ext.path = ext.key = "ext/_C.so";
+  ext.entries = {entry(0, 80)};
+  ext.needed = {"libcudart.so.13"};
+  ext.kind = binary::classify_binary("_C.so", ext.entries);
+  DeviceCodeFile lib;
+  lib.path = lib.key = "lib/libcublasLt.so.13";
+  lib.entries = {entry(0, 80), entry(1, 90)};
+  lib.kind = binary::classify_binary("libcublasLt.so.13", lib.entries);
+  inv.files = {ext, lib};
+  Distribution d;
+  d.package = named("ext", "1.0");
+  d.package.origin = Package::Origin::DistInfo;
+  d.files = {"ext/_C.so"};
+  attribute(inv, {d});
+  return inv;
+}
+
+TEST(Judgement, PerPackageWorstFirstWithAdviceByRole) {
+  const Inventory inv = two_files();
+  ASSERT_EQ(inv.packages.size(), 2u);
+  const auto j = judge_inventory(inv, {arch::parse_device_spec("9.0@580"), arch::parse_device_spec("8.6@570")}, {13});
+  ASSERT_EQ(j.size(), 2u);
+  const auto& on90 = j[0].packages;
+  EXPECT_EQ(inv.packages[on90[0].package].name, "ext");  // the failing one first
+  EXPECT_EQ(on90[0].coverage, binary::Coverage::NoImage);
+  EXPECT_NE(on90[0].fix.find("TORCH_CUDA_ARCH_LIST"), std::string::npos) << on90[0].fix;
+  EXPECT_EQ(on90[1].coverage, binary::Coverage::Native);  // the library serves 9.0
+  // On a 12.8 driver the CUDA 13 runtime is what fails, for both (libcublasLt.so.13 names its major).
+  for (const auto& p : j[1].packages) EXPECT_EQ(p.coverage, binary::Coverage::NeedsNewerDriver);
+  EXPECT_NE(j[1].packages[0].fix.find("580"), std::string::npos);
+}
+
+TEST(Judgement, AnExtensionIsNeverToldToUseAnArchItsNvccCannotBuild) {
+  const auto j = judge_inventory(two_files(), {arch::parse_device_spec("7.0@580")}, {13});
+  const auto& ext = j[0].packages[0];
+  EXPECT_NE(ext.fix.find("CUDA 12.x toolkit"), std::string::npos) << ext.fix;
+}
+
+TEST(ScanReport, ConsoleFitsAndJsonSaysWhetherEverythingRuns) {
+  const Inventory inv = two_files();
+  ScanReport r;
+  r.inventory = &inv;
+  r.devices = judge_inventory(inv, {arch::parse_device_spec("9.0@580")}, {13});
+  const std::string text = format_scan(r);
+  for (size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    EXPECT_LE(end - at, 120u) << text.substr(at, end - at);
+  }
+  EXPECT_NE(text.find("-> FAIL"), std::string::npos);
+  const auto json = scan_to_json(r);
+  EXPECT_EQ(json.at("schema"), "archbench.scan");
+  EXPECT_FALSE(json.at("every_package_runs").get<bool>());
+  EXPECT_NE(format_scan_markdown(r).find("| ext 1.0 | no image |"), std::string::npos);
+}
+
+TEST(DoctorPythonStack, FindingsPerPackage) {
+  doctor::PythonStackFacts f;
+  f.env = PythonEnvironment{"/venv/bin/python3", "3.12.3", "/venv", {"/venv/lib"}};
+  f.inventory = two_files();
+  f.judgements = judge_inventory(f.inventory, {arch::parse_device_spec("9.0@580")}, {13});
+  doctor::Checklist c;
+  doctor::check_python_stack(f, c);
+  ASSERT_EQ(c.all_of("python-stack").size(), 2u);
+  EXPECT_EQ(c.all_of("python-stack")[0]->outcome, doctor::Outcome::Fail);
+  EXPECT_EQ(c.all_of("python-stack")[1]->outcome, doctor::Outcome::Pass);
+  doctor::PythonStackFacts none;
+  none.error = "cannot run python3";
+  doctor::Checklist c2;
+  doctor::check_python_stack(none, c2);
+  EXPECT_EQ(c2.find("python-stack")->outcome, doctor::Outcome::Skip);
+}
+
+}  // namespace
+}  // namespace archbench::stack
