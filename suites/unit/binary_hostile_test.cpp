@@ -89,20 +89,20 @@ Layout layout_of(const std::string& fixture) {
 TEST(BinaryHostile, EmptyFile) {
   const auto path = scratch("empty");
   test::write_bytes(path, {});
-  const auto e = expect_binary_error(path, "not an ELF file or fatbin");
+  const auto e = expect_binary_error(path, "not an ELF file, PE image or fatbin");
   EXPECT_EQ(e.offset(), 0U);
 }
 
 TEST(BinaryHostile, NotElf) {
   const std::string text = "#!/bin/sh\necho not a binary\n";
-  expect_patched_error({text.begin(), text.end()}, "script", "not an ELF file or fatbin");
+  expect_patched_error({text.begin(), text.end()}, "script", "not an ELF file, PE image or fatbin");
 }
 
 TEST(BinaryHostile, WrongMagics) {
   auto l = layout_of("mode_none");
   auto elf = l.bytes;
   elf[3] = 'G';  // \x7fELG
-  expect_patched_error(elf, "bad_elf_magic", "not an ELF file or fatbin");
+  expect_patched_error(elf, "bad_elf_magic", "not an ELF file, PE image or fatbin");
   auto container = l.bytes;
   patch<uint32_t>(container, l.container, 0xBA55ED51);
   const auto e = expect_patched_error(container, "bad_container_magic", "magic");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -13,6 +14,9 @@
 
 #include "harness/arch/compat.hpp"
 #include "harness/binary/binary_file.hpp"
+#include "harness/binary/device_coverage.hpp"
+#include "harness/manifest/build_manifest.hpp"
+#include "harness/stack/judgement.hpp"
 #include "harness/ops/id_filter.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
@@ -63,13 +67,6 @@ struct ByArchLabel {
   }
 };
 
-struct DeviceTally {
-  std::map<arch::ImageStatus, size_t> by_status;
-  std::map<std::string, size_t, ByArchLabel> by_image;  // "sass sm_86" -> kernels that would use it
-  std::map<std::string, std::vector<std::string>> missing_by_cause;  // cause -> kernels
-  std::string first_fix;
-};
-
 std::string device_title(const arch::DeviceSpec& d) {
   std::string t = d.cc.str();
   if (d.label != d.cc.str()) t = d.label + " (" + d.cc.str() + ")";
@@ -81,20 +78,35 @@ std::string device_title(const arch::DeviceSpec& d) {
   return t;
 }
 
-std::string device_summary(const arch::DeviceSpec& d, const DeviceTally& t, size_t kernels) {
-  auto count = [&](arch::ImageStatus s) { auto it = t.by_status.find(s); return it == t.by_status.end() ? size_t{0} : it->second; };
-  const size_t sass = count(arch::ImageStatus::Sass), jit = count(arch::ImageStatus::PtxJit);
-  const size_t bad = kernels - sass - jit;
+// One line per device: the counts, then what they mean for a binary of this kind.
+std::string device_summary(const arch::DeviceSpec& d, const binary::CoverageTally& t, binary::BinaryKind kind,
+                           binary::Coverage verdict) {
+  using arch::ImageStatus;
+  using binary::Coverage;
+  const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit), bad = t.units - t.loading();
   std::string s = fmt::format("  {}: {} of {} kernels have SASS, {} run only through PTX JIT", d.cc.str(), grouped(sass),
-                              grouped(kernels), grouped(jit));
-  if (count(arch::ImageStatus::PtxTooNew) > 0) s += fmt::format(", {} have PTX too new for the driver", grouped(count(arch::ImageStatus::PtxTooNew)));
-  if (bad == 0) return s + " -> every kernel loads\n";
-  if (sass + jit == 0 && count(arch::ImageStatus::PtxTooNew) == kernels) {
-    return s + " -> every launch fails with 'the provided PTX was compiled with an unsupported toolchain' (222)\n";
+                              grouped(t.units), grouped(jit));
+  if (t.count(ImageStatus::PtxTooNew) > 0) s += fmt::format(", {} have PTX too new for the driver", grouped(t.count(ImageStatus::PtxTooNew)));
+  if (kind == binary::BinaryKind::Dispatching) {
+    if (binary::runs(verdict)) {
+      return s + fmt::format(" -> served: a library that dispatches per architecture{}\n",
+                             bad == 0 ? std::string() : fmt::format("; its other {} kernels are for other GPUs", grouped(bad)));
+    }
+    return s + fmt::format(" -> {}: the library has no code for this device\n", binary::coverage_name(verdict));
   }
-  if (sass + jit == 0) return s + " -> every launch fails with 'no kernel image'\n";
-  return s + fmt::format(" -> {} kernel(s) have no image here (fatal when launched; a library that dispatches per "
-                         "architecture, like cuBLAS, never launches most of them on this device)\n", grouped(bad));
+  switch (verdict) {
+    case Coverage::Native:
+    case Coverage::PtxJit:
+      return s + (t.arch_specific_elsewhere == 0 ? " -> every kernel loads\n"
+                                                  : fmt::format(" -> every kernel loads but {} arch-specific one(s) for "
+                                                                "other devices\n", grouped(t.arch_specific_elsewhere)));
+    case Coverage::NeedsNewerDriver:
+      if (sass + jit == 0) return s + " -> every launch fails with 'the provided PTX was compiled with an unsupported toolchain' (222)\n";
+      break;
+    case Coverage::NoImage: return s + " -> every launch fails with 'no kernel image'\n";
+    default: break;
+  }
+  return s + fmt::format(" -> {} kernel(s) have no image here: launching one fails\n", grouped(bad));
 }
 
 }  // namespace
@@ -188,55 +200,85 @@ int inspect_command(const InspectOptions& o) {
         report["files"].push_back(std::move(jf));
         continue;
       }
-      std::vector<DeviceTally> tallies(devices.size());
-      jf["kernels"] = json::array();
-      for (const auto& k : kernels) {
-        json jk{{"mangled", k.mangled}, {"demangled", k.demangled}, {"images", json::array()}, {"verdicts", json::object()}};
-        for (const auto& img : k.images) jk["images"].push_back(img.name());
-        std::string verdicts;
-        for (size_t d = 0; d < devices.size(); ++d) {
-          const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, arch::DeviceFacts{devices[d].cc, devices[d].driver});
-          tallies[d].by_status[v.status]++;
-          if (v.loads()) tallies[d].by_image[v.label()]++;
-          if (!v.loads()) {
-            tallies[d].missing_by_cause[v.label() + ": " + v.cause].push_back(k.demangled);
-            if (tallies[d].first_fix.empty()) tallies[d].first_fix = v.fix;
-            any_missing = true;
+      const binary::KindGuess kind = binary::classify_binary(std::filesystem::path(path).filename().string(), file->entries());
+      jf["kind"] = binary::kind_name(kind.kind);
+      jf["kind_why"] = kind.why;
+      std::vector<arch::DeviceFacts> facts;
+      for (const auto& d : devices) facts.push_back(arch::DeviceFacts{d.cc, d.driver});
+      if (o.kernels || !o.json_path.empty()) {  // each kernel's verdicts: listed, or kept in the JSON
+        jf["kernels"] = json::array();
+        for (const auto& k : kernels) {
+          json jk{{"mangled", k.mangled}, {"demangled", k.demangled}, {"images", json::array()}, {"verdicts", json::object()}};
+          for (const auto& img : k.images) jk["images"].push_back(img.name());
+          std::string verdicts;
+          for (size_t d = 0; d < devices.size(); ++d) {
+            const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, facts[d]);
+            jk["verdicts"][devices[d].label] = {{"status", arch::status_name(v.status)}, {"label", v.label()},
+                                                {"cause", v.cause}, {"fix", v.fix}};
+            verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
           }
-          jk["verdicts"][devices[d].label] = {{"status", arch::status_name(v.status)}, {"label", v.label()},
-                                              {"cause", v.cause}, {"fix", v.fix}};
-          verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
+          if (o.kernels) {
+            std::string images;
+            for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
+            std::cout << fmt::format("    {}  <{}>{}\n", k.demangled, images, verdicts);
+          }
+          jf["kernels"].push_back(std::move(jk));
         }
-        if (o.kernels) {
-          std::string images;
-          for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
-          std::cout << fmt::format("    {}  <{}>{}\n", k.demangled, images, verdicts);
-        }
-        jf["kernels"].push_back(std::move(jk));
       }
+      // The CUDA runtime the file pins (what it links, or its own name) against each device's driver.
+      std::vector<std::string> names = file->needed();
+      names.push_back(std::filesystem::path(path).filename().string());
+      const auto runtime = stack::runtime_need(names);
+      jf["needed"] = file->needed();
       jf["devices"] = json::array();
       for (size_t d = 0; d < devices.size(); ++d) {
-        const auto& t = tallies[d];
-        std::cout << fmt::format("  on {}\n", device_title(devices[d])) << device_summary(devices[d], t, kernels.size());
-        if (!t.by_image.empty()) {
+        const binary::CoverageTally t = binary::tally_kernels(kernels, facts[d]);
+        const binary::Coverage images = binary::judge(kind.kind, t);  // by the images alone
+        const bool runtime_too_new = runtime && devices[d].driver.known() && devices[d].driver.major() < runtime->cuda_major;
+        const binary::Coverage verdict = runtime_too_new ? binary::Coverage::NeedsNewerDriver : images;
+        any_missing |= !binary::runs(verdict);
+        std::cout << fmt::format("  on {}\n", device_title(devices[d])) << device_summary(devices[d], t, kind.kind, images);
+        if (!t.images_used.empty()) {
           std::string used;
-          for (const auto& [label, n] : t.by_image) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
+          for (const auto& [label, n] : t.images_used) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
           std::cout << "    images used: " << used << "\n";
         }
-        json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
-                {"kernels", kernels.size()}, {"counts", json::object()}, {"fix", t.first_fix}};
-        for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
-        int shown = 0;
-        for (const auto& [cause, names] : t.missing_by_cause) {
-          if (++shown > 5) {
-            std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.missing_by_cause.size() - 5);
-            break;
-          }
-          const std::string example = names.front().size() > 100 ? names.front().substr(0, 97) + "..." : names.front();
-          std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names.size()), example, cause);
+        std::string fix;
+        if (runtime_too_new) {
+          const int branch = arch::minimum_driver_branch_for_runtime(runtime->cuda_major);
+          std::cout << fmt::format("    built for the CUDA {} runtime ({}): it needs a driver of branch {} or newer; this "
+                                   "one reports CUDA {}\n", runtime->cuda_major, runtime->library, branch,
+                                   devices[d].driver.str());
+          fix = fmt::format("update the driver to branch {}+, or use a build for CUDA {}.x", branch, devices[d].driver.major());
         }
-        if (!t.first_fix.empty()) std::cout << "    fix: " << t.first_fix << "\n";
-        jd["images_used"] = t.by_image;
+        // A dispatching library's kernels for other GPUs are not failures: only its verdict is said.
+        if (kind.kind == binary::BinaryKind::WholeList || !binary::runs(images)) {
+          int shown = 0;
+          for (const auto& [cause, names_failing] : t.failing_by_cause) {
+            if (++shown > 5) {
+              std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.failing_by_cause.size() - 5);
+              break;
+            }
+            const auto& first = names_failing.front();
+            const std::string example = first.size() > 100 ? first.substr(0, 97) + "..." : first;
+            std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names_failing.size()), example, cause);
+          }
+          if (fix.empty() && !binary::runs(images)) {
+            const bool own = std::filesystem::exists(path) && std::filesystem::exists("/proc/self/exe") &&
+                             std::filesystem::equivalent(path, "/proc/self/exe");
+            fix = own ? t.first_fix
+                      : stack::arch_fix(kind.kind == binary::BinaryKind::Dispatching ? stack::PackageRole::VendorLibrary
+                                                                                      : stack::PackageRole::Extension,
+                                        std::filesystem::path(path).filename().string(), devices[d].cc,
+                                        stack::AdviceContext{std::atoi(build_manifest().nvcc_version.c_str())});
+          }
+        }
+        if (!fix.empty()) std::cout << "    fix: " << fix << "\n";
+        json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
+                {"kernels", kernels.size()}, {"counts", json::object()}, {"verdict", binary::coverage_name(verdict)},
+                {"runs", binary::runs(verdict)}, {"fix", fix}, {"images_used", t.images_used},
+                {"runtime", runtime ? json{{"cuda_major", runtime->cuda_major}, {"library", runtime->library}} : json(nullptr)}};
+        for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
         jf["devices"].push_back(std::move(jd));
       }
     }
