@@ -54,6 +54,12 @@ const LibraryCopy* loaded(const RuntimeFacts& rt, std::string_view family) {
 
 constexpr size_t kDetailsShown = 10;
 
+std::vector<std::string> cause_ids(const FieldCauses& causes) {
+  std::vector<std::string> ids;
+  for (const FieldCause c : causes) ids.emplace_back(to_string(c));
+  return ids;
+}
+
 }  // namespace
 
 EnvironmentManifest environment_manifest(const BuildManifest& build, const HardwareFacts& hw, const RuntimeFacts& rt) {
@@ -127,10 +133,10 @@ std::string format_checklist(const Checklist& c) {
       s += fmt::format("  {}  [{}] {}\n", outcome_name(f->outcome), f->check, f->summary);
       if (!f->cause.empty()) s += "        cause: " + f->cause + "\n";
       if (!f->fix.empty()) s += "        fix:   " + f->fix + "\n";
-      if (!f->guide_causes.empty()) {
-        std::vector<std::string> nums;
-        for (int g : f->guide_causes) nums.push_back("#" + std::to_string(g));
-        s += "        guide: root cause " + join(nums, ", ") + " of the field guides (doctor.md §2)\n";
+      if (!f->field_causes.empty()) {
+        const auto ids = cause_ids(f->field_causes);
+        s += fmt::format("        root cause{}: {} ({})\n", ids.size() > 1 ? "s" : "", join(ids, ", "),
+                         kFieldCausesPage);
       }
       const size_t shown = std::min(f->details.size(), kDetailsShown);
       for (size_t i = 0; i < shown; ++i) s += "        - " + f->details[i] + "\n";
@@ -154,7 +160,7 @@ nlohmann::json finding_to_json(const Finding& f) {
           {"cause", f.cause},
           {"fix", f.fix},
           {"details", f.details},
-          {"guide_causes", f.guide_causes},
+          {"guide_causes", cause_ids(f.field_causes)},
           {"bad_input", f.bad_input}};
 }
 

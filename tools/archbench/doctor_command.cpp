@@ -1,8 +1,8 @@
 // archbench doctor [--check FILE...] [--jit-passes] [--json FILE] [--filter GLOB]
 //
-// The four-layer self-check of the field guides, each finding PASS / WARN / FAIL / SKIP, and every
-// non-PASS with its cause and its fix (and the row of shared/reference/doctor.md §2 it is an
-// instance of). The checks, by layer (check ids in brackets, as in the JSON):
+// The four-layer environment check, each finding PASS / WARN / FAIL / SKIP, and every non-PASS
+// with its cause and its fix (and the root causes of docs/reference/field-causes.md it is an
+// instance of, by id). The checks, by layer (check ids in brackets, as in the JSON):
 //
 // 1. hardware & driver (harness/doctor/hardware_layer): the device count with the driver error
 //    decoded (35 no/old driver, 34 stub, 100 no device, 803 module mismatch, 999, ...) [device-count];
