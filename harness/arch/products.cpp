@@ -39,7 +39,8 @@ std::string product_names() {
 }  // namespace
 
 const std::vector<Product>& products() {
-  // developer.nvidia.com/cuda-gpus (compat.md §3.6). Longer names first so "RTX 5090" is not
+  // developer.nvidia.com/cuda-gpus (docs/reference/compat.md, "Driver and runtime versions").
+  // Longer names first so "RTX 5090" is not
   // taken for a shorter prefix.
   static const std::vector<Product> table{
       {"T4", {7, 5}}, {"Quadro RTX 8000", {7, 5}}, {"Quadro RTX 6000", {7, 5}}, {"Quadro RTX 5000", {7, 5}},

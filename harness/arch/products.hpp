@@ -1,6 +1,6 @@
 // Device specs for predictions without the device: a compute capability ("8.9"), optionally with
 // the driver's CUDA version ("12.0@12080", "9.0@12.8"), or a product name from NVIDIA's list
-// (compat.md §3.6: "RTX 5090", "H100", "Jetson Orin", "L4").
+// ("RTX 5090", "H100", "Jetson Orin", "L4"; docs/reference/compat.md, "Driver and runtime versions").
 #pragma once
 
 #include <optional>

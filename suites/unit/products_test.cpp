@@ -1,4 +1,5 @@
-// Device specs for predictions: compute capabilities, drivers, product names (compat.md §3.6).
+// Device specs for predictions: compute capabilities, drivers, product names (docs/reference/compat.md,
+// "Driver and runtime versions").
 #include <gtest/gtest.h>
 
 #include <stdexcept>

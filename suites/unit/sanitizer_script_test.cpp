@@ -100,7 +100,8 @@ TEST(SanitizerScript, LibraryKernelExclusionsNeverMatchAnOwnKernel) {
 TEST(SanitizerScript, LibraryKernelExclusionsCoverTheKernelsTheH200Flagged) {
   const std::vector<std::string> excluded = library_kernel_substrings();
   // Mangled names as the tools saw them in the whole-suite run on the H200 (/work/notes/h200-s12,
-  // racecheck, synccheck, initcheck) and, for SDPA, the subset run of the README.
+  // racecheck, synccheck, initcheck) and, for SDPA, a subset run (docs/validation.md,
+  // "Sanitizers on the H200").
   const std::vector<std::string> flagged = {
       "nvjet_sm90_hsh_192x192_64x4_1x4_h_bz_coopB_TNN",  // racecheck: cuBLAS f16 GEMM
       "nvjet_sm90_tst_64x32_64x16_1x4_h_bz_splitK_TNT",  // racecheck: cuBLAS split-K GEMM

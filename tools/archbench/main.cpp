@@ -1,5 +1,5 @@
 // archbench: per device and per operator, which kernel image runs, whether it computes the
-// right answer, and how fast. See README.md.
+// right answer, and how fast. See README.md and docs/.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   inspect_cmd->add_option("--json", inspect.json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1)");
   inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9), CC@driver (12.0@12080), or a product (\"RTX 5090\", H100, L4)");
   inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)");
-  inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see README)");
+  inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see docs/inspect.md)");
 
   cli::BaselineUpdateOptions update;
   auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
