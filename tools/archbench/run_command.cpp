@@ -18,6 +18,7 @@
 #include "harness/device/environment.hpp"
 #include "harness/report/console.hpp"
 #include "harness/report/json.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/graph_replay.hpp"
@@ -207,10 +208,13 @@ int run_command(const RunOptions& o) {
         worker_failed |= !time.failure.empty();
       }
     }
-    std::cout << format_device_header(report.environment, dr, report.build) << "seed " << seed
-              << " | check: CUDA_LAUNCH_BLOCKING=1 worker | " << timing_method(o, *graph) << "\n\n"
+    std::cout << format_device_header(report.environment, dr, report.build)
+              << text::wrap_fields({fmt::format("seed {}", seed), "check: CUDA_LAUNCH_BLOCKING=1 worker",
+                                    timing_method(o, *graph)},
+                                   " | ", text::kColumns, "", "  ")
+              << "\n"
               << format_operator_table(dr);
-    if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << graph_replay_line(dr);
+    if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
     std::string phases;
     for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase, secs);
     if (!phases.empty()) std::cout << "\nphases: " << phases << "\n";
