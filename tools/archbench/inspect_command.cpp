@@ -13,6 +13,7 @@
 
 #include "harness/arch/compat.hpp"
 #include "harness/binary/binary_file.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "harness/ops/id_filter.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
@@ -97,6 +98,21 @@ std::string device_summary(const arch::DeviceSpec& d, const DeviceTally& t, size
                          "architecture, like cuBLAS, never launches most of them on this device)\n", grouped(bad));
 }
 
+// "images used: sass sm_80 x3,420, sass sm_86 x3,531": wrapped under its first image.
+std::string images_used_line(const DeviceTally& t) {
+  std::string used;
+  for (const auto& [label, n] : t.by_image) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
+  return text::wrap(used, text::kColumns, "    images used: ", "                 ");
+}
+
+// One cause group: the count with an example kernel on one line (a long name cut; every name is in
+// --kernels and --json), the cause below it in at most three lines.
+std::string cause_lines(const std::string& cause, const std::vector<std::string>& names) {
+  const std::string head = fmt::format("    {} kernel(s), e.g. ", grouped(names.size()));
+  return text::shorten(head + names.front(), text::kColumns) + "\n" +
+         text::wrap(cause, text::kColumns, "      ", "      ", 3);
+}
+
 }  // namespace
 
 int inspect_command(const InspectOptions& o) {
@@ -104,7 +120,7 @@ int inspect_command(const InspectOptions& o) {
   try {
     devices = device_specs(o.devices, o.driver, o.fleet_path);
   } catch (const UsageError& e) {
-    std::cerr << "archbench inspect: " << e.what() << "\n";
+    std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
     return kUsage;
   }
   const bool need_kernels = o.kernels || !devices.empty() || o.filter != "*";
@@ -142,13 +158,13 @@ int inspect_command(const InspectOptions& o) {
       else (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[entry_label(e)]++;
       ++compression[std::string(binary::compression_name(e.compression))];
     }
-    std::cout << fmt::format("{}: {} entries in {} fatbin container(s)\n", path, grouped(file->entries().size()),
-                             file->container_count());
+    std::cout << text::wrap_text(fmt::format("{}: {} entries in {} fatbin container(s)\n", path,
+                                             grouped(file->entries().size()), file->container_count()));
     auto line = [](const char* title, const auto& m) {
-      std::string s = fmt::format("  {:<6}", title);
+      std::string s;
       if (m.empty()) s += " none";
       for (const auto& [k, v] : m) s += fmt::format(" {} x{}", k, grouped(v));
-      return s + "\n";
+      return text::wrap(s.substr(1), text::kColumns, fmt::format("  {:<6} ", title), std::string(9, ' '));
     };
     std::cout << line("SASS", sass) << line("PTX", ptx);
     if (!other.empty()) std::cout << line("other", other);
@@ -207,22 +223,20 @@ int inspect_command(const InspectOptions& o) {
                                               {"cause", v.cause}, {"fix", v.fix}};
           verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
         }
-        if (o.kernels) {
+        if (o.kernels) {  // the name on its line (cut when long: --json has it whole), images and verdicts below
           std::string images;
           for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
-          std::cout << fmt::format("    {}  <{}>{}\n", k.demangled, images, verdicts);
+          std::cout << text::shorten("    " + k.demangled, text::kColumns) << "\n"
+                    << text::wrap(fmt::format("<{}>{}", images, verdicts), text::kColumns, "      ", "        ");
         }
         jf["kernels"].push_back(std::move(jk));
       }
       jf["devices"] = json::array();
       for (size_t d = 0; d < devices.size(); ++d) {
         const auto& t = tallies[d];
-        std::cout << fmt::format("  on {}\n", device_title(devices[d])) << device_summary(devices[d], t, kernels.size());
-        if (!t.by_image.empty()) {
-          std::string used;
-          for (const auto& [label, n] : t.by_image) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
-          std::cout << "    images used: " << used << "\n";
-        }
+        std::cout << text::wrap_text(fmt::format("  on {}\n", device_title(devices[d])) +
+                                     device_summary(devices[d], t, kernels.size()));
+        if (!t.by_image.empty()) std::cout << images_used_line(t);
         json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
                 {"kernels", kernels.size()}, {"counts", json::object()}, {"fix", t.first_fix}};
         for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
@@ -232,10 +246,9 @@ int inspect_command(const InspectOptions& o) {
             std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.missing_by_cause.size() - 5);
             break;
           }
-          const std::string example = names.front().size() > 100 ? names.front().substr(0, 97) + "..." : names.front();
-          std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names.size()), example, cause);
+          std::cout << cause_lines(cause, names);
         }
-        if (!t.first_fix.empty()) std::cout << "    fix: " << t.first_fix << "\n";
+        if (!t.first_fix.empty()) std::cout << text::wrap(t.first_fix, text::kColumns, "    fix: ", "         ");
         jd["images_used"] = t.by_image;
         jf["devices"].push_back(std::move(jd));
       }

@@ -1,9 +1,10 @@
-#include <vector>
-#include <string>
 #include <fmt/format.h>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include "harness/report/text_wrap.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/selection.hpp"
@@ -18,12 +19,14 @@ int list_command(const ListOptions& o) {
     std::cerr << "archbench list: " << e.what() << "\n";
     return kUsage;
   }
-  std::cout << fmt::format("{:<44} {:<7} {:<7} {:>9} {:>9}  {}\n", "id", "impl", "min CC", "GFLOP", "MB", "shape from");
+  // The id stays whole on its line (it is what --filter takes); the model wraps.
+  text::Table table({{"id"}, {"impl"}, {"min CC"}, {"GFLOP", true}, {"MB", true}, {"shape from", false, true, 16}});
   for (const auto* op : ops) {
     const auto& s = op->spec();
-    std::cout << fmt::format("{:<44} {:<7} {:<7} {:>9.1f} {:>9.1f}  {}\n", op->id(), impl_name(s.impl), s.min_cc.str(),
-                             s.flops / 1e9, s.bytes / 1e6, s.model);
+    table.add_row({op->id(), std::string(impl_name(s.impl)), s.min_cc.str(), fmt::format("{:.1f}", s.flops / 1e9),
+                   fmt::format("{:.1f}", s.bytes / 1e6), s.model});
   }
+  std::cout << table.render();
   return kOk;
 }
 
