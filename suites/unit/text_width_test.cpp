@@ -10,6 +10,7 @@
 
 #include "harness/arch/arch_list.hpp"
 #include "harness/arch/target.hpp"
+#include "harness/doctor/report.hpp"
 #include "harness/report/console.hpp"
 #include "harness/report/stored_run.hpp"
 #include "harness/report/text_wrap.hpp"
@@ -184,6 +185,40 @@ TEST(ConsoleWidth, RecordedH200RunFits120Columns) {
   }
   EXPECT_NE(out.find("timer floor 2.62 us"), std::string::npos) << out;
   EXPECT_NE(out.find("no PTX to JIT"), std::string::npos) << "findings keep the whole cause\n" << out;
+}
+
+TEST(DoctorWidth, LongSummariesCausesDetailsAndVariablesFit) {
+  using namespace doctor;
+  const std::string require = "NVIDIA_REQUIRE_CUDA=cuda>=13.0" + [] {
+    std::string s;
+    for (int i = 0; i < 60; ++i) s += " brand=grid,driver>=535,driver<536";
+    return s;
+  }();
+  const std::string kernels =
+      "394 kernel(s), e.g. " + std::string(300, 'k') + ": missing: built for SASS sm_100, sm_120 and PTX compute_120; a "
+      "9.0 device needs SASS 9.x (<= 9.0) or PTX <= compute_90: sm_100 is another major (SASS runs only within its "
+      "major); sm_120 is another major (SASS runs only within its major); PTX compute_120 cannot target 9.0";
+  Checklist c;
+  c.add(Finding(Layer::Build, "library-images", Outcome::Warn,
+                "cuDNN (libcudnn_graph.so.9.14.0, libcudnn.so.9.14.0, libcudnn_adv.so.9.14.0, libcudnn_cnn.so.9.14.0, "
+                "libcudnn_engines_precompiled.so.9.14.0) on device 0 (NVIDIA H200, CC 9.0): 14701 of 17875 kernels "
+                "have SASS for 9.0",
+                std::string(300, 'c'), "fix " + std::string(200, 'f'),
+                {FieldCause::NoSassForMajor, FieldCause::ArchOnlyOnSomePaths, FieldCause::HardcodedGencodeList,
+                 FieldCause::PtxJitReliance, FieldCause::MixedCudaLibraries, FieldCause::VisibleDevicesMistake})
+            .with_details({require, kernels, "/" + std::string(250, 'p')}));
+  const std::string text = format_checklist(c);
+  EXPECT_EQ(too_wide(text), "") << text;
+  EXPECT_NE(text.find("        - NVIDIA_REQUIRE_CUDA=cuda>=13.0 brand=grid"), std::string::npos) << text;
+  EXPECT_NE(text.find("(2070 characters; --json has it whole)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(" ...\n"), std::string::npos) << "the kernel list is cut after four lines\n" << text;
+  const auto manifest = format_environment_manifest({{"variables", "CUDA_HOME=/usr/local/cuda " + require}});
+  EXPECT_EQ(too_wide(manifest), "") << manifest;
+  EXPECT_NE(manifest.find("  variables     CUDA_HOME=/usr/local/cuda\n                NVIDIA_REQUIRE_CUDA="),
+            std::string::npos)
+      << manifest;
+  const auto j = doctor_to_json({{"variables", require}}, c, 0, "healthy");
+  EXPECT_EQ(j.at("checks").at(0).at("details").at(0), require) << "JSON keeps the whole value";
 }
 
 }  // namespace
