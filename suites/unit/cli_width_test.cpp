@@ -68,6 +68,13 @@ TEST(CliWidth, Doctor) {
   EXPECT_EQ(too_wide(o.text), "") << o.text;
 }
 
+TEST(CliWidth, RunWithoutADevice) {
+  const Output o = archbench("run --filter 'matmul/*'");
+  EXPECT_EQ(o.code, 3) << o.text;
+  EXPECT_NE(o.text.find("no usable CUDA device"), std::string::npos) << o.text;
+  EXPECT_EQ(too_wide(o.text), "") << o.text;
+}
+
 TEST(CliWidth, UnknownDevice) {
   const Output o = archbench(std::string("inspect '") + ARCHBENCH_TEST_EXE + "' --device 'Voodoo 5'");
   EXPECT_EQ(o.code, 2) << o.text;

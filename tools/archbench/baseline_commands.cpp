@@ -18,9 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/compare.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 
 namespace archbench::cli {
 
@@ -255,6 +255,11 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
 // Every device in the results is compared (a `run --device all` file holds several); a device
 // without a baseline is an error, never a silent pass.
 int compare_command(const CompareOptions& o) {
+  if (o.list_slower && is_stdout(o.json_path)) {
+    std::cerr << "archbench compare: --list-slower and --json - cannot both write to stdout\n";
+    return kUsage;
+  }
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<DeviceResults> results;
   Thresholds thresholds;
   std::map<std::string, DeviceResults> loaded;                         // by path
@@ -352,7 +357,7 @@ int compare_command(const CompareOptions& o) {
         j["device_key"] = devices[0]["device_key"];
         j["operators"] = devices[0]["operators"];
       }
-      write_file_atomically(o.json_path, j.dump(2) + "\n");
+      write_output(o.json_path, j.dump(2) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench compare: " << e.what() << "\n";
       return kInternal;

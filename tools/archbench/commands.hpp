@@ -26,6 +26,7 @@ int run_command(const RunOptions& o);
 struct ListOptions {
   std::string filter = "*";
   std::vector<std::string> dtypes;
+  std::string json_path;  // the operators as JSON (schema archbench.list v1); "-" = stdout
 };
 int list_command(const ListOptions& o);
 

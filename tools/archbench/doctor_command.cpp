@@ -80,9 +80,9 @@
 #include "harness/report/json.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
 #include "tools/archbench/worker_process.hpp"
 
@@ -183,6 +183,7 @@ std::pair<int, std::string> exit_code_for(Diagnosis d) {
 }  // namespace
 
 int doctor_command(const DoctorOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<const Operator*> ops;
   try {
     ops = select_operators(o.filter, {});
@@ -288,7 +289,7 @@ int doctor_command(const DoctorOptions& o) {
     j["workload"] = workload;
     try {
       // Paths and kernel names are bytes from the system: never let one invalid UTF-8 byte lose the report.
-      write_file_atomically(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      write_output(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench doctor: " << e.what() << "\n";
       return kInternal;

@@ -19,6 +19,7 @@
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/fleet.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
 
 namespace archbench::cli {
@@ -116,6 +117,7 @@ std::string cause_lines(const std::string& cause, const std::vector<std::string>
 }  // namespace
 
 int inspect_command(const InspectOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<arch::DeviceSpec> devices;
   try {
     devices = device_specs(o.devices, o.driver, o.fleet_path);
@@ -264,7 +266,7 @@ int inspect_command(const InspectOptions& o) {
   }
   if (!o.json_path.empty()) {
     try {
-      write_file_atomically(o.json_path, report.dump(2) + "\n");
+      write_output(o.json_path, report.dump(2) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench inspect: " << e.what() << "\n";
       return kInternal;

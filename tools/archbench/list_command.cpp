@@ -1,15 +1,39 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "harness/report/text_wrap.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
 
 namespace archbench::cli {
+namespace {
+
+// The operator list as JSON: schema "archbench.list" v1, one object per operator.
+nlohmann::json operators_to_json(const std::vector<const Operator*>& ops) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto* op : ops) {
+    const auto& s = op->spec();
+    list.push_back({{"id", op->id()},
+                    {"family", s.family},
+                    {"name", s.name},
+                    {"dtype", std::string(dtype_name(s.dtype))},
+                    {"shape", s.shape},
+                    {"impl", std::string(impl_name(s.impl))},
+                    {"min_cc", s.min_cc.str()},
+                    {"flops", s.flops},
+                    {"bytes", s.bytes},
+                    {"model", s.model}});
+  }
+  return {{"schema", "archbench.list"}, {"schema_version", 1}, {"operators", list}};
+}
+
+}  // namespace
 
 int list_command(const ListOptions& o) {
   std::vector<const Operator*> ops;
@@ -18,6 +42,15 @@ int list_command(const ListOptions& o) {
   } catch (const UsageError& e) {
     std::cerr << "archbench list: " << e.what() << "\n";
     return kUsage;
+  }
+  if (!o.json_path.empty()) {
+    try {
+      write_output(o.json_path, operators_to_json(ops).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "archbench list: " << e.what() << "\n";
+      return kInternal;
+    }
+    if (is_stdout(o.json_path)) return kOk;  // the JSON is the answer; the table would say the same
   }
   // The id stays whole on its line (it is what --filter takes); the model wraps.
   text::Table table({{"id"}, {"impl"}, {"min CC"}, {"GFLOP", true}, {"MB", true}, {"shape from", false, true, 16}});

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   auto* list_cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
   list_cmd->add_option("--filter", list.filter, "globs over operator ids, comma-separated");
   list_cmd->add_option("--dtype", list.dtypes, "comma-separated dtypes")->delimiter(',');
+  list_cmd->add_option("--json", list.json_path, "write the operators as JSON (schema archbench.list v1); - for stdout");
 
   cli::InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)");

@@ -23,9 +23,9 @@
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/progress.hpp"
 #include "tools/archbench/selection.hpp"
 #include "tools/archbench/worker_process.hpp"
@@ -129,6 +129,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int run_command(const RunOptions& o) {
+  if (is_stdout(o.json_path) && is_stdout(o.gbench_json_path)) {
+    std::cerr << "archbench run: --json - and --gbench-json - cannot both write to stdout\n";
+    return kUsage;
+  }
+  // With JSON on stdout, the report goes to stderr (json_output.hpp).
+  const TextToStderr text_to_stderr(is_stdout(o.json_path) || is_stdout(o.gbench_json_path));
   std::vector<const Operator*> ops;
   try {
     ops = select_operators(o.filter, o.dtypes);
@@ -148,11 +154,12 @@ int run_command(const RunOptions& o) {
   report.environment = probe_environment();
   if (!report.environment.usable()) {
     std::cout << format_manifest(report.build);
-    std::cerr << "archbench run: no usable CUDA device: "
-              << (report.environment.device_count_error != 0 ? report.environment.device_count_error_text
-                                                             : std::string("the driver reports 0 devices"))
-              << "\n";
-    if (!o.json_path.empty()) write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
+    std::cerr << text::wrap_text("archbench run: no usable CUDA device: " +
+                                 (report.environment.device_count_error != 0
+                                      ? report.environment.device_count_error_text
+                                      : std::string("the driver reports 0 devices")) +
+                                 "\n");
+    if (!o.json_path.empty()) write_output(o.json_path, report_to_json(report).dump(2) + "\n");
     return kNoDevice;
   }
   std::vector<int> devices;
@@ -228,8 +235,8 @@ int run_command(const RunOptions& o) {
 
   if (!o.json_path.empty() || !o.gbench_json_path.empty()) {
     try {
-      if (!o.json_path.empty()) write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
-      if (!o.gbench_json_path.empty()) write_file_atomically(o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n");
+      if (!o.json_path.empty()) write_output(o.json_path, report_to_json(report).dump(2) + "\n");
+      if (!o.gbench_json_path.empty()) write_output(o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench run: " << e.what() << "\n";
       return kInternal;
