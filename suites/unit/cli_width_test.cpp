@@ -36,7 +36,9 @@ Output archbench(const std::string& args) {
   return out;
 }
 
-const char* kDevices = "--device 9.0 --device 'RTX 4090' --device 7.0 --device 12.0@12.8 --device 'Jetson Orin'";
+const char* kDevices =
+    "--device 9.0 --device 'RTX 4090' --device 7.0 --device 12.0@12.8 --device 'Jetson Orin' --device sm_90 "
+    "--device 4090 --device V100 --device rtx5090";
 
 TEST(CliWidth, List) {
   const Output o = archbench("list");

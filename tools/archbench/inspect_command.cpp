@@ -72,13 +72,10 @@ struct DeviceTally {
   std::string first_fix;
 };
 
+// "RTX 4090 (8.9, Ada), driver CUDA 13.0"; a fleet device's label first ("runner-a100: A100 (8.0, Ampere)").
 std::string device_title(const arch::DeviceSpec& d) {
-  std::string t = d.cc.str();
-  if (d.label != d.cc.str()) t = d.label + " (" + d.cc.str() + ")";
-  if (!d.products.empty()) {  // a few examples are enough
-    const auto third = d.products.find(',', d.products.find(',', d.products.find(',') + 1) + 1);
-    t += " [" + (third == std::string::npos ? d.products : d.products.substr(0, third) + ", ...") + "]";
-  }
+  std::string t = arch::describe_device(d);
+  if (d.label != d.given) t = d.label + ": " + t;
   t += ", driver " + (d.driver.known() ? "CUDA " + d.driver.str() : std::string("unknown (PTX ISA not judged)"));
   return t;
 }

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   inspect_cmd->add_flag("--kernels", inspect.kernels, "list every kernel with its images (and verdicts)");
   inspect_cmd->add_option("--filter", inspect.filter, "glob over kernel names (demangled or mangled)");
   inspect_cmd->add_option("--json", inspect.json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1)");
-  inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9), CC@driver (12.0@12080), or a product (\"RTX 5090\", H100, L4)");
+  inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)");
   inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)");
   inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see docs/inspect.md)");
 
