@@ -11,7 +11,7 @@ namespace archbench::cli {
 struct RunOptions {
   std::string filter = "*";
   std::vector<std::string> dtypes;
-  std::string device = "all";  // index or "all"
+  std::string device = "all";  // "all", an index or a list "0,1" (device_selection.hpp)
   std::string json_path;
   std::string gbench_json_path;
   std::optional<uint64_t> seed;

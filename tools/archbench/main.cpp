@@ -19,7 +19,10 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
   run_cmd->add_option("--filter", run.filter, "globs over operator ids, comma-separated (any matches): 'matmul/*', 'norm/*,*/f16/*'");
   run_cmd->add_option("--dtype", run.dtypes, "comma-separated dtypes: f32,tf32,f16,bf16")->delimiter(',');
-  run_cmd->add_option("--device", run.device, "device index or 'all'");
+  run_cmd->add_option("--device", run.device,
+                      "CUDA device indices, comma-separated (0,1), or all (default); CUDA's numbering: the devices "
+                      "CUDA_VISIBLE_DEVICES leaves, fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID (nvidia-smi's "
+                      "order)");
   run_cmd->add_option("--json", run.json_path, "write the results as JSON (schema archbench.run v1)");
   run_cmd->add_option("--gbench-json", run.gbench_json_path, "also write the timings in Google Benchmark's JSON format");
   run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)");

@@ -24,6 +24,7 @@
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/device_selection.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 #include "tools/archbench/progress.hpp"
@@ -32,27 +33,6 @@
 
 namespace archbench::cli {
 namespace {
-
-std::vector<int> select_devices(const std::string& spec, const Environment& env) {
-  const int count = static_cast<int>(env.devices.size());
-  if (spec == "all") {
-    std::vector<int> all;
-    for (int i = 0; i < count; ++i) all.push_back(i);
-    return all;
-  }
-  int index = -1;
-  try {
-    size_t used = 0;
-    index = std::stoi(spec, &used);
-    if (used != spec.size()) index = -1;
-  } catch (const std::exception&) {
-    index = -1;
-  }
-  if (index < 0 || index >= count) {
-    throw UsageError(fmt::format("--device '{}' is not 'all' or an index below {} (the visible device count)", spec, count));
-  }
-  return {index};
-}
 
 // Results of a phase, in operator order; operators the worker never reported carry its failure.
 void merge_phase(std::vector<OperatorResult>& results, const std::vector<std::string>& sent,
@@ -164,7 +144,7 @@ int run_command(const RunOptions& o) {
   }
   std::vector<int> devices;
   try {
-    devices = select_devices(o.device, report.environment);
+    devices = parse_device_selection(o.device, static_cast<int>(report.environment.devices.size()));
   } catch (const UsageError& e) {
     std::cerr << "archbench run: " << e.what() << "\n";
     return kUsage;
