@@ -77,6 +77,34 @@ TEST(CliWidth, RunWithoutADevice) {
   EXPECT_EQ(too_wide(o.text), "") << o.text;
 }
 
+TEST(CliHelp, EveryCommandsHelpFitsAndHasNoCli11Artifacts) {
+  for (const char* cmd : {"", "run", "list", "inspect", "baseline", "baseline update", "compare", "merge", "report",
+                          "resources", "doctor"}) {
+    const Output o = archbench(std::string(cmd) + " --help");
+    EXPECT_EQ(o.code, 0) << cmd << "\n" << o.text;
+    EXPECT_EQ(too_wide(o.text), "") << cmd;
+    for (const char* artifact : {" TEXT", " UINT", " FLOAT", " INT", "{false}", "{true}", ":POSITIVE", "REQUIRED"})
+      EXPECT_EQ(o.text.find(artifact), std::string::npos) << "'" << artifact << "' in " << cmd << " --help:\n" << o.text;
+  }
+}
+
+TEST(CliHelp, ErrorsOfTheIssue) {
+  const Output timeout = archbench("run --op-timeout -1");
+  EXPECT_EQ(timeout.code, 2);
+  EXPECT_EQ(timeout.text,
+            "archbench run: --op-timeout: must be a number of seconds above 0, not '-1'\n"
+            "(`archbench run --help` lists the options)\n");
+  const Output typo = archbench("run --devcie 0");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_EQ(typo.text,
+            "archbench run: unknown option --devcie; did you mean --device?\n"
+            "(`archbench run --help` lists the options)\n");
+  const Output command = archbench("inspekt x");
+  EXPECT_EQ(command.code, 2);
+  EXPECT_NE(command.text.find("archbench: unknown command 'inspekt'; did you mean inspect?"), std::string::npos)
+      << command.text;
+}
+
 TEST(CliWidth, UnknownDevice) {
   const Output o = archbench(std::string("inspect '") + ARCHBENCH_TEST_EXE + "' --device 'Voodoo 5'");
   EXPECT_EQ(o.code, 2) << o.text;
