@@ -107,6 +107,7 @@ struct DoctorOptions {
   bool jit_passes = false;               // also the forced-JIT and no-JIT workload passes
   std::string json_path;
   std::string filter = "*";              // operators of the workload layer
+  bool quiet = false;                    // no per-operator progress on stderr
 };
 int doctor_command(const DoctorOptions& o);
 

@@ -131,6 +131,8 @@ int main(int argc, char** argv) {
                        "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
                        "(JIT cache disabled), in child processes");
   cli::value_name(doctor_cmd->add_option("--json", doctor.json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1); - for stdout"), "FILE");
+  doctor_cmd->add_flag("-q,--quiet", doctor.quiet,
+                       "no per-operator progress of the workload layer on stderr (default: as archbench run)");
   cli::value_name(doctor_cmd->add_option("--filter", doctor.filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)"), "GLOBS");
 
   try {

@@ -153,11 +153,7 @@ int run_command(const RunOptions& o) {
 
   bool worker_failed = false;
   RunProgress progress(stderr, RunProgress::detect(stderr, o.quiet), std::getenv("NO_COLOR") == nullptr);
-  auto on_event = [&progress](const WorkerEvent& e) {
-    if (e.kind == WorkerEvent::Kind::Started) progress.started(e.id);
-    else if (e.kind == WorkerEvent::Kind::Finished) progress.finished(*e.result);
-    else progress.faulted(e.id, e.fault);
-  };
+  const auto on_event = progress.listener();
   for (int index : devices) {
     DeviceReport dr;
     dr.device = report.environment.devices[static_cast<size_t>(index)];
