@@ -162,7 +162,7 @@ const std::vector<EnvRule>& env_rules() {
        true,
        Outcome::Warn,
        "embedded SASS is ignored: every kernel is JIT-compiled from PTX at first use, kernels without PTX fail with "
-       "'no kernel image' (209), and on the H200 even cuBLAS handle creation failed",
+       "'no kernel image' (209), and a library without PTX can fail as early as its handle creation (cuBLAS)",
        "unset it (use it only to test PTX coverage, as `archbench doctor --jit-passes` does in a child process)",
        {PtxJitReliance}},
       {{"CUDA_CACHE_DISABLE"},

@@ -19,6 +19,7 @@
 
 #include "harness/baseline/compare.hpp"
 #include "tools/archbench/commands.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 
@@ -117,10 +118,11 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
                              d.timer_floor_ms ? fmt::format("timer floor {:.2f} us", *d.timer_floor_ms * 1e3)
                                               : std::string("no timer floor: some run predates it"));
     if (runs_per_device[i] < kRecommendedBaselineRuns) {
-      std::cout << fmt::format("note: {} run(s) may not show every operator's slower mode between processes; pool "
-                               "{}+ for a gate (on the H200 a 4-run baseline flagged 1 operator in 4 of 10 later runs "
-                               "of the same build, 13-run baselines none in 14)\n",
-                               runs_per_device[i], kRecommendedBaselineRuns);
+      std::cout << text::wrap(fmt::format("{} run(s) may not show every operator's slower mode between processes: "
+                                          "pool {}+ for a gate, best from two or more machines "
+                                          "(docs/baselines-and-ci-gate.md, \"Making a baseline\")",
+                                          runs_per_device[i], kRecommendedBaselineRuns),
+                              text::kColumns, "note: ", "  ");
     }
   }
   return rc;
