@@ -13,8 +13,8 @@
 
 #include "harness/arch/compat.hpp"
 #include "harness/binary/binary_file.hpp"
-#include "harness/report/text_wrap.hpp"
 #include "harness/ops/id_filter.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
