@@ -2,7 +2,8 @@
 """Compares `archbench inspect --json` per-target counts with `cuobjdump --list-elf/--list-ptx`.
 
 cuobjdump names entries <file>.<N>.sm_<arch>[a|f].{cubin,ptx}; it prints `f` ELF entries without
-the `f` (compat.md §4.6) and PTX with the sm_ prefix. Exit 0 when the counts are equal."""
+the `f` (docs/reference/compat.md, "Fatbin and cubin layout") and PTX with the sm_ prefix. Exit 0
+when the counts are equal."""
 import collections
 import json
 import re

@@ -12,7 +12,7 @@
 # On a host of several GPUs, GPUS="0 1" runs the `runs` and `slow` steps on every listed GPU at
 # once (N runs each, files PREFIX-g<gpu>-<i>.json): one GPU's work never shares a GPU with
 # another's, and a two-GPU host collects twice the runs in the same time.
-# tools/campaign/summarize.py turns the pack into the README's figures.
+# tools/campaign/summarize.py turns the pack into the figures of docs/validation.md.
 set -uo pipefail
 # One shape per variant (26 operators, about 30 s a run on the H200): the f16 GEMMs at 4096^3 and
 # the SIMT GEMM, every norm and elementwise f16 operator, the 64x64 3x3 conv, the 1024-token

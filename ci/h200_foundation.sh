@@ -27,7 +27,7 @@ for i in "${!lists[@]}"; do
   echo "exit code: ${PIPESTATUS[0]}" | tee -a "$out/run-${names[$i]}.txt"
 done
 
-# The JIT switches, judged by the same engine (compat.md §5.5): no JIT allowed on a PTX-only
+# The JIT switches, judged by the same engine (docs/reference/compat.md, "JIT switches"): no JIT allowed on a PTX-only
 # build -> jit-disabled (223); forced JIT on a SASS-only build -> missing (209).
 {
   echo "=== 8.0+PTX build, CUDA_DISABLE_PTX_JIT=1 CUDA_CACHE_DISABLE=1"

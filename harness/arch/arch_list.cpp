@@ -163,7 +163,8 @@ void add_all(bool majors_only, Collector& out) {
     const bool first_of_major = i == 0 || archs[i - 1] / 10 != archs[i] / 10;
     if (!majors_only || first_of_major) out.add_sass(archs[i], archs[i], Suffix::None, majors_only ? "all-major" : "all");
   }
-  // nvcc -arch=all / all-major embed PTX of the newest major's first arch (compat.md §2).
+  // nvcc -arch=all / all-major embed PTX of the newest major's first arch (docs/reference/compat.md,
+  // "CMake: `CUDA_ARCHITECTURES`").
   int newest = archs.back();
   for (int a : archs) if (a / 10 == newest / 10) { newest = a; break; }
   out.add_ptx(newest, Suffix::None, majors_only ? "all-major" : "all");

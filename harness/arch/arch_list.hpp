@@ -1,4 +1,5 @@
-// The arch-list grammars users already know, resolved into code targets (compat.md §1-2):
+// The arch-list grammars users already know, resolved into code targets (docs/reference/compat.md, "Arch-list
+// grammars"):
 //   TORCH_CUDA_ARCH_LIST: "7.5;8.0;8.6+PTX", "Ampere;Hopper", "9.0a", "8.6(8.0)", whitespace or ';'
 //   CMake CUDA_ARCHITECTURES: "80-real;90-virtual;90", "all", "all-major", "native"
 // This is the only implementation of those rules; CMake asks it (tools/archlist) for nvcc flags.

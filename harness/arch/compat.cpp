@@ -150,7 +150,8 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
   }
   for (const auto& t : usable) (t.kind == ImageKind::Sass ? sass : ptx).push_back(t);
 
-  // The driver prefers any compatible SASS over any PTX, then the nearest arch (compat.md §3.2).
+  // The driver prefers any compatible SASS over any PTX, then the nearest arch (docs/reference/compat.md,
+  // "Summary: which image a kernel gets").
   if (!device.force_ptx_jit) {
     const CodeTarget* best = nullptr;
     for (const auto& t : sass) {

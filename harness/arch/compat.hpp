@@ -1,5 +1,6 @@
 // The compatibility engine: which image of a kernel a device would run, or why none
-// (compat.md §0 and §3). The arch-list grammar, the image probe's verdicts, the inspector and
+// (docs/reference/compat.md, "Summary: which image a kernel gets", "PTX ISA, toolkit and driver",
+// "Driver and runtime versions"). The arch-list grammar, the image probe's verdicts, the inspector and
 // the doctor all ask this one module.
 #pragma once
 

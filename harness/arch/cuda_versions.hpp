@@ -1,4 +1,5 @@
-// CUDA release facts that the compatibility rules need (compat.md §3.3-3.5), kept as data.
+// CUDA release facts that the compatibility rules need (docs/reference/compat.md, "PTX ISA, toolkit and driver"
+// and "Driver and runtime versions"), kept as data.
 #pragma once
 
 #include <optional>
@@ -41,7 +42,8 @@ struct DriverNeed {
 // The CUDA version a driver branch reports (r580 -> 13.0, r570 -> 12.8); nullopt when unknown.
 [[nodiscard]] std::optional<CudaVersion> cuda_of_driver_branch(int branch);
 
-// The minimum driver branch for a runtime major (13.x needs r580; compat.md §3.4).
+// The minimum driver branch for a runtime major (13.x needs r580; docs/reference/compat.md, "Driver and runtime
+// versions").
 [[nodiscard]] int minimum_driver_branch_for_runtime(int runtime_major);
 
 // The plain architectures an nvcc of a CUDA major builds (nvcc --list-gpu-code of its newest

@@ -14,7 +14,8 @@ namespace archbench::arch {
 
 enum class ImageKind { Sass, Ptx };
 
-// `a`: runs only on exactly this compute capability; `f`: runs on the family (compat.md §0).
+// `a`: runs only on exactly this compute capability; `f`: runs on the family (docs/reference/compat.md,
+// "Summary: which image a kernel gets").
 enum class Suffix { None, ArchSpecific, FamilySpecific };
 
 // A compute capability, kept as the number nvcc uses (8.6 -> 86, 12.0 -> 120).

@@ -28,7 +28,8 @@ std::string describe(const std::string& path, uint64_t offset, const std::string
   return path + ": at offset " + detail::hex(offset) + ": " + what;
 }
 
-// A cubin on its own (compat.md §4.4): the SASS arch sits in e_flags, where depends on the ABI version.
+// A cubin on its own (docs/reference/compat.md, "Suffixes `a` and `f`"): the SASS arch sits in e_flags, where
+// depends on the ABI version.
 FatbinEntry raw_cubin_entry(const detail::ElfImage& elf, uint64_t size) {
   FatbinEntry e;
   e.raw_kind = 2;

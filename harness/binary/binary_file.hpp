@@ -2,7 +2,7 @@
 // ELF executables, shared libraries and relocatable objects (their .nv_fatbin and __nv_relfatbin
 // sections, several fatbin containers back to back), Windows PE images (.dll, .pyd: sections
 // .nv_fatb and __nv_rel), and raw fatbin or cubin files; plus the libraries a file links to.
-// Layout: shared/reference/compat.md §4. The file is memory-mapped; every offset and size read
+// Layout: docs/reference/compat.md, "Fatbin and cubin layout". The file is memory-mapped; every offset and size read
 // from it is bounds-checked, and a malformed file raises BinaryError naming the file and offset.
 #pragma once
 
@@ -35,11 +35,11 @@ enum class Compression { None, Lz4, Zstd };
 
 // One entry of a fatbin container.
 struct FatbinEntry {
-  uint16_t raw_kind = 0;           // 1 PTX, 2 ELF (cubin), 8 LTO-IR, ... (compat.md §4.3)
+  uint16_t raw_kind = 0;           // 1 PTX, 2 ELF (cubin), 8 LTO-IR, ... (see Layout above)
   bool is_image = false;           // raw_kind is 1 or 2: an image the driver can load or JIT
   arch::CodeTarget target;         // kind, arch, a/f suffix from the flags; ptx_isa for PTX
   Compression compression = Compression::None;
-  uint64_t flags = 0;              // the raw entry flags (compat.md §4.3), e.g. 0x2 debug
+  uint64_t flags = 0;              // the raw entry flags (see Layout above), e.g. 0x2 debug
   uint64_t offset = 0;             // file offset of the entry header
   uint64_t payload_offset = 0;     // file offset of the (possibly compressed) payload
   uint64_t payload_size = 0;       // bytes stored in the file

@@ -76,7 +76,7 @@ uint64_t walk_container(Bytes file, uint64_t at, uint64_t section_end, bool relo
   if (ch.header_size < sizeof(ContainerHeader) || ch.header_size > section_end - at) {
     site.fail(at + offsetof(ContainerHeader, header_size), "bad container header size " + std::to_string(ch.header_size));
   }
-  // fat_size counts the bytes after the header (compat.md §4.2).
+  // fat_size counts the bytes after the header (docs/reference/compat.md, "Fatbin and cubin layout").
   const uint64_t begin = at + ch.header_size;
   const auto end = checked_add(begin, ch.fat_size);
   if (!end || *end > section_end) {

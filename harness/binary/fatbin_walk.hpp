@@ -1,5 +1,5 @@
-// Fatbin containers and entry headers (compat.md §4.2-4.3), read without touching payloads
-// (private to harness/binary).
+// Fatbin containers and entry headers (docs/reference/compat.md, "Fatbin and cubin layout"), read without
+// touching payloads (private to harness/binary).
 #pragma once
 
 #include <vector>
@@ -10,7 +10,7 @@ namespace archbench::binary::detail {
 
 inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 
-// Entry header flags (compat.md §4.3).
+// Entry header flags (docs/reference/compat.md, "Fatbin and cubin layout").
 inline constexpr uint64_t kFlagZlib = 0x1000;  // old compression, not supported
 inline constexpr uint64_t kFlagLz4 = 0x2000;
 inline constexpr uint64_t kFlagZstd = 0x8000;

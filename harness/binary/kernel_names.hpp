@@ -1,4 +1,5 @@
-// Kernel (entry function) names defined by one image (compat.md §4.7) (private to harness/binary).
+// Kernel (entry function) names defined by one image (docs/reference/compat.md, "Fatbin and cubin layout")
+// (private to harness/binary).
 #pragma once
 
 #include <string>

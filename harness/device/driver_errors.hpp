@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "harness/arch/cuda_versions.hpp"
+#include "harness/doctor/field_cause.hpp"
 
 namespace archbench {
 
 struct DriverErrorExplanation {
   std::string cause;              // lower case, no final period
   std::string fix;
-  std::vector<int> guide_causes;  // root causes of ../shared/reference/doctor.md §2
+  doctor::FieldCauses field_causes;  // docs/reference/field-causes.md, "The causes"
 };
 
 // `driver` unknown (0) means no libcuda could be loaded at all.

@@ -38,7 +38,7 @@ arch::DeviceFacts Environment::facts(const DeviceInfo& d) const {
   arch::DeviceFacts f;
   f.cc = d.cc;
   f.driver = driver;
-  // The PTX_ spelling wins over the older alias (compat.md §5.5).
+  // The PTX_ spelling wins over the older alias (docs/reference/compat.md, "JIT switches").
   f.force_ptx_jit = cuda_env.contains("CUDA_FORCE_PTX_JIT") ? env_flag(cuda_env, "CUDA_FORCE_PTX_JIT")
                                                             : env_flag(cuda_env, "CUDA_FORCE_JIT");
   f.jit_disabled = cuda_env.contains("CUDA_DISABLE_PTX_JIT") ? env_flag(cuda_env, "CUDA_DISABLE_PTX_JIT")

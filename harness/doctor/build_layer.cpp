@@ -19,6 +19,8 @@
 #include "harness/doctor/text.hpp"
 
 namespace archbench::doctor {
+
+using enum FieldCause;
 namespace {
 
 namespace fs = std::filesystem;
@@ -150,14 +152,14 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
                      fmt::format("{} on {}: no SASS for {}, {} kernels only through PTX JIT", what, device, cc, jit),
                      "this release of the library has no native code for the device: every kernel is JIT-compiled at "
                      "first use (minutes for a large library) and depends on the JIT cache",
-                     "install a release of the library built for CC " + cc, {17, 1})
+                     "install a release of the library built for CC " + cc, {PtxJitReliance, NoSassForMajor})
           .with_details(details);
     }
     if (too_new > 0) {
       return Finding(Layer::Build, check, Outcome::Fail,
                      fmt::format("{} on {}: only PTX newer than this driver can JIT", what, device),
                      "its PTX needs a newer driver (cudaErrorUnsupportedPtxVersion, 222) and it has no SASS for " + cc,
-                     fix, {10})
+                     fix, {PtxNewerThanDriver})
           .with_details(details);
     }
     return Finding(Layer::Build, check, Outcome::Fail,
@@ -166,7 +168,7 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
                                 : "this release of the library has neither SASS nor usable PTX for CC " + cc,
                    disabled > 0 ? "unset CUDA_DISABLE_PTX_JIT, or install a release built for CC " + cc
                                 : "install a release of the library that supports CC " + cc + " (usually a newer one)",
-                   disabled > 0 ? std::vector<int>{17} : std::vector<int>{1, 2})
+                   disabled > 0 ? FieldCauses{PtxJitReliance} : FieldCauses{NoSassForMajor, ArchDroppedByToolkit})
         .with_details(details);
   }
 
@@ -184,16 +186,16 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
                    role == BinaryRole::OwnExecutable
                        ? "add " + cc + " to ARCHBENCH_ARCH_LIST for SASS"
                        : "rebuild it with " + cc + " in its arch list (TORCH_CUDA_ARCH_LIST / -gencode)",
-                   {17})
+                   {PtxJitReliance})
         .with_details(details);
   }
-  std::vector<int> causes{1};
+  FieldCauses causes{NoSassForMajor};
   if (too_new > 0)
-    causes = {10};
+    causes = {PtxNewerThanDriver};
   else if (disabled > 0)
-    causes = {17};
+    causes = {PtxJitReliance};
   else if (failing < t.kernels)
-    causes = {3, 4};  // some kernels have the arch, others not: a per-path gap
+    causes = {ArchOnlyOnSomePaths, HardcodedGencodeList};  // some kernels have the arch, others not: a per-path gap
   const bool none = failing == t.kernels;
   std::string cause = none ? "no kernel has a usable image: every launch fails"
                            : fmt::format("{} kernel(s) have no usable image: launching any of them fails", failing);
@@ -218,21 +220,22 @@ Finding judge_build_targets(const BuildManifest& build, const arch::DeviceFacts&
                      fmt::format("{}: the build has {} ({})", device, v.label(), declared));
     case arch::ImageStatus::PtxJit:
       return Finding(Layer::Build, "build-targets", Outcome::Warn,
-                     fmt::format("{}: the build relies on PTX JIT ({})", device, declared), v.cause, v.fix, {17});
+                     fmt::format("{}: the build relies on PTX JIT ({})", device, declared), v.cause, v.fix,
+                     {PtxJitReliance});
     case arch::ImageStatus::PtxTooNew:
       return Finding(Layer::Build, "build-targets", Outcome::Fail,
                      fmt::format("{}: the build's PTX is too new for this driver ({})", device, declared), v.cause,
-                     v.fix, {10});
+                     v.fix, {PtxNewerThanDriver});
     case arch::ImageStatus::JitDisabled:
       return Finding(Layer::Build, "build-targets", Outcome::Fail,
                      fmt::format("{}: the build needs PTX JIT, which is disabled ({})", device, declared), v.cause,
-                     v.fix, {17});
+                     v.fix, {PtxJitReliance});
     case arch::ImageStatus::Missing:
     case arch::ImageStatus::Unsupported: break;
   }
   return Finding(Layer::Build, "build-targets", Outcome::Fail,
                  fmt::format("{}: the build does not declare this device's architecture ({})", device, declared),
-                 v.cause, v.fix, {1, 2});
+                 v.cause, v.fix, {NoSassForMajor, ArchDroppedByToolkit});
 }
 
 std::vector<std::string> library_files_to_judge(const std::vector<std::string>& mapped_paths) {

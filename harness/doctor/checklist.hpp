@@ -1,7 +1,7 @@
 // The doctor's checklist: one finding per check, each PASS / WARN / FAIL / SKIP, grouped in the
-// four layers of the field guides (hardware & driver -> runtime -> build -> workload). Every
-// non-PASS finding carries its cause and its fix; the layers only add findings, the report and
-// the exit code only read them.
+// four layers (hardware & driver -> runtime -> build -> workload). Every non-PASS finding carries
+// its cause and its fix, and the root causes of docs/reference/field-causes.md it is an instance
+// of; the layers only add findings, the report and the exit code only read them.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "harness/doctor/field_cause.hpp"
 
 namespace archbench::doctor {
 
@@ -23,14 +25,14 @@ inline constexpr Layer kLayers[] = {Layer::Hardware, Layer::Runtime, Layer::Buil
 struct Finding {
   Finding() = default;
   Finding(Layer l, std::string check_id, Outcome o, std::string what, std::string why = {}, std::string todo = {},
-          std::vector<int> causes = {})
+          FieldCauses causes = {})
       : layer(l),
         check(std::move(check_id)),
         outcome(o),
         summary(std::move(what)),
         cause(std::move(why)),
         fix(std::move(todo)),
-        guide_causes(std::move(causes)) {}
+        field_causes(std::move(causes)) {}
   Finding&& with_details(std::vector<std::string> d) && {
     details = std::move(d);
     return std::move(*this);
@@ -43,7 +45,7 @@ struct Finding {
   std::string cause;                 // why it is not a PASS (empty for PASS)
   std::string fix;                   // what to do about it (empty for PASS)
   std::vector<std::string> details;  // evidence: paths, versions, operator ids
-  std::vector<int> guide_causes;     // rows of shared/reference/doctor.md §2 this finding is an instance of
+  FieldCauses field_causes;          // the root causes this finding is an instance of (field_cause.hpp)
   bool bad_input = false;            // a --check file could not be read (exit code 5)
 };
 

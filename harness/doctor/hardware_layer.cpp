@@ -25,6 +25,8 @@
 #include "harness/util/cuda_check.hpp"
 
 namespace archbench::doctor {
+
+using enum FieldCause;
 namespace {
 
 namespace fs = std::filesystem;
@@ -124,7 +126,8 @@ void check_device_count(const HardwareFacts& f, Checklist& out) {
         Finding(Layer::Hardware, "device-count", Outcome::Fail, "cudaGetDeviceCount succeeded but reports 0 devices",
                 "the driver works but no GPU is visible to this process (CUDA_VISIBLE_DEVICES, the container's GPU "
                 "list, or MIG without a compute instance)",
-                "check CUDA_VISIBLE_DEVICES and nvidia-smi -L; in a container start it with --gpus all", {11, 15, 16}));
+                "check CUDA_VISIBLE_DEVICES and nvidia-smi -L; in a container start it with --gpus all",
+                {NoDriverInContainer, VisibleDevicesMistake, MigInstance}));
     return;
   }
   Finding bad(Layer::Hardware, "device-count", Outcome::Fail,
@@ -133,7 +136,7 @@ void check_device_count(const HardwareFacts& f, Checklist& out) {
   bad.cause = std::move(why.cause);
   // With no driver at all, the facts gathered here (module loaded? container?) say more than the table.
   bad.fix = e.device_count_error == cudaErrorInsufficientDriver && !e.driver.known() ? no_driver_fix(f) : why.fix;
-  bad.guide_causes = std::move(why.guide_causes);
+  bad.field_causes = std::move(why.field_causes);
   out.add(std::move(bad));
 }
 
@@ -155,7 +158,7 @@ void check_device_nodes(const HardwareFacts& f, Checklist& out) {
         usable ? ""
                : "no GPU device file exists in this (container's) /dev: the driver is not loaded, or the container was "
                  "started without GPUs",
-        usable ? "" : no_driver_fix(f), usable ? std::vector<int>{} : std::vector<int>{11}));
+        usable ? "" : no_driver_fix(f), usable ? FieldCauses{} : FieldCauses{NoDriverInContainer}));
     return;
   }
   const bool has_ctl = std::ranges::find(f.device_nodes, "/dev/nvidiactl") != f.device_nodes.end();
@@ -169,7 +172,7 @@ void check_device_nodes(const HardwareFacts& f, Checklist& out) {
                 "nvidia-uvm module loads)",
                 "load the module and create the nodes (nvidia-modprobe -u -c=0), or start the container with --gpus "
                 "so the runtime injects them",
-                {11})
+                {NoDriverInContainer})
             .with_details(f.device_nodes));
     return;
   }
@@ -195,7 +198,7 @@ void check_kernel_module(const HardwareFacts& f, Checklist& out) {
                              "container without the host's /proc/driver)"
                            : "the nvidia kernel module is not loaded here (or, in a container, the host has none)",
                     usable ? "nothing to do if nvidia-smi agrees with the driver you installed" : no_driver_fix(f),
-                    usable ? std::vector<int>{} : std::vector<int>{11}));
+                    usable ? FieldCauses{} : FieldCauses{NoDriverInContainer}));
     return;
   }
   const auto module = kernel_module_version(*f.kernel_module);
@@ -226,7 +229,7 @@ void check_kernel_module(const HardwareFacts& f, Checklist& out) {
                 "(nvidia-smi says 'Driver/library version mismatch', CUDA returns 803)",
                 "reboot, or unload and reload the nvidia modules (rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia; "
                 "modprobe nvidia); hold the driver packages (apt-mark hold) against unattended upgrades",
-                {12})
+                {KernelModuleMismatch})
             .with_details({first_line}));
     return;
   }
@@ -251,7 +254,7 @@ void check_driver_version(const HardwareFacts& f, Checklist& out) {
                     " or newer (cudaErrorInsufficientDriver, 35)",
                 "install driver r" + std::to_string(branch) +
                     " or newer; on datacenter GPUs the cuda-compat forward-compatibility package is the alternative",
-                {9}));
+                {DriverOlderThanRuntime}));
   } else if (e.driver.value < e.runtime.value) {
     const auto isa = arch::ptx_isa_of_cuda(e.driver);
     out.add(Finding(Layer::Hardware, "driver-cuda-version", Outcome::Warn,
@@ -260,7 +263,7 @@ void check_driver_version(const HardwareFacts& f, Checklist& out) {
                     "it runs, but this driver JIT-compiles PTX only up to ISA " +
                         (isa ? isa->str() : std::string("?")) +
                         " (newer PTX fails with 222) and newer APIs return cudaErrorCallRequiresNewerDriver (36)",
-                    "update the driver to the branch of CUDA " + e.runtime.str() + " or newer", {10}));
+                    "update the driver to the branch of CUDA " + e.runtime.str() + " or newer", {PtxNewerThanDriver}));
   } else {
     out.add(Finding(Layer::Hardware, "driver-cuda-version", Outcome::Pass,
                     "driver CUDA " + e.driver.str() + " >= runtime CUDA " + e.runtime.str()));
@@ -286,7 +289,7 @@ void check_nvml(const HardwareFacts& f, Checklist& out) {
     out.add(Finding(Layer::Hardware, "nvml", usable ? Outcome::Warn : Outcome::Fail, "NVML: " + f.nvml_why,
                     "NVML's library and the loaded kernel module are different driver versions",
                     "reboot, or reload the nvidia kernel modules; remove a stale libnvidia-ml from LD_LIBRARY_PATH",
-                    {12}));
+                    {KernelModuleMismatch}));
     return;
   }
   if (usable && f.nvml_init_status == -1) {
@@ -333,7 +336,7 @@ void check_gpu_state(const HardwareFacts& f, Checklist& out) {
             "a MIG mode change takes effect only after a GPU reset",
             "reset the GPU (nvidia-smi -r) with no "
             "processes on it, or reboot",
-            {16}));
+            {MigInstance}));
       } else {
         out.add(Finding(Layer::Hardware, "mig", Outcome::Pass,
                         who + ": MIG mode " + (on ? "on" : "off") +
@@ -420,8 +423,9 @@ void check_visible_devices(const HardwareFacts& f, Checklist& out) {
                     "CUDA_VISIBLE_DEVICES is not set: every GPU is visible"));
   } else {
     const std::string shown = "CUDA_VISIBLE_DEVICES='" + v.value + "'";
-    const std::vector<int> causes =
-        v.value.find("MIG-") != std::string::npos ? std::vector<int>{15, 16} : std::vector<int>{15};
+    const FieldCauses causes = v.value.find("MIG-") != std::string::npos
+                                   ? FieldCauses{VisibleDevicesMistake, MigInstance}
+                                   : FieldCauses{VisibleDevicesMistake};
     if (v.hides_all) {
       const std::string cause = join(v.problems, "; ");
       if (usable) {
@@ -460,13 +464,13 @@ void check_visible_devices(const HardwareFacts& f, Checklist& out) {
     out.add(Finding(Layer::Hardware, "device-order", Outcome::Warn,
                     "CUDA_DEVICE_ORDER='" + order->second + "' is not a value CUDA knows",
                     "CUDA reads FASTEST_FIRST (the default) or PCI_BUS_ID",
-                    "set CUDA_DEVICE_ORDER=PCI_BUS_ID, or unset it", {15}));
+                    "set CUDA_DEVICE_ORDER=PCI_BUS_ID, or unset it", {VisibleDevicesMistake}));
   } else if (order == f.env_vars.end() && gpus > 1) {
     out.add(Finding(Layer::Hardware, "device-order", Outcome::Warn,
                     fmt::format("CUDA_DEVICE_ORDER is not set on a machine with {} GPUs", gpus),
                     "CUDA numbers GPUs fastest first, nvidia-smi and NVML by PCI bus: CUDA's device N may not be "
                     "nvidia-smi's GPU N, so indices in CUDA_VISIBLE_DEVICES or --device can pick the wrong GPU",
-                    "export CUDA_DEVICE_ORDER=PCI_BUS_ID, or select GPUs by UUID", {15}));
+                    "export CUDA_DEVICE_ORDER=PCI_BUS_ID, or select GPUs by UUID", {VisibleDevicesMistake}));
   } else {
     out.add(Finding(Layer::Hardware, "device-order", Outcome::Pass,
                     order == f.env_vars.end() ? std::string("CUDA_DEVICE_ORDER is not set (FASTEST_FIRST)") +
@@ -492,18 +496,18 @@ void check_container(const HardwareFacts& f, Checklist& out) {
     out.add(Finding(Layer::Hardware, "container", Outcome::Pass, where).with_details(details));
     return;
   }
-  const std::vector<int> c11{11};
+  const FieldCauses no_driver{NoDriverInContainer};
   if (caps && *caps != "all" && caps->find("compute") == std::string::npos) {
     out.add(Finding(Layer::Hardware, "container", Outcome::Fail,
                     "NVIDIA_DRIVER_CAPABILITIES='" + *caps + "' lacks 'compute'",
                     "the NVIDIA container runtime mounts libcuda.so.1 only for the 'compute' capability",
-                    "start the container with NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all)", c11)
+                    "start the container with NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all)", no_driver)
                 .with_details(details));
   } else if (visible && (*visible == "void" || *visible == "none" || visible->empty())) {
     out.add(Finding(Layer::Hardware, "container", Outcome::Fail,
                     "NVIDIA_VISIBLE_DEVICES='" + *visible + "' gives this container no GPU",
                     "the NVIDIA container runtime injects only the GPUs this variable lists",
-                    "start the container with --gpus all (or NVIDIA_VISIBLE_DEVICES=all)", c11)
+                    "start the container with --gpus all (or NVIDIA_VISIBLE_DEVICES=all)", no_driver)
                 .with_details(details));
   } else if (f.device_nodes.empty()) {
     out.add(Finding(Layer::Hardware, "container", Outcome::Fail,
@@ -514,7 +518,7 @@ void check_container(const HardwareFacts& f, Checklist& out) {
                             : "docker and podman give a container no GPU unless asked",
                     "docker run --gpus all (with the NVIDIA Container Toolkit installed on the host), --device "
                     "nvidia.com/gpu=all (CDI / Podman), or request nvidia.com/gpu in Kubernetes",
-                    c11)
+                    no_driver)
                 .with_details(details));
   } else {
     out.add(

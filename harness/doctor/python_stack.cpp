@@ -18,7 +18,12 @@ PythonStackFacts gather_python_stack(const Environment& env, int nvcc_major, con
   stack::attribute(f.inventory, dists);
   std::vector<arch::DeviceSpec> devices;
   for (const auto& d : env.devices) {
-    devices.push_back(arch::DeviceSpec{fmt::format("device {} ({}, CC {})", d.index, d.name, d.cc.str()), d.cc, env.driver, ""});
+    arch::DeviceSpec spec;
+    spec.label = spec.given = fmt::format("device {} ({}, CC {})", d.index, d.name, d.cc.str());
+    spec.cc = d.cc;
+    spec.driver = env.driver;
+    spec.product = d.name;
+    devices.push_back(std::move(spec));
   }
   f.judgements = stack::judge_inventory(f.inventory, devices, stack::AdviceContext{nvcc_major});
   return f;

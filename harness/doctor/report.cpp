@@ -16,6 +16,7 @@
 
 #include "harness/arch/target.hpp"
 #include "harness/doctor/text.hpp"
+#include "harness/report/text_wrap.hpp"
 
 namespace archbench::doctor {
 namespace {
@@ -53,6 +54,41 @@ const LibraryCopy* loaded(const RuntimeFacts& rt, std::string_view family) {
 }
 
 constexpr size_t kDetailsShown = 10;
+constexpr size_t kDetailLines = 4;  // a detail longer than this many lines ends in "..." (--json has it whole)
+
+// "NAME=value" with a value too long for one line: shortened, saying how long the whole is.
+std::string shorten_variable(const std::string& assignment, size_t columns) {
+  if (text::width(assignment) <= columns) return assignment;
+  const std::string note = fmt::format(" ({} characters; --json has it whole)", text::width(assignment));
+  return text::shorten(assignment, columns > note.size() + 20 ? columns - note.size() : 20) + note;
+}
+
+bool is_variable(const std::string& s) {  // "CUDA_VISIBLE_DEVICES=0,1"
+  const auto eq = s.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  return std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(eq),
+                     [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+// The manifest's "variables" value, "A=1 B=x y C=2", back into its assignments: a new one starts at
+// a space followed by an upper-case NAME=.
+std::vector<std::string> split_variables(const std::string& joined) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 1; i <= joined.size(); ++i) {
+    if (i == joined.size() || (joined[i - 1] == ' ' && is_variable(joined.substr(i, joined.find(' ', i) - i)))) {
+      out.push_back(trim(joined.substr(start, i - start)));
+      start = i;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> cause_ids(const FieldCauses& causes) {
+  std::vector<std::string> ids;
+  for (const FieldCause c : causes) ids.emplace_back(to_string(c));
+  return ids;
+}
 
 }  // namespace
 
@@ -112,7 +148,17 @@ EnvironmentManifest environment_manifest(const BuildManifest& build, const Hardw
 
 std::string format_environment_manifest(const EnvironmentManifest& m) {
   std::string s = "environment manifest:\n";
-  for (const auto& [k, v] : m) s += fmt::format("  {:<14}{}\n", k, v);
+  const std::string next(16, ' ');
+  for (const auto& [k, v] : m) {
+    const std::string first = fmt::format("  {:<14}", k);
+    if (k != "variables" || v == "none set") {
+      s += text::wrap(v, text::kColumns, first, next);
+      continue;
+    }
+    const auto vars = split_variables(v);  // one a line, long values shortened
+    for (size_t i = 0; i < vars.size(); ++i)
+      s += (i == 0 ? first : next) + shorten_variable(vars[i], text::kColumns - next.size()) + "\n";
+  }
   return s;
 }
 
@@ -124,16 +170,22 @@ std::string format_checklist(const Checklist& c) {
     const auto findings = c.in(layer);
     if (findings.empty()) s += "  (no checks ran)\n";
     for (const Finding* f : findings) {
-      s += fmt::format("  {}  [{}] {}\n", outcome_name(f->outcome), f->check, f->summary);
-      if (!f->cause.empty()) s += "        cause: " + f->cause + "\n";
-      if (!f->fix.empty()) s += "        fix:   " + f->fix + "\n";
-      if (!f->guide_causes.empty()) {
-        std::vector<std::string> nums;
-        for (int g : f->guide_causes) nums.push_back("#" + std::to_string(g));
-        s += "        guide: root cause " + join(nums, ", ") + " of the field guides (doctor.md §2)\n";
+      const std::string indent(8, ' '), label_indent(15, ' ');
+      s += text::wrap(f->summary, text::kColumns, fmt::format("  {}  [{}] ", outcome_name(f->outcome), f->check),
+                      indent);
+      if (!f->cause.empty()) s += text::wrap(f->cause, text::kColumns, indent + "cause: ", label_indent);
+      if (!f->fix.empty()) s += text::wrap(f->fix, text::kColumns, indent + "fix:   ", label_indent);
+      if (!f->field_causes.empty()) {
+        const auto ids = cause_ids(f->field_causes);
+        s += text::wrap(fmt::format("{} ({})", join(ids, ", "), kFieldCausesPage), text::kColumns,
+                        indent + (ids.size() > 1 ? "root causes: " : "root cause: "), label_indent);
       }
       const size_t shown = std::min(f->details.size(), kDetailsShown);
-      for (size_t i = 0; i < shown; ++i) s += "        - " + f->details[i] + "\n";
+      for (size_t i = 0; i < shown; ++i) {
+        const std::string& d = f->details[i];
+        s += is_variable(d) ? indent + "- " + shorten_variable(d, text::kColumns - indent.size() - 2) + "\n"
+                            : text::wrap(d, text::kColumns, indent + "- ", indent + "  ", kDetailLines);
+      }
       if (f->details.size() > shown)
         s += fmt::format("        - ... and {} more (see --json)\n", f->details.size() - shown);
     }
@@ -154,7 +206,7 @@ nlohmann::json finding_to_json(const Finding& f) {
           {"cause", f.cause},
           {"fix", f.fix},
           {"details", f.details},
-          {"guide_causes", f.guide_causes},
+          {"guide_causes", cause_ids(f.field_causes)},
           {"bad_input", f.bad_input}};
 }
 

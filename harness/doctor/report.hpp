@@ -1,4 +1,4 @@
-// The doctor's output: the environment manifest the field guides recommend keeping with every
+// The doctor's output: the environment manifest worth keeping with every
 // environment (driver, runtime, toolkit, build targets, OS, compiler, loaded libraries, devices),
 // the checklist as text, and both as JSON (schema "archbench.doctor", version 1).
 #pragma once
@@ -25,7 +25,8 @@ using EnvironmentManifest = std::vector<std::pair<std::string, std::string>>;
                                                        const RuntimeFacts& rt);
 
 [[nodiscard]] std::string format_environment_manifest(const EnvironmentManifest& m);
-// Layer by layer: "  FAIL  device-count  <summary>" then cause, fix, guide causes and evidence.
+// Layer by layer: "  FAIL  device-count  <summary>" then cause, fix, root causes (ids of
+// docs/reference/field-causes.md) and evidence.
 [[nodiscard]] std::string format_checklist(const Checklist& c);
 // "summary: 2 FAIL, 1 WARN, 14 PASS, 3 SKIP -> <meaning> (exit 3)"
 [[nodiscard]] std::string format_summary(const Checklist& c, int exit_code, std::string_view meaning);

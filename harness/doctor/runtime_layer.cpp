@@ -32,6 +32,8 @@
 extern char** environ;
 
 namespace archbench::doctor {
+
+using enum FieldCause;
 namespace {
 
 namespace fs = std::filesystem;
@@ -142,7 +144,7 @@ struct EnvRule {
   Outcome outcome;
   std::string effect;
   std::string fix;
-  std::vector<int> causes;
+  FieldCauses causes;
 };
 
 const std::vector<EnvRule>& env_rules() {
@@ -155,20 +157,20 @@ const std::vector<EnvRule>& env_rules() {
        "same binary passes on one machine and fails on another",
        "unset it; to prove that every kernel has SASS, run `archbench doctor --jit-passes` (it sets it with "
        "CUDA_CACHE_DISABLE=1 in a child process only)",
-       {17}},
+       {PtxJitReliance}},
       {{"CUDA_FORCE_PTX_JIT", "CUDA_FORCE_JIT"},
        true,
        Outcome::Warn,
        "embedded SASS is ignored: every kernel is JIT-compiled from PTX at first use, kernels without PTX fail with "
-       "'no kernel image' (209), and on the H200 even cuBLAS handle creation failed",
+       "'no kernel image' (209), and a library without PTX can fail as early as its handle creation (cuBLAS)",
        "unset it (use it only to test PTX coverage, as `archbench doctor --jit-passes` does in a child process)",
-       {17}},
+       {PtxJitReliance}},
       {{"CUDA_CACHE_DISABLE"},
        true,
        Outcome::Warn,
        "JIT-compiled PTX is not cached: every process start compiles it again",
        "unset CUDA_CACHE_DISABLE",
-       {17, 18}},
+       {PtxJitReliance, LazyLoadingDefersFailure}},
       {{"CUDA_LAUNCH_BLOCKING"},
        true,
        Outcome::Warn,
@@ -210,7 +212,7 @@ void check_environment(const std::map<std::string, std::string>& env, Checklist&
       }
       out.add(Finding(Layer::Runtime, "env:" + std::string(name), rule.outcome,
                       std::string(name) + "=" + it->second + " is set", rule.effect, rule.fix, rule.causes));
-      if (rule.flag) break;  // the first spelling set decides (compat.md §5.5)
+      if (rule.flag) break;  // the first spelling set decides (docs/reference/compat.md, "JIT switches")
     }
   }
   auto check_value = [&](const char* name, std::initializer_list<std::string_view> valid, const char* meaning) {
@@ -222,7 +224,7 @@ void check_environment(const std::map<std::string, std::string>& env, Checklist&
                       std::string("CUDA reads ") + name + " as one of " +
                           join(std::vector<std::string>(valid.begin(), valid.end()), ", ") + " (" + meaning +
                           "); anything else falls back to the default",
-                      std::string("set ") + name + " to one of those values, or unset it", {18}));
+                      std::string("set ") + name + " to one of those values, or unset it", {LazyLoadingDefersFailure}));
     }
   };
   check_value("CUDA_MODULE_LOADING", {"LAZY", "EAGER", "DEFAULT"}, "lazy loading is the default since CUDA 12.2");
@@ -237,7 +239,7 @@ void check_environment(const std::map<std::string, std::string>& env, Checklist&
                       "CUDA_CACHE_PATH=" + it->second + " cannot be written by this user",
                       "the driver cannot store JIT-compiled PTX there, so every process start compiles it again",
                       "point CUDA_CACHE_PATH at a writable directory (default ~/.nv/ComputeCache), or unset it",
-                      {17, 18}));
+                      {PtxJitReliance, LazyLoadingDefersFailure}));
     }
   }
   if (auto it = env.find("LD_PRELOAD"); it != env.end()) {
@@ -248,7 +250,7 @@ void check_environment(const std::map<std::string, std::string>& env, Checklist&
                           "LD_PRELOAD loads " + word + " into every process",
                           "a preloaded CUDA library wins over the one each program was built and packaged with "
                           "(mixed CUDA libraries in one process)",
-                          "remove it from LD_PRELOAD", {13}));
+                          "remove it from LD_PRELOAD", {MixedCudaLibraries}));
         }
       }
     }
@@ -489,7 +491,7 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
               "resolve to whichever loaded first (mixed CUDA libraries)",
               "make every component use the same copy: remove the extra directory from LD_LIBRARY_PATH, and "
               "load versioned sonames",
-              {13});
+              {MixedCudaLibraries});
     for (const auto* c : copies) d.details.push_back(describe(*c));
     out.add(std::move(d));
   }
@@ -502,7 +504,7 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
                     "fails (cudaErrorStubLibrary, 34) or behaves as if there were no driver",
                     "remove " + std::filesystem::path(c.real_path).parent_path().string() +
                         " from LD_LIBRARY_PATH so the driver's libcuda.so.1 is found",
-                    {13})
+                    {MixedCudaLibraries})
                 .with_details({describe(c)}));
   }
   for (const auto& c : f.reachable) {
@@ -513,7 +515,7 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
                     "then every CUDA call fails",
                     "remove " + std::filesystem::path(c.path).parent_path().string() +
                         " from LD_LIBRARY_PATH (stubs are for linking only)",
-                    {13})
+                    {MixedCudaLibraries})
                 .with_details({describe(c)}));
   }
 
@@ -570,7 +572,7 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
              "uninstall that toolkit";
     }
     w.fix = fix + "; load versioned sonames";
-    w.guide_causes = {13};
+    w.field_causes = {MixedCudaLibraries};
     for (const auto* c : loaded) w.details.push_back("loaded: " + describe(*c));
     for (const auto* c : conflicting) w.details.push_back("reachable: " + describe(*c) + " via " + c->via);
     out.add(std::move(w));
@@ -639,7 +641,7 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
           problems.front() + (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : "");
       v.cause = join(problems, "; ") + ": mismatched CUDA libraries";
       v.fix = join(fixes, "; ");
-      v.guide_causes = {13};
+      v.field_causes = {MixedCudaLibraries};
     }
     out.add(std::move(v));
   }

@@ -15,6 +15,8 @@
 #include "harness/doctor/text.hpp"
 
 namespace archbench::doctor {
+
+using enum FieldCause;
 namespace {
 
 bool image_status_failure(const std::string& s) { return s == "missing" || s == "ptx-too-new" || s == "jit-disabled"; }
@@ -96,7 +98,8 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
   return "temporary workaround until it is fixed: " + join(parts, "; ");
 }
 
-// "the build covers matmul/gemm_tc in f32 but not in f16, bf16": a per-path gap (guide cause 3).
+// "the build covers matmul/gemm_tc in f32 but not in f16, bf16": a per-path gap
+// (arch-only-on-some-paths).
 std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& failing,
                                     const std::vector<OperatorResult>& all) {
   std::vector<std::string> out;
@@ -169,7 +172,7 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
           "wrong answer, not an error";
       f.fix =
           "do not trust these operators on this device; compare the --jit-passes results (SASS vs JIT) and report it";
-      f.guide_causes = {19};
+      f.field_causes = {SilentWrongResults};
       for (const auto* r : rs) {
         const auto& c = *r->correctness;
         std::string twin;
@@ -186,9 +189,9 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
       f.cause = key;
       if (image_status_failure(first.image.status) && first.image.agrees) {
         f.fix = first.image.fix;
-        f.guide_causes = first.image.status == "missing"       ? std::vector<int>{1, 3}
-                         : first.image.status == "ptx-too-new" ? std::vector<int>{10}
-                                                               : std::vector<int>{17};
+        f.field_causes = first.image.status == "missing"       ? FieldCauses{NoSassForMajor, ArchOnlyOnSomePaths}
+                         : first.image.status == "ptx-too-new" ? FieldCauses{PtxNewerThanDriver}
+                                                               : FieldCauses{PtxJitReliance};
       } else if (!first.fault.empty()) {
         f.fix = "run it alone to see the error: archbench run --no-timing --filter '" + first.id +
                 "' (a sticky CUDA error or a crash ends the worker; the doctor continued with a new one)";
@@ -207,7 +210,8 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
     }
     for (auto& gap : dtype_gaps(rs, all)) {
       f.details.insert(f.details.begin(), std::move(gap));
-      if (std::ranges::find(f.guide_causes, 3) == f.guide_causes.end()) f.guide_causes.push_back(3);
+      if (std::ranges::find(f.field_causes, ArchOnlyOnSomePaths) == f.field_causes.end())
+        f.field_causes.push_back(ArchOnlyOnSomePaths);
     }
     if (with_workaround) f.fix += (f.fix.empty() ? "" : "; ") + workaround(rs, all);
     out.add(std::move(f));
@@ -258,7 +262,7 @@ void judge_blocking(const WorkloadInputs& in, Checklist& out) {
             fmt::format("{}: {} operator(s) run only through PTX JIT: {}", dev, jit.size(), first_few(ids_of(jit), 3)),
             first.image.cause + " (a JIT cost at every cold start, a dependence on the JIT cache, and a failure "
                                 "wherever CUDA_DISABLE_PTX_JIT is set)",
-            first.image.fix, {17})
+            first.image.fix, {PtxJitReliance})
             .with_details(ids_of(jit)));
   }
 }
@@ -316,7 +320,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
                     newest.empty() ? "add +PTX to the newest entry of ARCHBENCH_ARCH_LIST"
                                    : "add +PTX to the newest entry of ARCHBENCH_ARCH_LIST (" + newest +
                                          "+PTX) so that newer GPUs can JIT it",
-                    {1, 17})
+                    {NoSassForMajor, PtxJitReliance})
                 .with_details(ids_of(no_ptx)));
   }
   add_failure_groups(wrong, pass.results, pass_name, dev, Outcome::Fail, false, out);
@@ -398,7 +402,7 @@ void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& 
                 "with the JIT forbidden and no cache to fall back on they fail with cudaErrorJitCompilationDisabled "
                 "(223): they run here only because the driver JIT-compiles their PTX",
                 "add " + in.device.cc.str() + " to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device",
-                {17})
+                {PtxJitReliance})
             .with_details(ids_of(needs_jit)));
   }
   add_failure_groups(other, pass.results, pass_name, dev, Outcome::Warn, false, out);

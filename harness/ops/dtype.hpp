@@ -14,7 +14,8 @@ enum class DType { F32, TF32, F16, BF16 };
 [[nodiscard]] size_t storage_bytes(DType d);
 // What is in memory: tf32 math keeps f32 storage.
 [[nodiscard]] inline DType storage_dtype(DType math) { return math == DType::TF32 ? DType::F32 : math; }
-// Normwise relative-error bound against the float64 reference (README: "Correctness").
+// Normwise relative-error bound against the float64 reference (docs/measurement.md,
+// "Correctness").
 [[nodiscard]] double tolerance(DType d);
 
 }  // namespace archbench

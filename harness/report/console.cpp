@@ -1,10 +1,12 @@
 #include "harness/report/console.hpp"
 
-#include <vector>
-#include <string>
 #include <fmt/format.h>
 
 #include <map>
+#include <string>
+#include <vector>
+
+#include "harness/report/text_wrap.hpp"
 
 namespace archbench {
 namespace {
@@ -22,10 +24,14 @@ std::string check_cell(const OperatorResult& r) {
 
 std::string format_build_line(const BuildManifest& m) {
   auto or_none = [](const std::string& s) { return s.empty() ? std::string("none") : s; };
-  return fmt::format("build: arch list \"{}\" ({}) -> SASS {} | PTX {}{} | nvcc {} | {}\n", m.arch_list,
-                     m.arch_list_source, or_none(arch::join_names(m.sass())), or_none(arch::join_names(m.ptx())),
-                     m.kernel_arch_overrides.empty() ? "" : " | overrides " + m.kernel_arch_overrides, m.nvcc_version,
-                     m.git_revision);
+  std::vector<std::string> fields{
+      fmt::format("build: arch list \"{}\" ({}) -> SASS {}", m.arch_list, m.arch_list_source,
+                  or_none(arch::join_names(m.sass()))),
+      "PTX " + or_none(arch::join_names(m.ptx()))};
+  if (!m.kernel_arch_overrides.empty()) fields.push_back("overrides " + m.kernel_arch_overrides);
+  fields.push_back("nvcc " + m.nvcc_version);
+  fields.push_back(m.git_revision);
+  return text::wrap_fields(fields, " | ", text::kColumns, "", "  ");
 }
 
 std::string format_device_header(const Environment& env, const DeviceReport& d, const BuildManifest& m) {
@@ -37,17 +43,33 @@ std::string format_device_header(const Environment& env, const DeviceReport& d, 
                    d.device.l2_bytes >> 20);
   if (d.ceilings) {
     const auto& c = *d.ceilings;
-    s += fmt::format("ceilings (measured): cuBLAS f32 {:.1f} | tf32 {:.0f} | f16 {:.0f} | bf16 {:.0f} TFLOP/s | copy {:.0f} GB/s",
-                     c.f32_tflops, c.tf32_tflops, c.f16_tflops, c.bf16_tflops, c.dram_gbps);
-    s += c.timer_floor_ms > 0 ? fmt::format(" | timer floor {:.2f} us\n", c.timer_floor_ms * 1e3) : std::string("\n");
+    std::vector<std::string> fields{fmt::format("ceilings (measured): cuBLAS f32 {:.1f}", c.f32_tflops),
+                                    fmt::format("tf32 {:.0f}", c.tf32_tflops), fmt::format("f16 {:.0f}", c.f16_tflops),
+                                    fmt::format("bf16 {:.0f} TFLOP/s", c.bf16_tflops),
+                                    fmt::format("copy {:.0f} GB/s", c.dram_gbps)};
+    if (c.timer_floor_ms > 0) fields.push_back(fmt::format("timer floor {:.2f} us", c.timer_floor_ms * 1e3));
+    s += text::wrap_fields(fields, " | ", text::kColumns, "", "  ");
   }
   return s;
 }
 
 std::string format_operator_table(const DeviceReport& d) {
-  std::string s = fmt::format("{:<7} {:<12} {:<5} {:<19} {:<7} {:<26} {:<17} {:>9} {:>8} {:>6}\n", "family", "operator",
-                              "dtype", "shape", "impl", "image", "check (rel err)", "time ms", "TFLOP/s", "%ceil");
+  // The family heads its group of rows instead of taking a column; long shapes, image labels and
+  // check cells wrap inside their column so that a row never passes 120 columns (ids in JSON).
+  text::Table table({{"operator"},
+                     {"dtype"},
+                     {"shape", false, true, 12},
+                     {"impl"},
+                     {"image", false, true, 12},
+                     {"check", false, true, 10},
+                     {"time ms", true},
+                     {"TFLOP/s", true},
+                     {"%ceil", true}},
+                    "  ");
+  std::string family;
   for (const auto& r : d.operators) {
+    if (r.family != family || &r == &d.operators.front()) table.add_group(r.family);
+    family = r.family;
     std::string time = "-", tflops = "-", pct = "-";
     if (r.timing) {
       time = fmt::format("{:.3f}", r.timing->median_ms);
@@ -55,10 +77,9 @@ std::string format_operator_table(const DeviceReport& d) {
       pct = fmt::format("{:.0f}%", r.timing->pct_of_ceiling);
     }
     std::string image = r.image.label + (r.image.agrees ? "" : " (!)");
-    s += fmt::format("{:<7} {:<12} {:<5} {:<19} {:<7} {:<26} {:<17} {:>9} {:>8} {:>6}\n", r.family, r.name, r.dtype,
-                     r.shape, r.impl, image, check_cell(r), time, tflops, pct);
+    table.add_row({r.name, r.dtype, r.shape, r.impl, image, check_cell(r), time, tflops, pct});
   }
-  return s;
+  return table.render();
 }
 
 std::string format_findings(const DeviceReport& d) {
@@ -91,8 +112,8 @@ std::string format_findings(const DeviceReport& d) {
   std::string s;
   for (const auto& key : order) {
     const auto& ids = by_cause[key];
-    s += fmt::format("- {} operator(s): {}{}\n    {}\n", ids.size(), ids.front(),
-                     ids.size() > 1 ? fmt::format(" and {} more", ids.size() - 1) : "", key);
+    s += text::wrap_text(fmt::format("- {} operator(s): {}{}\n    {}\n", ids.size(), ids.front(),
+                                     ids.size() > 1 ? fmt::format(" and {} more", ids.size() - 1) : "", key));
   }
   return s;
 }

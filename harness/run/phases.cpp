@@ -36,7 +36,7 @@ void guarded(OperatorResult& r, Body body) {
 }
 
 // ARCHBENCH_TEST_SLOWDOWN="<filter>=<fraction>" slows the operators the --filter language matches
-// (test-only, README).
+// (test-only: docs/testing.md, "The test-only slowdown knob").
 double injected_slowdown_for(const std::string& id) {
   const char* knob = std::getenv("ARCHBENCH_TEST_SLOWDOWN");
   if (knob == nullptr) return 0;

@@ -18,8 +18,9 @@ bool is_nvidia_library_package(const std::string& name) {
   return name.starts_with("nvidia-") || name.starts_with("nvidia_") || name == "cuda-toolkit";
 }
 
-// What to do when a package has no (native) image for the device, by what the package is.
-std::string arch_fix(PackageRole role, const Package& p, arch::ComputeCapability cc, const AdviceContext& ctx) {
+}  // namespace
+
+std::string arch_fix(PackageRole role, const std::string& name, arch::ComputeCapability cc, const AdviceContext& ctx) {
   const int n = cc.number();
   const std::string cc_s = cc.str();
   switch (role) {
@@ -37,7 +38,7 @@ std::string arch_fix(PackageRole role, const Package& p, arch::ComputeCapability
       }
       return fmt::format("install a torch build whose CUDA variant lists sm_{} (torch.cuda.get_arch_list())", n);
     case PackageRole::VendorLibrary:
-      return fmt::format("install a release of {} that supports CC {} (NVIDIA's support matrix for the library)", p.name,
+      return fmt::format("install a release of {} that supports CC {} (NVIDIA's support matrix for the library)", name,
                          cc_s);
     case PackageRole::Extension: break;
   }
@@ -47,15 +48,14 @@ std::string arch_fix(PackageRole role, const Package& p, arch::ComputeCapability
     const auto major = arch::newest_cuda_major_building(n);
     return fmt::format("rebuild {} with {} in TORCH_CUDA_ARCH_LIST using a CUDA {} toolkit: the installed nvcc "
                        "(CUDA {}) builds {:.1f}-{:.1f} only",
-                       p.name, cc_s, major ? std::to_string(*major) + ".x" : std::string("(none known)"), ctx.nvcc_major,
+                       name, cc_s, major ? std::to_string(*major) + ".x" : std::string("(none known)"), ctx.nvcc_major,
                        range->lowest / 10.0, range->highest / 10.0);
   }
   return fmt::format("rebuild {} with {} in TORCH_CUDA_ARCH_LIST (or -gencode arch=compute_{},code=sm_{}); "
                      "a prebuilt wheel needs a release built for it",
-                     p.name, cc_s, n, n);
+                     name, cc_s, n, n);
 }
 
-}  // namespace
 
 std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed) {
   // The libraries whose major is the CUDA major (cuFFT, cuSPARSE keep their own numbering).
@@ -158,7 +158,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
           if (pj.coverage == Coverage::PtxJit) {
             pj.cause = fmt::format("no SASS for {} in {}: the driver JIT-compiles its PTX at first use (a slow start, "
                                    "and it fails with CUDA_DISABLE_PTX_JIT=1)", cc, wf.path);
-            pj.fix = arch_fix(role, p, device.cc, ctx);
+            pj.fix = arch_fix(role, p.name, device.cc, ctx);
           }
           break;
         }
@@ -177,8 +177,8 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
             pj.summary = fmt::format("only PTX newer than CUDA {} can JIT", device.driver.str());
             pj.cause = fmt::format("{}: no SASS for {}, and its PTX is newer than this driver can JIT (error 222)", wf.path, cc);
             pj.fix = t.driver_needed ? fmt::format("update the driver to {} (CUDA {}) or newer, or {}", t.driver_needed->branch,
-                                                   t.driver_needed->cuda.str(), arch_fix(role, p, device.cc, ctx))
-                                     : arch_fix(role, p, device.cc, ctx);
+                                                   t.driver_needed->cuda.str(), arch_fix(role, p.name, device.cc, ctx))
+                                     : arch_fix(role, p.name, device.cc, ctx);
           }
           break;
         case Coverage::Partial:
@@ -201,11 +201,21 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
           } else {
             pj.cause = t.failing_by_cause.empty() ? std::string() : wf.path + ": " + t.failing_by_cause.begin()->first;
           }
-          pj.fix = pj.coverage == Coverage::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p, device.cc, ctx)
-                                                        : arch_fix(role, p, device.cc, ctx);
+          pj.fix = pj.coverage == Coverage::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p.name, device.cc, ctx)
+                                                        : arch_fix(role, p.name, device.cc, ctx);
           break;
         }
         case Coverage::NoDeviceCode: pj.summary = "no device code"; break;
+      }
+      // A runtime newer than the driver stays worth saying when an image gap is the worse news.
+      if (pj.coverage != Coverage::NeedsNewerDriver) {
+        for (const auto& fj : pj.files) {
+          if (!fj.runtime_too_new) continue;
+          pj.notes.push_back(fmt::format("{} is also built for the CUDA {} runtime ({}): it needs a driver of branch {} "
+                                         "or newer", inv.files[fj.file].path, fj.runtime->cuda_major, fj.runtime->library,
+                                         arch::minimum_driver_branch_for_runtime(fj.runtime->cuda_major)));
+          break;
+        }
       }
       // What the package declares against what it ships.
       if (p.declared_cuda_major) {

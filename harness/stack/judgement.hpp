@@ -30,6 +30,10 @@ struct AdviceContext {
   int nvcc_major = 0;  // the installed toolkit's CUDA major (0: unknown): never advise what it cannot build
 };
 
+// What to do when `name` has no (native) image for a device, by what it is.
+[[nodiscard]] std::string arch_fix(PackageRole role, const std::string& name, arch::ComputeCapability cc,
+                                   const AdviceContext& ctx);
+
 struct FileJudgement {
   size_t file = 0;  // index into Inventory::files
   binary::Coverage coverage = binary::Coverage::NoDeviceCode;

@@ -25,13 +25,14 @@ namespace archbench::stack {
 namespace fs = std::filesystem;
 namespace {
 
+// A small text file (METADATA, RECORD, a conda record), at most `max` bytes of it.
 std::string read_text(const fs::path& p, size_t max = size_t{64} << 20) {
   std::ifstream in(p, std::ios::binary);
   if (!in) return {};
   std::string s;
-  s.resize(max);
-  in.read(s.data(), static_cast<std::streamsize>(max));
-  s.resize(static_cast<size_t>(in.gcount()));
+  char buf[1 << 16];
+  while (s.size() < max && in.read(buf, sizeof buf).gcount() > 0) s.append(buf, static_cast<size_t>(in.gcount()));
+  if (s.size() > max) s.resize(max);
   return s;
 }
 

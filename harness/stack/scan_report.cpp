@@ -48,10 +48,11 @@ std::string fit(std::string s, size_t width) {
 
 std::string package_title(const Package& p) { return p.version.empty() ? p.name : p.name + " " + p.version; }
 
+// "RTX 5090 (12.0, Blackwell), driver CUDA 12.8"; a fleet device's or a present GPU's label first.
 std::string device_title(const arch::DeviceSpec& d) {
-  const std::string label = d.label.substr(0, d.label.find('@'));  // the driver is said after
-  std::string t = label == d.cc.str() ? label : label + " (" + d.cc.str() + ")";
-  return t + ", driver " + (d.driver.known() ? "CUDA " + d.driver.str() : std::string("unknown"));
+  std::string t = arch::describe_device(d);
+  if (d.label != d.given) t = d.label + ": " + t;
+  return t + ", driver " + (d.driver.known() ? "CUDA " + d.driver.str() : std::string("unknown (PTX ISA not judged)"));
 }
 
 std::string grouped(uint64_t n) {

@@ -23,7 +23,8 @@ struct AttentionDims {
   [[nodiscard]] size_t heads() const { return static_cast<size_t>(B) * static_cast<size_t>(H); }
   [[nodiscard]] size_t q_numel() const { return heads() * static_cast<size_t>(Nq) * static_cast<size_t>(D); }
   [[nodiscard]] size_t kv_numel() const { return heads() * static_cast<size_t>(Nk) * static_cast<size_t>(D); }
-  // 4·B·H·Nq·Nk·d: the two matmuls (QKᵀ and PV), softmax excluded (workload.md §2).
+  // 4·B·H·Nq·Nk·d: the two matmuls (QKᵀ and PV), softmax excluded (docs/reference/workload.md,
+  // "FLOP and byte formulas").
   [[nodiscard]] double flops() const;
   // Q, K, V read once and O written once in the storage type: a fused kernel's ideal traffic.
   [[nodiscard]] double bytes(DType d) const;

@@ -22,7 +22,8 @@
 
 namespace archbench::kernels::attention {
 
-// SD1.5 uses 40/80/160 (8 heads), SDXL and SD3 64, Flux 128 (workload.md §1).
+// SD1.5 uses 40/80/160 (8 heads), SDXL and SD3 64, Flux 128 (docs/reference/workload.md,
+// "The models behind the shapes").
 inline constexpr std::array<int, 5> kHeadDims{40, 64, 80, 128, 160};
 [[nodiscard]] bool supported_head_dim(int d);
 

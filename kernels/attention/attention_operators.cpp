@@ -1,6 +1,6 @@
-// The attention family: O = softmax(Q Kᵀ / sqrt(d)) V, forward, no mask, at the attention
-// shapes of SD1.5, SDXL, SD3 and Flux (workload.md §2 rows 17-22, plus SD1.5's levels 1 and 2 so
-// that every head dim 40/64/80/128/160 is covered; cross-attention to 77 text tokens has Nq != Nk
+// The attention family: O = softmax(Q Kᵀ / sqrt(d)) V, forward, no mask, at the attention shapes of SD1.5,
+// SDXL, SD3 and Flux (docs/reference/workload.md, "The operator set", attention row, plus SD1.5's levels 1
+// and 2 so that every head dim 40/64/80/128/160 is covered; cross-attention to 77 text tokens has Nq != Nk
 // and a key count that is no multiple of any tile).
 //
 // Layout: BHND, contiguous: Q [B,H,Nq,d], K and V [B,H,Nk,d], O [B,H,Nq,d]. Shape strings are

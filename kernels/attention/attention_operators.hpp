@@ -15,7 +15,8 @@ struct AttentionShape {
   bool own_f32;  // the own fp32 SIMT kernel runs this shape too
 };
 
-// The benchmark shapes (workload.md §2 rows 17-22, plus SD1.5's d = 80 and 160 levels).
+// The benchmark shapes (docs/reference/workload.md, "The operator set", attention row, plus SD1.5's d = 80
+// and 160 levels).
 [[nodiscard]] const std::vector<AttentionShape>& attention_shapes();
 
 void register_operators(Registry& r);

@@ -17,13 +17,13 @@
 // Not modelled: biases (the own GEMM/conv have none), the cross-attention to the text context, the
 // sampler's own update arithmetic, and the 1x1 skip conv (C is unchanged).
 //
-// Shapes (workload.md §1.2): SD1.5 at 512 px, B = 2 (CFG), level 0 (64x64, C 320, 8 heads x 40)
-// and level 1 (32x32, C 640, 8 heads x 80); S = 3 steps. flops and bytes are the sums over every
-// launch of every step of the stages' own formulas (Sd15StepDims::stage_costs: GEMM 2MNK and
-// e(MK+NK+MN); conv 2·M·K·RSC and input + filter + output; attention 4·B·h·N²·d and e·B·h·d·4N;
-// norms, SiLU, GEGLU, adds and permutes their single-pass traffic). The check shape keeps B, C,
-// heads and S and cuts the image to 5x7 (Sd15StepDims::check_dims); the float64 reference chains
-// the families' references and rounds to the storage type wherever the GPU stores a tensor.
+// Shapes (docs/reference/workload.md, "The models behind the shapes"): SD1.5 at 512 px, B = 2 (CFG), level 0
+// (64x64, C 320, 8 heads x 40) and level 1 (32x32, C 640, 8 heads x 80); S = 3 steps. flops and bytes are the
+// sums over every launch of every step of the stages' own formulas (Sd15StepDims::stage_costs: GEMM 2MNK and
+// e(MK+NK+MN); conv 2·M·K·RSC and input + filter + output; attention 4·B·h·N²·d and e·B·h·d·4N; norms, SiLU,
+// GEGLU, adds and permutes their single-pass traffic). The check shape keeps B, C, heads and S and cuts the
+// image to 5x7 (Sd15StepDims::check_dims); the float64 reference chains the families' references and rounds
+// to the storage type wherever the GPU stores a tensor.
 #include "kernels/composite/composite_operators.hpp"
 
 #include <array>

@@ -1,5 +1,5 @@
 // The convolution family: 2-D cross-correlation as nn.Conv2d computes it (no bias, no dilation,
-// zero padding), at the shapes of shared/reference/workload.md section 2, rows 1-8.
+// zero padding), at the shapes of docs/reference/workload.md, "The operator set" (conv row).
 //
 // Operators (id = conv/<name>/<dtype>/<shape>):
 //   conv_tc          own implicit GEMM on the tensor cores (mma.sync m16n8k16, fp32 accumulate,
@@ -52,7 +52,7 @@ struct NamedShape {
   bool all_variants;  // also f32/tf32 and NCHW (rows 1, 5, 6, 7)
 };
 
-// workload.md section 2, rows 1-8: {N, H, W, C, K, R, S, stride, pad}.
+// docs/reference/workload.md, "The operator set" (conv row): {N, H, W, C, K, R, S, stride, pad}.
 const std::array kShapes{
     NamedShape{{2, 64, 64, 320, 320, 3, 3, 1, 1}, "SD1.5 UNet L0 conv3x3", true},
     NamedShape{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, "SD1.5 UNet L2 conv3x3", false},

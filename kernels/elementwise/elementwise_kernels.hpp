@@ -1,7 +1,7 @@
-// Elementwise and glue kernels of a diffusion step (workload.md §1): SiLU, GELU (tanh), GEGLU,
-// residual add, nearest 2x upsample, the sinusoidal timestep embedding and Flux's RoPE. Storage
-// in the operator's dtype, math in fp32. Every kernel moves 16-byte packs where the buffers are
-// 16-byte aligned and the shape allows, and falls back to scalar accesses otherwise.
+// Elementwise and glue kernels of a diffusion step (docs/reference/workload.md, "The models behind the
+// shapes"): SiLU, GELU (tanh), GEGLU, residual add, nearest 2x upsample, the sinusoidal timestep embedding
+// and Flux's RoPE. Storage in the operator's dtype, math in fp32. Every kernel moves 16-byte packs where the
+// buffers are 16-byte aligned and the shape allows, and falls back to scalar accesses otherwise.
 #pragma once
 
 #include <cuda_runtime.h>

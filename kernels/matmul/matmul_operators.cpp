@@ -14,7 +14,7 @@
 namespace archbench::kernels::matmul {
 namespace {
 
-// Shapes from shared/reference/workload.md §2.
+// Shapes from docs/reference/workload.md, "The operator set".
 struct NamedShape {
   GemmDims dims;
   const char* model;

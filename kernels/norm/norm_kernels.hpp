@@ -1,6 +1,6 @@
-// Normalizations of a diffusion step (workload.md §1): LayerNorm (SD1.5 affine; Flux: no affine,
-// eps 1e-6), RMSNorm over the head dim (Flux QK-norm), GroupNorm(32) with an optional fused SiLU
-// (SD ResBlocks) in NCHW and NHWC. fp32 statistics for every dtype; 16-byte packs held in
+// Normalizations of a diffusion step (docs/reference/workload.md, "The models behind the shapes"): LayerNorm
+// (SD1.5 affine; Flux: no affine, eps 1e-6), RMSNorm over the head dim (Flux QK-norm), GroupNorm(32) with an
+// optional fused SiLU (SD ResBlocks) in NCHW and NHWC. fp32 statistics for every dtype; 16-byte packs held in
 // registers, so each kernel reads x once and writes y once.
 #pragma once
 

@@ -3,7 +3,8 @@
 # the committed baseline of its device key. Exit 77 (ctest: skipped) with the reason when there
 # is no usable GPU or no baseline for this device. Usage: baseline_gate.sh ARCHBENCH BASELINE_DIR
 # A slowdown must show twice: the operators the first comparison finds slower are run again and
-# count only when slower in that re-run too (compare --confirm; README "Baselines and the CI gate").
+# count only when slower in that re-run too (compare --confirm; docs/baselines-and-ci-gate.md,
+# "A slowdown must show twice"; the recipe itself is in README.md).
 # ARCHBENCH_GATE_KEEP=DIR keeps the run's results.json and log there (a campaign counts the gate
 # run as one of its A/A runs).
 set -uo pipefail

@@ -1,4 +1,4 @@
-# The documented exit codes of the CLI on a machine without a usable GPU (README "Exit codes").
+# The documented exit codes of the CLI on a machine without a usable GPU (docs/exit-codes.md).
 function(expect_exit code)
   execute_process(COMMAND "${ARCHBENCH}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL code)

@@ -1,4 +1,5 @@
-// The arch-list grammar against PyTorch's and CMake's documented behaviour (compat.md §1-2).
+// The arch-list grammar against PyTorch's and CMake's documented behaviour (docs/reference/compat.md,
+// "Arch-list grammars").
 #include <vector>
 #include <string>
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// Attention shapes: names, FLOP and byte formulas (workload.md §2), the check-scale cut.
+// Attention shapes: names, FLOP and byte formulas (docs/reference/workload.md, "FLOP and byte formulas"), the
+// check-scale cut.
 #include <gtest/gtest.h>
 
 #include "kernels/attention/attention_dims.hpp"

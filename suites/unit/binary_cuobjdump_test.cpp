@@ -13,7 +13,7 @@
 namespace archbench {
 namespace {
 
-// Our images, named the way cuobjdump names them (compat.md §4.6).
+// Our images, named the way cuobjdump names them (docs/reference/compat.md, "Fatbin and cubin layout").
 std::map<std::string, int> our_counts(const binary::BinaryFile& f) {
   std::map<std::string, int> counts;
   for (const auto& e : f.entries()) {

@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
         FixtureCase{"sm90a", {{"sm_90a", Compression::None}}},
         FixtureCase{"sm100f", {{"sm_100f", Compression::None}}},
         FixtureCase{"sm120a_ptx120", {{"sm_120a", Compression::None}, {"compute_120", Compression::Zstd}}},
-        // -rdc: everything in __nv_relfatbin, ELF compressed too (compat.md §4.5).
+        // -rdc: everything in __nv_relfatbin, ELF compressed too (docs/reference/compat.md, "Fatbin and cubin layout").
         FixtureCase{"rdc", {{"sm_80", Compression::Zstd}, {"compute_80", Compression::Zstd}}, true},
         FixtureCase{"mode_default", {{"sm_80", Compression::None}, {"compute_80", Compression::Zstd}}},
         FixtureCase{"mode_size", {{"sm_80", Compression::Zstd}, {"compute_80", Compression::Zstd}}},
@@ -182,7 +182,8 @@ TEST(BinaryRaw, ManyContainersInOneSection) {
   EXPECT_EQ(kernels[1].images, want);
 }
 
-// A cubin on its own: arch from e_flags; `a` is not recorded there (compat.md §4.4), so no suffix.
+// A cubin on its own: arch from e_flags; `a` is not recorded there (docs/reference/compat.md, "Suffixes `a`
+// and `f`"), so no suffix.
 TEST(BinaryRaw, CubinFileIsOneSassImage) {
   for (const auto& [fixture, arch] : {std::pair{"sm80", 80}, std::pair{"sm90a", 90}, std::pair{"sm100f", 100}}) {
     SCOPED_TRACE(fixture);

@@ -1,4 +1,6 @@
-// The compatibility engine against every rule and table of compat.md §0, §3 and §5.
+// The compatibility engine against every rule and table of docs/reference/compat.md: "Summary: which image a
+// kernel gets", "PTX ISA, toolkit and driver", "Driver and runtime versions" and "Runtime behaviour
+// without an image".
 #include <vector>
 #include <string>
 #include <gtest/gtest.h>

@@ -167,8 +167,8 @@ TEST(ConvCudnnGraph, StridesMatchTheLayoutsOffsets) {
   }
 }
 
-// workload.md section 2, rows 1-8 ({N, H, W, C, K, R, S, stride, pad}); every registered twin's
-// shape must be one of them (checked below), so this list cannot drift from the registry.
+// docs/reference/workload.md, "The operator set", the conv row ({N, H, W, C, K, R, S, stride, pad}); every
+// registered twin's shape must be one of them (checked below), so this list cannot drift from the registry.
 const std::vector<ConvDims> kShapes{
     {2, 64, 64, 320, 320, 3, 3, 1, 1},   {2, 16, 16, 1280, 1280, 3, 3, 1, 1}, {2, 8, 8, 1280, 1280, 3, 3, 1, 1},
     {2, 16, 16, 2560, 1280, 3, 3, 1, 1}, {2, 64, 64, 320, 320, 3, 3, 2, 1},   {2, 32, 32, 960, 640, 1, 1, 1, 0},

@@ -45,7 +45,8 @@ TEST(ConvDims, ShapeStrings) {
 }
 
 TEST(ConvDims, FlopsAndBytesFollowTheWorkloadFormulas) {
-  // workload.md section 2: conv FLOP = 2*B*Co*Ho*Wo*Ci*k^2, bytes = e*(input + filter + output).
+  // docs/reference/workload.md, "FLOP and byte formulas": conv FLOP = 2*B*Co*Ho*Wo*Ci*k^2, bytes = e*(input +
+  // filter + output).
   EXPECT_DOUBLE_EQ(kL0.flops(), 2.0 * 2 * 320 * 64 * 64 * 320 * 9);
   EXPECT_DOUBLE_EQ(kL0.bytes(DType::F16), 2.0 * (2.0 * 320 * 64 * 64 + 320.0 * 320 * 9 + 2.0 * 320 * 64 * 64));
   EXPECT_DOUBLE_EQ(kL0.bytes(DType::F32), 2 * kL0.bytes(DType::F16));

@@ -1,5 +1,6 @@
-// The conv family as registered: which operators exist at which shapes, their FLOP and byte
-// counts against workload.md section 2, and that every own kernel names an existing twin.
+// The conv family as registered: which operators exist at which shapes, their FLOP and byte counts against
+// docs/reference/workload.md ("The operator set", "FLOP and byte formulas"), and that every own kernel names
+// an existing twin.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -25,7 +26,8 @@ const Operator* find(const std::string& id) {
   return nullptr;
 }
 
-// workload.md section 2, rows 1-8: shape, GFLOP, MB at fp16.
+// docs/reference/workload.md, "The operator set" (the conv row) and "FLOP and byte formulas": shape,
+// GFLOP, MB at fp16.
 struct Row {
   const char* shape;
   double gflop;

@@ -15,7 +15,7 @@ namespace {
 constexpr long long kH200TwoPerSm = 132 * 2;
 constexpr long long kH200ThreePerSm = 132 * 3;
 
-// {N, H, W, C, K, R, S, stride, pad}, workload.md section 2 rows 1-8.
+// {N, H, W, C, K, R, S, stride, pad}, docs/reference/workload.md, "The operator set" (conv row).
 const ConvDims kRow1{2, 64, 64, 320, 320, 3, 3, 1, 1};
 const ConvDims kRow2{2, 16, 16, 1280, 1280, 3, 3, 1, 1};
 const ConvDims kRow3{2, 8, 8, 1280, 1280, 3, 3, 1, 1};

@@ -1,4 +1,5 @@
-// PTX ISA <-> CUDA <-> driver table (compat.md §3.3) and the driver minimums (§3.4).
+// PTX ISA <-> CUDA <-> driver table (docs/reference/compat.md, "PTX ISA, toolkit and driver") and the
+// driver minimums ("Driver and runtime versions").
 #include <gtest/gtest.h>
 
 #include "harness/arch/cuda_versions.hpp"

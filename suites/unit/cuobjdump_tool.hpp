@@ -75,7 +75,8 @@ inline const std::string& find_cuobjdump() {
 }
 
 // Images per target as cuobjdump names them: {"sm_90a cubin", 3}, {"sm_120 ptx", 1}. cuobjdump prints
-// an `f` ELF without its `f`, an `a` ELF with its `a`, and PTX as sm_XY[a|f] (compat.md §4.6).
+// an `f` ELF without its `f`, an `a` ELF with its `a`, and PTX as sm_XY[a|f] (docs/reference/compat.md,
+// "Fatbin and cubin layout").
 struct CuobjdumpListing {
   bool ok = false;  // the command ran; `counts` is empty for a file without device code
   std::string output;

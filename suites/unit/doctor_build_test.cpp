@@ -47,7 +47,7 @@ TEST(DoctorBuild, OwnKernelsWithAFamilyGap) {
   EXPECT_EQ(bad.outcome, Outcome::Fail);
   EXPECT_TRUE(contains(bad.summary, "1 without a usable image")) << bad.summary;
   EXPECT_TRUE(contains(bad.fix, "add 9.0 to ARCHBENCH_ARCH_LIST")) << bad.fix;
-  EXPECT_EQ(bad.guide_causes, (std::vector<int>{3, 4}));
+  EXPECT_EQ(bad.field_causes, (FieldCauses{FieldCause::ArchOnlyOnSomePaths, FieldCause::HardcodedGencodeList}));
   bool named = false;
   for (const auto& d : bad.details) named |= contains(d, "silu_f16");
   EXPECT_TRUE(named);
@@ -57,7 +57,7 @@ TEST(DoctorBuild, OwnKernelsWithAFamilyGap) {
   Finding w = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(jit, h200()), h200(),
                            "device 0");
   EXPECT_EQ(w.outcome, Outcome::Warn);
-  EXPECT_EQ(w.guide_causes, std::vector<int>{17});
+  EXPECT_EQ(w.field_causes, (FieldCauses{FieldCause::PtxJitReliance}));
   // ... and not at all with the JIT disabled.
   Finding off = judge_binary("archbench's own kernels", BinaryRole::OwnExecutable, tally_kernels(jit, h200(true)),
                              h200(true), "device 0");
@@ -79,7 +79,7 @@ TEST(DoctorBuild, DispatchingLibraryNeedsSassForThisArchOnly) {
       judge_binary("libcublasLt.so.13", BinaryRole::DispatchingLibrary, tally_kernels(lib, h200()), h200(), "device 0");
   EXPECT_EQ(none.outcome, Outcome::Fail);
   EXPECT_TRUE(contains(none.fix, "supports CC 9.0")) << none.fix;
-  EXPECT_EQ(none.guide_causes, (std::vector<int>{1, 2}));
+  EXPECT_EQ(none.field_causes, (FieldCauses{FieldCause::NoSassForMajor, FieldCause::ArchDroppedByToolkit}));
 
   const std::vector<binary::KernelImages> ptx_only{kernel("k", {ptx(80)})};
   Finding jit = judge_binary("libcudnn_engines_precompiled.so.9", BinaryRole::DispatchingLibrary,
@@ -95,7 +95,7 @@ TEST(DoctorBuild, CheckedFileWithPtxNewerThanTheDriver) {
   EXPECT_TRUE(contains(f.cause, "222")) << f.cause;
   EXPECT_TRUE(contains(f.fix, "r595")) << f.fix;
   EXPECT_FALSE(contains(f.fix, "ARCHBENCH_ARCH_LIST")) << "another binary's fix speaks of its own build: " << f.fix;
-  EXPECT_EQ(f.guide_causes, std::vector<int>{10});
+  EXPECT_EQ(f.field_causes, (FieldCauses{FieldCause::PtxNewerThanDriver}));
 
   // Some kernels without an image: fatal only if launched.
   const std::vector<binary::KernelImages> partial{kernel("a", {sass(90)}), kernel("b", {sass(80)})};
@@ -119,7 +119,7 @@ TEST(DoctorBuild, DeclaredTargets) {
   const arch::DeviceFacts old_driver{{9, 0}, {12080}, false, false};
   Finding too_new = judge_build_targets(m, old_driver, "device 0");
   EXPECT_EQ(too_new.outcome, Outcome::Fail);
-  EXPECT_EQ(too_new.guide_causes, std::vector<int>{10});
+  EXPECT_EQ(too_new.field_causes, (FieldCauses{FieldCause::PtxNewerThanDriver}));
 }
 
 TEST(DoctorBuild, CudnnSubLibrariesBesideLibcudnn) {

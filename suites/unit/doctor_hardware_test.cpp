@@ -190,7 +190,7 @@ TEST(DoctorHardware, OldDriverNamesTheBranch) {
   Checklist c;
   check_hardware(f, c);
   EXPECT_TRUE(contains(only(c, "device-count")->fix, "r580")) << only(c, "device-count")->fix;
-  EXPECT_EQ(only(c, "device-count")->guide_causes, std::vector<int>{9});
+  EXPECT_EQ(only(c, "device-count")->field_causes, (FieldCauses{FieldCause::DriverOlderThanRuntime}));
   const Finding* v = only(c, "driver-cuda-version");
   EXPECT_EQ(v->outcome, Outcome::Fail);
   EXPECT_TRUE(contains(v->fix, "cuda-compat")) << v->fix;
@@ -224,7 +224,7 @@ TEST(DoctorHardware, ModuleMismatchAfterAnUpgrade) {
   EXPECT_EQ(m->outcome, Outcome::Warn);  // CUDA still works here; without a device it is a FAIL
   EXPECT_TRUE(contains(m->summary, "kernel module 550.90.07 but user-space driver 550.107.02")) << m->summary;
   EXPECT_TRUE(contains(m->fix, "reboot")) << m->fix;
-  EXPECT_EQ(m->guide_causes, std::vector<int>{12});
+  EXPECT_EQ(m->field_causes, (FieldCauses{FieldCause::KernelModuleMismatch}));
 
   f.env.devices.clear();
   f.env.device_count_error = cudaErrorSystemDriverMismatch;

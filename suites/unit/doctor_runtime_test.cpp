@@ -191,7 +191,7 @@ TEST(DoctorRuntime, ASecondCudaRuntimeReachableIsAWarningWithTheDirectoryToRemov
   EXPECT_NE(w->summary.find("12.4.127"), std::string::npos) << w->summary;
   EXPECT_EQ(w->summary.find("13.0.96"), std::string::npos) << "the same version is no conflict: " << w->summary;
   EXPECT_NE(w->fix.find("remove " + dir.str() + " from LD_LIBRARY_PATH"), std::string::npos) << w->fix;
-  EXPECT_EQ(w->guide_causes, std::vector<int>{13});
+  EXPECT_EQ(w->field_causes, (FieldCauses{FieldCause::MixedCudaLibraries}));
   EXPECT_EQ(diagnose(c), Diagnosis::Healthy);  // a warning does not fail the run
 
   f.reachable = {same};

@@ -91,7 +91,7 @@ TEST(DoctorWorkload, PerDtypeGapGroupedWithTheWorkaround) {
   bool gap = false;
   for (const auto& d : g.details) gap |= contains(d, "elementwise/silu works in f32 but not in bf16, f16");
   EXPECT_TRUE(gap);
-  EXPECT_EQ(g.guide_causes, (std::vector<int>{1, 3}));
+  EXPECT_EQ(g.field_causes, (FieldCauses{FieldCause::NoSassForMajor, FieldCause::ArchOnlyOnSomePaths}));
   EXPECT_EQ(diagnose(c), Diagnosis::Failed);
 }
 
@@ -109,7 +109,7 @@ TEST(DoctorWorkload, GapAcrossImplementationsSuggestsThePrecisionFallback) {
   bool gap = false;
   for (const auto& d : g.details) gap |= contains(d, "attention's own kernels work in bf16, f16 but not in f32 (at 1 shape(s))");
   EXPECT_TRUE(gap);
-  EXPECT_EQ(g.guide_causes, (std::vector<int>{1, 3}));
+  EXPECT_EQ(g.field_causes, (FieldCauses{FieldCause::NoSassForMajor, FieldCause::ArchOnlyOnSomePaths}));
 }
 
 TEST(DoctorWorkload, AMissingLibraryTwinIsPreferredToThePrecisionFallback) {
@@ -144,7 +144,7 @@ TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
   for (const auto* g : groups)
     if (contains(g->summary, "wrong result")) w = g;
   ASSERT_NE(w, nullptr);
-  EXPECT_EQ(w->guide_causes, std::vector<int>{19});
+  EXPECT_EQ(w->field_causes, (FieldCauses{FieldCause::SilentWrongResults}));
   EXPECT_TRUE(contains(w->details.at(0), "rel. error 5.00e-01")) << w->details.at(0);
   EXPECT_TRUE(
       contains(w->details.at(1), "its library twin matmul/gemm_cublas/f16/S has 1.00e-05, the limit is 3x that"))
@@ -158,7 +158,7 @@ TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
   const Finding* jit = c.find("operators-jit");
   ASSERT_NE(jit, nullptr);
   EXPECT_EQ(jit->outcome, Outcome::Warn);
-  EXPECT_EQ(jit->guide_causes, std::vector<int>{17});
+  EXPECT_EQ(jit->field_causes, (FieldCauses{FieldCause::PtxJitReliance}));
 }
 
 TEST(DoctorWorkload, JitPasses) {
@@ -218,14 +218,14 @@ TEST(DoctorWorkload, JitPasses) {
 TEST(DoctorReport, TextAndJson) {
   Checklist c;
   c.add(Finding(Layer::Hardware, "device-count", Outcome::Fail, "cudaGetDeviceCount failed", "no driver", "install it",
-                {11}));
+                {FieldCause::NoDriverInContainer}));
   c.add(Finding(Layer::Runtime, "environment", Outcome::Pass, "nothing set").with_details({"a", "b"}));
   const std::string text = format_checklist(c);
   EXPECT_TRUE(contains(text, "1. hardware & driver")) << text;
   EXPECT_TRUE(contains(
       text, "  FAIL  [device-count] cudaGetDeviceCount failed\n        cause: no driver\n        fix:   install it\n"))
       << text;
-  EXPECT_TRUE(contains(text, "root cause #11")) << text;
+  EXPECT_TRUE(contains(text, "        root cause: no-driver-in-container (docs/reference/field-causes.md)\n")) << text;
   EXPECT_TRUE(contains(text, "        - b\n")) << text;
   EXPECT_TRUE(contains(text, "4. workload")) << text;
   EXPECT_TRUE(contains(format_summary(c, 3, "no usable CUDA driver or device"),
@@ -238,7 +238,7 @@ TEST(DoctorReport, TextAndJson) {
   EXPECT_EQ(j.at("layers").at("runtime"), "PASS");
   EXPECT_EQ(j.at("layers").at("build"), "SKIP");
   EXPECT_EQ(j.at("checks").at(0).at("fix"), "install it");
-  EXPECT_EQ(j.at("checks").at(0).at("guide_causes").at(0), 11);
+  EXPECT_EQ(j.at("checks").at(0).at("guide_causes"), nlohmann::json::array({"no-driver-in-container"}));
   EXPECT_EQ(j.at("manifest").at(0).at("key"), "driver");
 }
 

@@ -1,5 +1,6 @@
 // The norm and elementwise operators as registered: the ids baselines refer to are unchanged, the
-// new operators exist in every dtype, their byte counts follow workload.md's formulas, and every
+// new operators exist in every dtype, their byte counts follow the formulas of
+// docs/reference/workload.md ("FLOP and byte formulas"), and every
 // operator names a kernel stub for the image probe.
 #include <gtest/gtest.h>
 

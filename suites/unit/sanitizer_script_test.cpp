@@ -5,6 +5,8 @@
 // racecheck leaves out exactly the tests that launch library kernels.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -100,7 +102,8 @@ TEST(SanitizerScript, LibraryKernelExclusionsNeverMatchAnOwnKernel) {
 TEST(SanitizerScript, LibraryKernelExclusionsCoverTheKernelsTheH200Flagged) {
   const std::vector<std::string> excluded = library_kernel_substrings();
   // Mangled names as the tools saw them in the whole-suite run on the H200 (/work/notes/h200-s12,
-  // racecheck, synccheck, initcheck) and, for SDPA, the subset run of the README.
+  // racecheck, synccheck, initcheck) and, for SDPA, a subset run (docs/validation.md,
+  // "Sanitizers on the H200").
   const std::vector<std::string> flagged = {
       "nvjet_sm90_hsh_192x192_64x4_1x4_h_bz_coopB_TNN",  // racecheck: cuBLAS f16 GEMM
       "nvjet_sm90_tst_64x32_64x16_1x4_h_bz_splitK_TNT",  // racecheck: cuBLAS split-K GEMM
@@ -142,15 +145,14 @@ struct RegistryTest {
   std::string test;  // Registry/OperatorTest.ImageAndCorrectness/matmul__gemm_tc__f16__M8192_N960_K320
 };
 
-// Every registry operator's test in the GPU suite, from `archbench list` (no GPU needed).
+// Every registry operator's test in the GPU suite, from `archbench list --json -` (no GPU needed).
 std::vector<RegistryTest> registry_tests() {
   std::vector<RegistryTest> tests;
-  std::istringstream in(command_output(std::string("'") + ARCHBENCH_TEST_EXE + "' list"));
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
+  const auto list = nlohmann::json::parse(command_output(std::string("'") + ARCHBENCH_TEST_EXE + "' list --json -"));
+  for (const auto& op : list.at("operators")) {
     RegistryTest t;
-    fields >> t.id >> t.impl;
-    if (t.id == "id" || t.impl.empty()) continue;  // the header
+    t.id = op.at("id").get<std::string>();
+    t.impl = op.at("impl").get<std::string>();
     std::string name;
     for (char c : t.id) name += c == '/' ? std::string("__") : std::string(1, c);
     t.test = "Registry/OperatorTest.ImageAndCorrectness/" + name;

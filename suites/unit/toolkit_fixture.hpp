@@ -1,4 +1,5 @@
-// nvcc 13.0.88's own answers (compat.md §3.5), so grammar tests do not depend on the local nvcc.
+// nvcc 13.0.88's own answers (docs/reference/compat.md, "Driver and runtime versions"), so grammar tests do
+// not depend on the local nvcc.
 #pragma once
 
 #include "harness/arch/toolkit.hpp"

@@ -18,9 +18,10 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/compare.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 
 namespace archbench::cli {
 
@@ -117,10 +118,11 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
                              d.timer_floor_ms ? fmt::format("timer floor {:.2f} us", *d.timer_floor_ms * 1e3)
                                               : std::string("no timer floor: some run predates it"));
     if (runs_per_device[i] < kRecommendedBaselineRuns) {
-      std::cout << fmt::format("note: {} run(s) may not show every operator's slower mode between processes; pool "
-                               "{}+ for a gate (on the H200 a 4-run baseline flagged 1 operator in 4 of 10 later runs "
-                               "of the same build, 13-run baselines none in 14)\n",
-                               runs_per_device[i], kRecommendedBaselineRuns);
+      std::cout << text::wrap(fmt::format("{} run(s) may not show every operator's slower mode between processes: "
+                                          "pool {}+ for a gate, best from two or more machines "
+                                          "(docs/baselines-and-ci-gate.md, \"Making a baseline\")",
+                                          runs_per_device[i], kRecommendedBaselineRuns),
+                              text::kColumns, "note: ", "  ");
     }
   }
   return rc;
@@ -255,6 +257,11 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
 // Every device in the results is compared (a `run --device all` file holds several); a device
 // without a baseline is an error, never a silent pass.
 int compare_command(const CompareOptions& o) {
+  if (o.list_slower && is_stdout(o.json_path)) {
+    std::cerr << "archbench compare: --list-slower and --json - cannot both write to stdout\n";
+    return kUsage;
+  }
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<DeviceResults> results;
   Thresholds thresholds;
   std::map<std::string, DeviceResults> loaded;                         // by path
@@ -352,7 +359,7 @@ int compare_command(const CompareOptions& o) {
         j["device_key"] = devices[0]["device_key"];
         j["operators"] = devices[0]["operators"];
       }
-      write_file_atomically(o.json_path, j.dump(2) + "\n");
+      write_output(o.json_path, j.dump(2) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench compare: " << e.what() << "\n";
       return kInternal;

@@ -11,7 +11,7 @@ namespace archbench::cli {
 struct RunOptions {
   std::string filter = "*";
   std::vector<std::string> dtypes;
-  std::string device = "all";  // index or "all"
+  std::string device = "all";  // "all", an index or a list "0,1" (device_selection.hpp)
   std::string json_path;
   std::string gbench_json_path;
   std::optional<uint64_t> seed;
@@ -26,6 +26,7 @@ int run_command(const RunOptions& o);
 struct ListOptions {
   std::string filter = "*";
   std::vector<std::string> dtypes;
+  std::string json_path;  // the operators as JSON (schema archbench.list v1); "-" = stdout
 };
 int list_command(const ListOptions& o);
 
@@ -106,6 +107,7 @@ struct DoctorOptions {
   bool jit_passes = false;               // also the forced-JIT and no-JIT workload passes
   std::string json_path;
   std::string filter = "*";              // operators of the workload layer
+  bool quiet = false;                    // no per-operator progress on stderr
 };
 int doctor_command(const DoctorOptions& o);
 

@@ -1,8 +1,8 @@
 // archbench doctor [--check FILE...] [--jit-passes] [--json FILE] [--filter GLOB]
 //
-// The four-layer self-check of the field guides, each finding PASS / WARN / FAIL / SKIP, and every
-// non-PASS with its cause and its fix (and the row of shared/reference/doctor.md §2 it is an
-// instance of). The checks, by layer (check ids in brackets, as in the JSON):
+// The four-layer environment check, each finding PASS / WARN / FAIL / SKIP, and every non-PASS
+// with its cause and its fix (and the root causes of docs/reference/field-causes.md it is an
+// instance of, by id). The checks, by layer (check ids in brackets, as in the JSON):
 //
 // 1. hardware & driver (harness/doctor/hardware_layer): the device count with the driver error
 //    decoded (35 no/old driver, 34 stub, 100 no device, 803 module mismatch, 999, ...) [device-count];
@@ -82,9 +82,10 @@
 #include "harness/report/json.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/doctor_pass.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
 #include "tools/archbench/worker_process.hpp"
 
@@ -92,7 +93,6 @@ namespace archbench::cli {
 namespace {
 
 using doctor::Diagnosis;
-using EnvChanges = std::vector<std::pair<std::string, std::optional<std::string>>>;
 
 // A fresh, empty JIT cache directory for the forced-JIT pass, removed afterwards.
 class FreshCacheDir {
@@ -114,58 +114,6 @@ class FreshCacheDir {
   std::string path_;
 };
 
-// As `archbench run`: a base for the check (it includes the CPU reference) plus 100x a pessimistic
-// GPU time at the benchmark shape; JIT-compiling a whole module may add minutes.
-DeadlineFn doctor_deadline(const std::vector<const Operator*>& ops, double extra_s) {
-  std::map<std::string, double> seconds;
-  for (const auto* op : ops) {
-    const double pessimistic = std::max(op->spec().flops / 10e12, op->spec().bytes / 200e9);
-    seconds[op->id()] = 120.0 + extra_s + 100.0 * pessimistic;
-  }
-  return [seconds](const std::string& id) {
-    auto it = seconds.find(id);
-    return it == seconds.end() ? 600.0 : it->second;
-  };
-}
-
-// One workload pass on one device, merged in operator order: operators a worker died or hung on,
-// or never reached, carry that as their error.
-doctor::PassResults run_pass(int device, const std::vector<const Operator*>& ops, uint64_t seed, EnvChanges env,
-                             double extra_deadline_s, bool probe_only) {
-  std::vector<std::string> ids;
-  std::vector<OperatorResult> results;
-  for (const auto* op : ops) {
-    ids.push_back(op->id());
-    results.push_back(describe(*op));
-  }
-  WorkerRequest req{"check", device, ids, seed, false, doctor_deadline(ops, extra_deadline_s), ""};
-  req.env = std::move(env);
-  req.load_times = true;
-  req.probe_only = probe_only;
-  const WorkerOutcome outcome = run_phase(req);
-
-  doctor::PassResults pass;
-  pass.failure = outcome.failure;
-  pass.load_ms = outcome.load_ms;
-  std::map<std::string, const OperatorResult*> by_id;
-  for (const auto& r : outcome.results) by_id[r.id] = &r;
-  for (auto& r : results) {
-    if (auto it = by_id.find(r.id); it != by_id.end()) {
-      r = *it->second;
-    } else if (auto f = std::ranges::find(outcome.faults, r.id, &OperatorFault::id); f != outcome.faults.end()) {
-      r.fault = f->fault;
-      r.error = f->error;
-    } else {
-      r.error = outcome.failure.empty() ? "not reported by the check worker"
-                                        : outcome.failure + " before reporting this operator";
-    }
-  }
-  // Own low-precision kernels must be about as accurate as their library twin, as in `archbench run`.
-  apply_error_oracle(results, registry());
-  pass.results = std::move(results);
-  return pass;
-}
-
 nlohmann::json pass_to_json(int device, const std::string& name, const doctor::PassResults& p) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& r : p.results) ops.push_back(r);
@@ -185,6 +133,7 @@ std::pair<int, std::string> exit_code_for(Diagnosis d) {
 }  // namespace
 
 int doctor_command(const DoctorOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<const Operator*> ops;
   try {
     ops = select_operators(o.filter, {});
@@ -233,6 +182,8 @@ int doctor_command(const DoctorOptions& o) {
                         fmt::format("no usable device: the {} operator(s) of this build were not run", ops.size())));
   } else {
     const uint64_t seed = std::random_device{}() | (uint64_t{std::random_device{}()} << 32);
+    // Per-operator progress on stderr, as in `archbench run` (the blocking pass takes minutes).
+    RunProgress progress(stderr, RunProgress::detect(stderr, o.quiet), std::getenv("NO_COLOR") == nullptr);
     for (const auto& d : env.devices) {
       doctor::WorkloadInputs in;
       in.device = d;
@@ -240,31 +191,43 @@ int doctor_command(const DoctorOptions& o) {
       try {
         std::cerr << fmt::format("archbench doctor: device {}: checking {} operator(s), blocking (seed {})...\n",
                                  d.index, ops.size(), seed);
-        in.blocking = run_pass(d.index, ops, seed, {}, 0, false);
+        in.blocking = run_doctor_pass({"check", d.index, ops, seed, {}, 0, false, ""}, progress);
         workload.push_back(pass_to_json(d.index, "blocking", in.blocking));
         if (o.jit_passes) {
           std::cerr << fmt::format(
               "archbench doctor: device {}: no-JIT pass (CUDA_DISABLE_PTX_JIT=1, CUDA_CACHE_DISABLE=1)...\n", d.index);
-          in.no_jit = run_pass(d.index, ops, seed,
-                               {{"CUDA_DISABLE_PTX_JIT", "1"},
-                                {"CUDA_CACHE_DISABLE", "1"},
-                                {"CUDA_FORCE_PTX_JIT", std::nullopt},
-                                {"CUDA_FORCE_JIT", std::nullopt},
-                                {"CUDA_DISABLE_JIT", std::nullopt}},
-                               0, true);
+          in.no_jit = run_doctor_pass({"no-jit",
+                                       d.index,
+                                       ops,
+                                       seed,
+                                       {{"CUDA_DISABLE_PTX_JIT", "1"},
+                                        {"CUDA_CACHE_DISABLE", "1"},
+                                        {"CUDA_FORCE_PTX_JIT", std::nullopt},
+                                        {"CUDA_FORCE_JIT", std::nullopt},
+                                        {"CUDA_DISABLE_JIT", std::nullopt}},
+                                       0,
+                                       true,
+                                       ""},
+                                      progress);
           workload.push_back(pass_to_json(d.index, "no-jit", *in.no_jit));
           const FreshCacheDir cache;
           std::cerr << fmt::format(
               "archbench doctor: device {}: forced-JIT pass (CUDA_FORCE_PTX_JIT=1, CUDA_CACHE_PATH={})...\n", d.index,
               cache.path());
-          in.forced_jit = run_pass(d.index, ops, seed,
-                                   {{"CUDA_FORCE_PTX_JIT", "1"},
-                                    {"CUDA_CACHE_PATH", cache.path()},
-                                    {"CUDA_CACHE_DISABLE", std::nullopt},
-                                    {"CUDA_DISABLE_PTX_JIT", std::nullopt},
-                                    {"CUDA_DISABLE_JIT", std::nullopt},
-                                    {"CUDA_FORCE_JIT", std::nullopt}},
-                                   300, true);
+          in.forced_jit = run_doctor_pass({"forced-jit",
+                                           d.index,
+                                           ops,
+                                           seed,
+                                           {{"CUDA_FORCE_PTX_JIT", "1"},
+                                            {"CUDA_CACHE_PATH", cache.path()},
+                                            {"CUDA_CACHE_DISABLE", std::nullopt},
+                                            {"CUDA_DISABLE_PTX_JIT", std::nullopt},
+                                            {"CUDA_DISABLE_JIT", std::nullopt},
+                                            {"CUDA_FORCE_JIT", std::nullopt}},
+                                           300,
+                                           true,
+                                           ""},
+                                          progress);
           workload.push_back(pass_to_json(d.index, "forced-jit", *in.forced_jit));
         }
       } catch (const std::exception& e) {
@@ -293,7 +256,7 @@ int doctor_command(const DoctorOptions& o) {
     j["workload"] = workload;
     try {
       // Paths and kernel names are bytes from the system: never let one invalid UTF-8 byte lose the report.
-      write_file_atomically(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      write_output(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench doctor: " << e.what() << "\n";
       return kInternal;

@@ -1,4 +1,5 @@
-// archbench's exit codes (documented in README.md, "Exit codes").
+// archbench's exit codes (documented in docs/exit-codes.md, whose table tools/readme/check_docs.py
+// checks against this file).
 #pragma once
 
 namespace archbench::cli {

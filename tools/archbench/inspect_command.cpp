@@ -18,10 +18,12 @@
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/stack/judgement.hpp"
 #include "harness/ops/id_filter.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/fleet.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
 
 namespace archbench::cli {
@@ -67,13 +69,10 @@ struct ByArchLabel {
   }
 };
 
+// "RTX 4090 (8.9, Ada), driver CUDA 13.0"; a fleet device's label first ("runner-a100: A100 (8.0, Ampere)").
 std::string device_title(const arch::DeviceSpec& d) {
-  std::string t = d.cc.str();
-  if (d.label != d.cc.str()) t = d.label + " (" + d.cc.str() + ")";
-  if (!d.products.empty()) {  // a few examples are enough
-    const auto third = d.products.find(',', d.products.find(',', d.products.find(',') + 1) + 1);
-    t += " [" + (third == std::string::npos ? d.products : d.products.substr(0, third) + ", ...") + "]";
-  }
+  std::string t = arch::describe_device(d);
+  if (d.label != d.given) t = d.label + ": " + t;
   t += ", driver " + (d.driver.known() ? "CUDA " + d.driver.str() : std::string("unknown (PTX ISA not judged)"));
   return t;
 }
@@ -109,14 +108,31 @@ std::string device_summary(const arch::DeviceSpec& d, const binary::CoverageTall
   return s + fmt::format(" -> {} kernel(s) have no image here: launching one fails\n", grouped(bad));
 }
 
+// "images used: sass sm_80 x3,420, sass sm_86 x3,531": wrapped under its first image.
+std::string images_used_line(const std::map<std::string, size_t>& images_used) {
+  std::map<std::string, size_t, ByArchLabel> ordered(images_used.begin(), images_used.end());
+  std::string used;
+  for (const auto& [label, n] : ordered) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
+  return text::wrap(used, text::kColumns, "    images used: ", "                 ");
+}
+
+// One cause group: the count with an example kernel on one line (a long name cut; every name is in
+// --kernels and --json), the cause below it in at most three lines.
+std::string cause_lines(const std::string& cause, const std::vector<std::string>& names) {
+  const std::string head = fmt::format("    {} kernel(s), e.g. ", grouped(names.size()));
+  return text::shorten(head + names.front(), text::kColumns) + "\n" +
+         text::wrap(cause, text::kColumns, "      ", "      ", 3);
+}
+
 }  // namespace
 
 int inspect_command(const InspectOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<arch::DeviceSpec> devices;
   try {
     devices = device_specs(o.devices, o.driver, o.fleet_path);
   } catch (const UsageError& e) {
-    std::cerr << "archbench inspect: " << e.what() << "\n";
+    std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
     return kUsage;
   }
   const bool need_kernels = o.kernels || !devices.empty() || o.filter != "*";
@@ -154,13 +170,13 @@ int inspect_command(const InspectOptions& o) {
       else (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[entry_label(e)]++;
       ++compression[std::string(binary::compression_name(e.compression))];
     }
-    std::cout << fmt::format("{}: {} entries in {} fatbin container(s)\n", path, grouped(file->entries().size()),
-                             file->container_count());
+    std::cout << text::wrap_text(fmt::format("{}: {} entries in {} fatbin container(s)\n", path,
+                                             grouped(file->entries().size()), file->container_count()));
     auto line = [](const char* title, const auto& m) {
-      std::string s = fmt::format("  {:<6}", title);
+      std::string s;
       if (m.empty()) s += " none";
       for (const auto& [k, v] : m) s += fmt::format(" {} x{}", k, grouped(v));
-      return s + "\n";
+      return text::wrap(s.substr(1), text::kColumns, fmt::format("  {:<6} ", title), std::string(9, ' '));
     };
     std::cout << line("SASS", sass) << line("PTX", ptx);
     if (!other.empty()) std::cout << line("other", other);
@@ -217,10 +233,11 @@ int inspect_command(const InspectOptions& o) {
                                                 {"cause", v.cause}, {"fix", v.fix}};
             verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
           }
-          if (o.kernels) {
+          if (o.kernels) {  // the name on its line (cut when long: --json has it whole), images and verdicts below
             std::string images;
             for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
-            std::cout << fmt::format("    {}  <{}>{}\n", k.demangled, images, verdicts);
+            std::cout << text::shorten("    " + k.demangled, text::kColumns) << "\n"
+                      << text::wrap(fmt::format("<{}>{}", images, verdicts), text::kColumns, "      ", "        ");
           }
           jf["kernels"].push_back(std::move(jk));
         }
@@ -237,18 +254,16 @@ int inspect_command(const InspectOptions& o) {
         const bool runtime_too_new = runtime && devices[d].driver.known() && devices[d].driver.major() < runtime->cuda_major;
         const binary::Coverage verdict = runtime_too_new ? binary::Coverage::NeedsNewerDriver : images;
         any_missing |= !binary::runs(verdict);
-        std::cout << fmt::format("  on {}\n", device_title(devices[d])) << device_summary(devices[d], t, kind.kind, images);
-        if (!t.images_used.empty()) {
-          std::string used;
-          for (const auto& [label, n] : t.images_used) used += fmt::format("{}{} x{}", used.empty() ? "" : ", ", label, grouped(n));
-          std::cout << "    images used: " << used << "\n";
-        }
+        std::cout << text::wrap_text(fmt::format("  on {}\n", device_title(devices[d])) +
+                                     device_summary(devices[d], t, kind.kind, images));
+        if (!t.images_used.empty()) std::cout << images_used_line(t.images_used);
         std::string fix;
         if (runtime_too_new) {
           const int branch = arch::minimum_driver_branch_for_runtime(runtime->cuda_major);
-          std::cout << fmt::format("    built for the CUDA {} runtime ({}): it needs a driver of branch {} or newer; this "
-                                   "one reports CUDA {}\n", runtime->cuda_major, runtime->library, branch,
-                                   devices[d].driver.str());
+          std::cout << text::wrap(fmt::format("built for the CUDA {} runtime ({}): it needs a driver of branch {} or "
+                                              "newer; this one reports CUDA {}", runtime->cuda_major, runtime->library,
+                                              branch, devices[d].driver.str()),
+                                  text::kColumns, "    ", "      ");
           fix = fmt::format("update the driver to branch {}+, or use a build for CUDA {}.x", branch, devices[d].driver.major());
         }
         // A dispatching library's kernels for other GPUs are not failures: only its verdict is said.
@@ -259,9 +274,7 @@ int inspect_command(const InspectOptions& o) {
               std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.failing_by_cause.size() - 5);
               break;
             }
-            const auto& first = names_failing.front();
-            const std::string example = first.size() > 100 ? first.substr(0, 97) + "..." : first;
-            std::cout << fmt::format("    {} kernel(s), e.g. {}: {}\n", grouped(names_failing.size()), example, cause);
+            std::cout << cause_lines(cause, names_failing);
           }
           if (fix.empty() && !binary::runs(images)) {
             const bool own = std::filesystem::exists(path) && std::filesystem::exists("/proc/self/exe") &&
@@ -273,7 +286,7 @@ int inspect_command(const InspectOptions& o) {
                                         stack::AdviceContext{std::atoi(build_manifest().nvcc_version.c_str())});
           }
         }
-        if (!fix.empty()) std::cout << "    fix: " << fix << "\n";
+        if (!fix.empty()) std::cout << text::wrap(fix, text::kColumns, "    fix: ", "         ");
         json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
                 {"kernels", kernels.size()}, {"counts", json::object()}, {"verdict", binary::coverage_name(verdict)},
                 {"runs", binary::runs(verdict)}, {"fix", fix}, {"images_used", t.images_used},
@@ -293,7 +306,7 @@ int inspect_command(const InspectOptions& o) {
   }
   if (!o.json_path.empty()) {
     try {
-      write_file_atomically(o.json_path, report.dump(2) + "\n");
+      write_output(o.json_path, report.dump(2) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench inspect: " << e.what() << "\n";
       return kInternal;

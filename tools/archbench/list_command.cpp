@@ -1,14 +1,39 @@
-#include <vector>
-#include <string>
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "harness/report/text_wrap.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
 
 namespace archbench::cli {
+namespace {
+
+// The operator list as JSON: schema "archbench.list" v1, one object per operator.
+nlohmann::json operators_to_json(const std::vector<const Operator*>& ops) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto* op : ops) {
+    const auto& s = op->spec();
+    list.push_back({{"id", op->id()},
+                    {"family", s.family},
+                    {"name", s.name},
+                    {"dtype", std::string(dtype_name(s.dtype))},
+                    {"shape", s.shape},
+                    {"impl", std::string(impl_name(s.impl))},
+                    {"min_cc", s.min_cc.str()},
+                    {"flops", s.flops},
+                    {"bytes", s.bytes},
+                    {"model", s.model}});
+  }
+  return {{"schema", "archbench.list"}, {"schema_version", 1}, {"operators", list}};
+}
+
+}  // namespace
 
 int list_command(const ListOptions& o) {
   std::vector<const Operator*> ops;
@@ -18,12 +43,23 @@ int list_command(const ListOptions& o) {
     std::cerr << "archbench list: " << e.what() << "\n";
     return kUsage;
   }
-  std::cout << fmt::format("{:<44} {:<7} {:<7} {:>9} {:>9}  {}\n", "id", "impl", "min CC", "GFLOP", "MB", "shape from");
+  if (!o.json_path.empty()) {
+    try {
+      write_output(o.json_path, operators_to_json(ops).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "archbench list: " << e.what() << "\n";
+      return kInternal;
+    }
+    if (is_stdout(o.json_path)) return kOk;  // the JSON is the answer; the table would say the same
+  }
+  // The id stays whole on its line (it is what --filter takes); the model wraps.
+  text::Table table({{"id"}, {"impl"}, {"min CC"}, {"GFLOP", true}, {"MB", true}, {"shape from", false, true, 16}});
   for (const auto* op : ops) {
     const auto& s = op->spec();
-    std::cout << fmt::format("{:<44} {:<7} {:<7} {:>9.1f} {:>9.1f}  {}\n", op->id(), impl_name(s.impl), s.min_cc.str(),
-                             s.flops / 1e9, s.bytes / 1e6, s.model);
+    table.add_row({op->id(), std::string(impl_name(s.impl)), s.min_cc.str(), fmt::format("{:.1f}", s.flops / 1e9),
+                   fmt::format("{:.1f}", s.bytes / 1e6), s.model});
   }
+  std::cout << table.render();
   return kOk;
 }
 

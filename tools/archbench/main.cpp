@@ -1,55 +1,67 @@
 // archbench: per device and per operator, which kernel image runs, whether it computes the
-// right answer, and how fast. See README.md.
+// right answer, and how fast. See README.md and docs/.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "harness/manifest/build_manifest.hpp"
+#include "harness/report/text_wrap.hpp"
+#include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 
 int main(int argc, char** argv) {
   using namespace archbench;
   CLI::App app{"archbench: which kernel image runs on this GPU, is it right, how fast"};
+  // Set before the subcommands are added: they inherit the formatter, the help flag and
+  // allow_extras, which leaves unknown arguments to leftover_message() (a suggestion) instead of
+  // CLI11's "The following arguments were not expected".
+  app.formatter(std::make_shared<cli::HelpFormatter>());
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.allow_extras();
   app.require_subcommand(0, 1);
   bool version = false;
   app.add_flag("--version", version, "print the build manifest and exit");
 
   cli::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
-  run_cmd->add_option("--filter", run.filter, "globs over operator ids, comma-separated (any matches): 'matmul/*', 'norm/*,*/f16/*'");
-  run_cmd->add_option("--dtype", run.dtypes, "comma-separated dtypes: f32,tf32,f16,bf16")->delimiter(',');
-  run_cmd->add_option("--device", run.device, "device index or 'all'");
-  run_cmd->add_option("--json", run.json_path, "write the results as JSON (schema archbench.run v1)");
-  run_cmd->add_option("--gbench-json", run.gbench_json_path, "also write the timings in Google Benchmark's JSON format");
-  run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)");
+  cli::value_name(run_cmd->add_option("--filter", run.filter, "globs over operator ids, comma-separated (any matches): 'matmul/*', 'norm/*,*/f16/*'"), "GLOBS");
+  cli::value_name(run_cmd->add_option("--dtype", run.dtypes, "comma-separated dtypes: f32,tf32,f16,bf16"), "LIST")->delimiter(',');
+  cli::value_name(run_cmd->add_option("--device", run.device,
+                      "CUDA device indices, comma-separated (0,1), or all (default); CUDA's numbering: the devices "
+                      "CUDA_VISIBLE_DEVICES leaves, fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID (nvidia-smi's "
+                      "order)"), "LIST");
+  cli::value_name(run_cmd->add_option("--json", run.json_path, "write the results as JSON (schema archbench.run v1); - for stdout (the report then goes to stderr)"), "FILE");
+  cli::value_name(run_cmd->add_option("--gbench-json", run.gbench_json_path, "also write the timings in Google Benchmark's JSON format; - for stdout"), "FILE");
+  cli::value_name(run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)"), "N");
   run_cmd->add_flag("!--no-timing", run.timing, "image and correctness only");
   run_cmd->add_flag("--hot-l2", run.hot_l2, "do not flush the L2 between timing samples");
-  run_cmd->add_option("--cuda-graph", run.cuda_graph,
+  cli::value_name(run_cmd->add_option("--cuda-graph", run.cuda_graph,
                       "time by CUDA-graph replay: off (default), auto (launch-bound operators, pilot median < 50 us) "
-                      "or all; the time is then per launch in a back-to-back replay")
+                      "or all; the time is then per launch in a back-to-back replay"), "off|auto|all")
       ->check(CLI::IsMember({"off", "auto", "all"}));
-  run_cmd->add_option("--op-timeout", run.op_timeout_s,
+  cli::value_name(run_cmd->add_option("--op-timeout", run.op_timeout_s,
                       "seconds an operator may run before its worker is killed and it is recorded as hung "
-                      "(default: derived per operator from its size)")
-      ->check(CLI::PositiveNumber);
+                      "(default: derived per operator from its size)"), "SECONDS")
+      ->check(cli::positive_seconds());
   run_cmd->add_flag("-q,--quiet", run.quiet,
                     "no progress on stderr (default: one line updated in place on a terminal, one plain line per operator otherwise)");
 
   cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
-  list_cmd->add_option("--filter", list.filter, "globs over operator ids, comma-separated");
-  list_cmd->add_option("--dtype", list.dtypes, "comma-separated dtypes")->delimiter(',');
+  cli::value_name(list_cmd->add_option("--filter", list.filter, "globs over operator ids, comma-separated"), "GLOBS");
+  cli::value_name(list_cmd->add_option("--dtype", list.dtypes, "comma-separated dtypes"), "LIST")->delimiter(',');
+  cli::value_name(list_cmd->add_option("--json", list.json_path, "write the operators as JSON (schema archbench.list v1); - for stdout"), "FILE");
 
   cli::InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)");
-  inspect_cmd->add_option("files", inspect.files, "ELF executables, shared libraries, objects, fatbin or cubin files")->required();
+  cli::value_name(inspect_cmd->add_option("files", inspect.files, "ELF executables, shared libraries, objects, fatbin or cubin files"), "FILE...")->required();
   inspect_cmd->add_flag("--kernels", inspect.kernels, "list every kernel with its images (and verdicts)");
-  inspect_cmd->add_option("--filter", inspect.filter, "glob over kernel names (demangled or mangled)");
-  inspect_cmd->add_option("--json", inspect.json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1)");
-  inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9), CC@driver (12.0@12080), or a product (\"RTX 5090\", H100, L4)");
-  inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)");
-  inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see README)");
+  cli::value_name(inspect_cmd->add_option("--filter", inspect.filter, "glob over kernel names (demangled or mangled)"), "GLOBS");
+  cli::value_name(inspect_cmd->add_option("--json", inspect.json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1); - for stdout"), "FILE");
+  cli::value_name(inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)"), "DEVICE");
+  cli::value_name(inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)"), "VERSION");
+  cli::value_name(inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see docs/inspect.md)"), "FILE");
 
   cli::ScanOptions scan;
   auto* scan_cmd = app.add_subcommand(
@@ -74,47 +86,47 @@ int main(int argc, char** argv) {
   auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
   baseline_cmd->require_subcommand(1);
   auto* update_cmd = baseline_cmd->add_subcommand("update", "store run results as the baseline of their device(s)");
-  update_cmd->add_option("--from", update.from, "results of archbench run --json; repeat to pool several runs (recommended: 8+)")->required();
-  update_cmd->add_option("--dir", update.dir, "directory of <device-key>.json baselines (default: baselines)");
-  update_cmd->add_option("--out", update.out, "write exactly this file (results of one device only)");
+  cli::value_name(update_cmd->add_option("--from", update.from, "results of archbench run --json; repeat to pool several runs (recommended: 8+)"), "FILE")->required();
+  cli::value_name(update_cmd->add_option("--dir", update.dir, "directory of <device-key>.json baselines (default: baselines)"), "DIR");
+  cli::value_name(update_cmd->add_option("--out", update.out, "write exactly this file (results of one device only)"), "FILE");
   update_cmd->add_flag("--force", update.force, "replace a baseline of another device key or build, or an unreadable one");
 
   cli::CompareOptions cmp;
   auto* compare_cmd = app.add_subcommand("compare", "compare results with a baseline; non-zero exit on any regression");
-  compare_cmd->add_option("--baseline", cmp.baseline, "baseline file, or a directory holding <device-key>.json (e.g. baselines)")->required();
-  compare_cmd->add_option("results", cmp.results, "results of archbench run --json")->required();
-  compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha");
-  compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON");
-  compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches these comma-separated globs (on both sides)");
+  cli::value_name(compare_cmd->add_option("--baseline", cmp.baseline, "baseline file, or a directory holding <device-key>.json (e.g. baselines)"), "FILE|DIR")->required();
+  cli::value_name(compare_cmd->add_option("results", cmp.results, "results of archbench run --json"), "RESULTS")->required();
+  cli::value_name(compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha"), "FILE");
+  cli::value_name(compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON (schema archbench.compare v1); - for stdout"), "FILE");
+  cli::value_name(compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches these comma-separated globs (on both sides)"), "GLOBS");
   compare_cmd->add_flag("!--no-floor-correction", cmp.floor_correction,
                         "compare times as measured, without taking out the difference of the two machines' timer floors");
-  compare_cmd->add_option("--confirm", cmp.confirm,
+  cli::value_name(compare_cmd->add_option("--confirm", cmp.confirm,
                           "a later run of the slower operators (run --filter \"$(archbench compare ... --list-slower)\"): "
-                          "a slowdown stands only if the re-run is slower too");
+                          "a slowdown stands only if the re-run is slower too"), "FILE");
   compare_cmd->add_flag("--list-slower", cmp.list_slower,
                         "print only the ids of the operators judged slower, comma-separated, for run --filter; exit 0");
 
   cli::MergeOptions merge;
   auto* merge_cmd = app.add_subcommand("merge", "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html");
-  merge_cmd->add_option("results", merge.results, "results of archbench run --json, one or more (one per device or build)")->required();
-  merge_cmd->add_option("-o,--out", merge.out_dir, "directory to write fleet.json, fleet.md and fleet.html into")->required();
-  merge_cmd->add_option("--baselines", merge.baselines, "directory of <device-key>.json baselines: adds the change per device");
-  merge_cmd->add_option("--thresholds", merge.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)");
+  cli::value_name(merge_cmd->add_option("results", merge.results, "results of archbench run --json, one or more (one per device or build)"), "RESULTS...")->required();
+  cli::value_name(merge_cmd->add_option("-o,--out", merge.out_dir, "directory to write fleet.json, fleet.md and fleet.html into"), "DIR")->required();
+  cli::value_name(merge_cmd->add_option("--baselines", merge.baselines, "directory of <device-key>.json baselines: adds the change per device"), "DIR");
+  cli::value_name(merge_cmd->add_option("--thresholds", merge.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)"), "FILE");
 
   cli::ReportOptions report;
   auto* report_cmd = app.add_subcommand("report", "write one run's results as a self-contained HTML report");
-  report_cmd->add_option("results", report.results, "results of archbench run --json")->required();
-  report_cmd->add_option("--html", report.html_path, "the HTML file to write")->required();
-  report_cmd->add_option("--baseline", report.baseline, "baseline file, or a directory holding <device-key>.json");
-  report_cmd->add_option("--thresholds", report.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)");
+  cli::value_name(report_cmd->add_option("results", report.results, "results of archbench run --json"), "RESULTS")->required();
+  cli::value_name(report_cmd->add_option("--html", report.html_path, "the HTML file to write"), "FILE")->required();
+  cli::value_name(report_cmd->add_option("--baseline", report.baseline, "baseline file, or a directory holding <device-key>.json"), "FILE|DIR");
+  cli::value_name(report_cmd->add_option("--thresholds", report.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)"), "FILE");
 
   cli::ResourcesOptions resources;
   auto* resources_cmd = app.add_subcommand(
       "resources", "write ctest's resource spec file for the visible GPUs (ctest -L gpu --resource-spec-file FILE -j <GPUs>)");
-  resources_cmd->add_option("--json", resources.json_path, "the spec file to write")->required();
-  resources_cmd->add_option("--slots", resources.slots, "GPU tests that may share one GPU at once (default 1)")
+  cli::value_name(resources_cmd->add_option("--json", resources.json_path, "the spec file to write; - for stdout"), "FILE")->required();
+  cli::value_name(resources_cmd->add_option("--slots", resources.slots, "GPU tests that may share one GPU at once (default 1)"), "N")
       ->check(CLI::Range(1, 64));
-  resources_cmd->add_option("--count", resources.count, "declare this many GPUs instead of probing the visible ones")
+  cli::value_name(resources_cmd->add_option("--count", resources.count, "declare this many GPUs instead of probing the visible ones"), "N")
       ->check(CLI::Range(0, 1024));
 
   cli::WorkerOptions worker;
@@ -133,12 +145,14 @@ int main(int argc, char** argv) {
   cli::DoctorOptions doctor;
   auto* doctor_cmd = app.add_subcommand(
       "doctor", "check hardware & driver, runtime libraries, build images and the real workload; cause and fix per finding");
-  doctor_cmd->add_option("--check", doctor.check_files, "other binaries (libtorch_cuda.so, an extension .so, ...) to judge for every device present");
+  cli::value_name(doctor_cmd->add_option("--check", doctor.check_files, "other binaries (libtorch_cuda.so, an extension .so, ...) to judge for every device present"), "FILE");
   doctor_cmd->add_flag("--jit-passes", doctor.jit_passes,
                        "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
                        "(JIT cache disabled), in child processes");
-  doctor_cmd->add_option("--json", doctor.json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1)");
-  doctor_cmd->add_option("--filter", doctor.filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)");
+  cli::value_name(doctor_cmd->add_option("--json", doctor.json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1); - for stdout"), "FILE");
+  doctor_cmd->add_flag("-q,--quiet", doctor.quiet,
+                       "no per-operator progress of the workload layer on stderr (default: as archbench run)");
+  cli::value_name(doctor_cmd->add_option("--filter", doctor.filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)"), "GLOBS");
 
   try {
     app.parse(argc, argv);
@@ -147,7 +161,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    const std::string where = cli::command_path(app);
+    std::cerr << text::wrap_text(where + ": " + e.what() + "\n") << "(`" << where << " --help` lists the options)\n";
+    return cli::kUsage;
+  }
+  const CLI::App& given = cli::active_command(app);
+  if (const auto leftover = cli::leftover_message(given, given.remaining()); leftover) {
+    const std::string where = cli::command_path(app);
+    std::cerr << text::wrap_text(where + ": " + *leftover + "\n") << "(`" << where << " --help` lists the options)\n";
     return cli::kUsage;
   }
   try {

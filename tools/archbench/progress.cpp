@@ -85,6 +85,14 @@ void RunProgress::faulted(const std::string& id, const std::string& fault) {
   show(id, fault, true, true);
 }
 
+std::function<void(const WorkerEvent&)> RunProgress::listener() {
+  return [this](const WorkerEvent& e) {
+    if (e.kind == WorkerEvent::Kind::Started) started(e.id);
+    else if (e.kind == WorkerEvent::Kind::Finished) finished(*e.result);
+    else faulted(e.id, e.fault);
+  };
+}
+
 void RunProgress::end_phase() {
   if (style_ == Style::Terminal) {
     std::fprintf(out_, "\r\033[K");

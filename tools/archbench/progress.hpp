@@ -1,13 +1,15 @@
-// Progress of `archbench run` on stderr, fed by the worker supervisor as operators start and
+// Progress of `archbench run` and of the doctor's workload passes on stderr, fed by the worker supervisor as operators start and
 // finish. On a terminal: one line rewritten in place ("\r", cut to the terminal's width) with the
 // verdict coloured (unless NO_COLOR is set). Otherwise (CI logs, files): one plain line per
 // finished operator, no colour, no control characters. --quiet: nothing.
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "harness/report/result.hpp"
+#include "tools/archbench/worker_process.hpp"
 
 namespace archbench::cli {
 
@@ -23,6 +25,9 @@ class RunProgress {
   void finished(const OperatorResult& r);
   void faulted(const std::string& id, const std::string& fault);
   void end_phase();  // clears the terminal line
+  // For WorkerRequest::on_event: started, finished and faulted as the workers report them (run's
+  // phases and the doctor's workload passes alike).
+  [[nodiscard]] std::function<void(const WorkerEvent&)> listener();
 
   // The plain line for a finished operator, e.g. "[gpu0 check 3/192] matmul/... sass sm_90, ok 3.2e-07"
   // (no colour); public for tests.

@@ -6,14 +6,15 @@
 #include <iostream>
 
 #include "harness/device/environment.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "harness/util/ctest_resources.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 
 namespace archbench::cli {
 
 int resources_command(const ResourcesOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));
   size_t count = 0;
   bool usable = true;
   if (o.count) {
@@ -29,12 +30,13 @@ int resources_command(const ResourcesOptions& o) {
     }
   }
   try {
-    write_file_atomically(o.json_path, ctest_resource_spec(count, o.slots).dump(2) + "\n");
+    write_output(o.json_path, ctest_resource_spec(count, o.slots).dump(2) + "\n");
   } catch (const std::exception& e) {
     std::cerr << "archbench resources: " << e.what() << "\n";
     return kInternal;
   }
-  std::cout << fmt::format("wrote {}: {} GPU(s), {} slot(s) each\n", o.json_path, count, o.slots);
+  std::cout << fmt::format("wrote {}: {} GPU(s), {} slot(s) each\n", is_stdout(o.json_path) ? "the spec to stdout" : o.json_path,
+                           count, o.slots);
   return usable ? kOk : kNoDevice;
 }
 

@@ -18,40 +18,21 @@
 #include "harness/device/environment.hpp"
 #include "harness/report/console.hpp"
 #include "harness/report/json.hpp"
+#include "harness/report/text_wrap.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
-#include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/device_selection.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
 #include "tools/archbench/progress.hpp"
 #include "tools/archbench/selection.hpp"
 #include "tools/archbench/worker_process.hpp"
 
 namespace archbench::cli {
 namespace {
-
-std::vector<int> select_devices(const std::string& spec, const Environment& env) {
-  const int count = static_cast<int>(env.devices.size());
-  if (spec == "all") {
-    std::vector<int> all;
-    for (int i = 0; i < count; ++i) all.push_back(i);
-    return all;
-  }
-  int index = -1;
-  try {
-    size_t used = 0;
-    index = std::stoi(spec, &used);
-    if (used != spec.size()) index = -1;
-  } catch (const std::exception&) {
-    index = -1;
-  }
-  if (index < 0 || index >= count) {
-    throw UsageError(fmt::format("--device '{}' is not 'all' or an index below {} (the visible device count)", spec, count));
-  }
-  return {index};
-}
 
 // Results of a phase, in operator order; operators the worker never reported carry its failure.
 void merge_phase(std::vector<OperatorResult>& results, const std::vector<std::string>& sent,
@@ -128,6 +109,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int run_command(const RunOptions& o) {
+  if (is_stdout(o.json_path) && is_stdout(o.gbench_json_path)) {
+    std::cerr << "archbench run: --json - and --gbench-json - cannot both write to stdout\n";
+    return kUsage;
+  }
+  // With JSON on stdout, the report goes to stderr (json_output.hpp).
+  const TextToStderr text_to_stderr(is_stdout(o.json_path) || is_stdout(o.gbench_json_path));
   std::vector<const Operator*> ops;
   try {
     ops = select_operators(o.filter, o.dtypes);
@@ -147,16 +134,17 @@ int run_command(const RunOptions& o) {
   report.environment = probe_environment();
   if (!report.environment.usable()) {
     std::cout << format_manifest(report.build);
-    std::cerr << "archbench run: no usable CUDA device: "
-              << (report.environment.device_count_error != 0 ? report.environment.device_count_error_text
-                                                             : std::string("the driver reports 0 devices"))
-              << "\n";
-    if (!o.json_path.empty()) write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
+    std::cerr << text::wrap_text("archbench run: no usable CUDA device: " +
+                                 (report.environment.device_count_error != 0
+                                      ? report.environment.device_count_error_text
+                                      : std::string("the driver reports 0 devices")) +
+                                 "\n");
+    if (!o.json_path.empty()) write_output(o.json_path, report_to_json(report).dump(2) + "\n");
     return kNoDevice;
   }
   std::vector<int> devices;
   try {
-    devices = select_devices(o.device, report.environment);
+    devices = parse_device_selection(o.device, static_cast<int>(report.environment.devices.size()));
   } catch (const UsageError& e) {
     std::cerr << "archbench run: " << e.what() << "\n";
     return kUsage;
@@ -165,11 +153,7 @@ int run_command(const RunOptions& o) {
 
   bool worker_failed = false;
   RunProgress progress(stderr, RunProgress::detect(stderr, o.quiet), std::getenv("NO_COLOR") == nullptr);
-  auto on_event = [&progress](const WorkerEvent& e) {
-    if (e.kind == WorkerEvent::Kind::Started) progress.started(e.id);
-    else if (e.kind == WorkerEvent::Kind::Finished) progress.finished(*e.result);
-    else progress.faulted(e.id, e.fault);
-  };
+  const auto on_event = progress.listener();
   for (int index : devices) {
     DeviceReport dr;
     dr.device = report.environment.devices[static_cast<size_t>(index)];
@@ -207,10 +191,13 @@ int run_command(const RunOptions& o) {
         worker_failed |= !time.failure.empty();
       }
     }
-    std::cout << format_device_header(report.environment, dr, report.build) << "seed " << seed
-              << " | check: CUDA_LAUNCH_BLOCKING=1 worker | " << timing_method(o, *graph) << "\n\n"
+    std::cout << format_device_header(report.environment, dr, report.build)
+              << text::wrap_fields({fmt::format("seed {}", seed), "check: CUDA_LAUNCH_BLOCKING=1 worker",
+                                    timing_method(o, *graph)},
+                                   " | ", text::kColumns, "", "  ")
+              << "\n"
               << format_operator_table(dr);
-    if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << graph_replay_line(dr);
+    if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
     std::string phases;
     for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase, secs);
     if (!phases.empty()) std::cout << "\nphases: " << phases << "\n";
@@ -224,8 +211,8 @@ int run_command(const RunOptions& o) {
 
   if (!o.json_path.empty() || !o.gbench_json_path.empty()) {
     try {
-      if (!o.json_path.empty()) write_file_atomically(o.json_path, report_to_json(report).dump(2) + "\n");
-      if (!o.gbench_json_path.empty()) write_file_atomically(o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n");
+      if (!o.json_path.empty()) write_output(o.json_path, report_to_json(report).dump(2) + "\n");
+      if (!o.gbench_json_path.empty()) write_output(o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "archbench run: " << e.what() << "\n";
       return kInternal;

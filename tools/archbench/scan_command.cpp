@@ -33,7 +33,12 @@ std::vector<arch::DeviceSpec> present_devices(std::string& why_none) {
     return out;
   }
   for (const auto& d : env.devices) {
-    out.push_back(arch::DeviceSpec{fmt::format("device {}: {}", d.index, d.name), d.cc, env.driver, ""});
+    arch::DeviceSpec spec;
+    spec.label = fmt::format("device {}", d.index);  // shown before the product (given stays empty)
+    spec.cc = d.cc;
+    spec.driver = env.driver;
+    spec.product = d.name;
+    out.push_back(std::move(spec));
   }
   return out;
 }

@@ -109,10 +109,15 @@ pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args,
   argv.push_back(nullptr);
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
+  // A worker reports through its --out file; anything it (or a library in it) prints goes to stderr,
+  // so that the parent's stdout holds only the report, or only the JSON of `--json -`.
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
   pid_t pid = 0;
-  if (int rc = posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), envp.data()); rc != 0) {
-    throw std::runtime_error("cannot start a worker process (" + exe + "): " + std::strerror(rc));
-  }
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start a worker process (" + exe + "): " + std::strerror(rc));
   return pid;
 }
 

@@ -7,11 +7,15 @@ Fails (exit 1), naming each problem, when:
 - README.md is longer than 200 lines;
 - a relative link in README.md or docs/**/*.md points to a file that does not exist, or to a heading anchor the
   target does not have;
-- a Markdown file of the repository links or refers to ../shared or shared/reference (not part of the repository);
+- a Markdown file of the repository links or refers to ../shared or the session's shared reference
+  directory (not part of the repository);
 - a command written in a code span or code block of README.md or docs/**/*.md (`archbench SUB ... --option`, or a
   span that starts with `SUB --option`) names a subcommand or an option that `ARCHBENCH_EXE SUB --help` does not
   list (`baseline update` included);
-- the exit-code table of docs/exit-codes.md disagrees with tools/archbench/exit_codes.hpp.
+- the exit-code table of docs/exit-codes.md disagrees with tools/archbench/exit_codes.hpp;
+- a source file (C++, CUDA, shell, Python, CMake) cites a reference page by its old section numbers
+  (compat.md with a section sign and number) or the session's shared reference directory, names a docs/ page that does not exist, or
+  quotes a section title (`docs/reference/compat.md, "Fatbin and cubin layout"`) that the page does not have.
 Exit 2 when ARCHBENCH_EXE cannot be run.
 """
 import os
@@ -94,6 +98,21 @@ def slug(heading):
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).lower()
     text = "".join(c for c in text if c.isalnum() or c in " -_")
     return text.replace(" ", "-")
+
+
+SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".sh", ".py", ".cmake", ".txt")
+OLD_CITATION = re.compile(r"shared[/]reference|\b(?:compat|workload|doctor|measurement|stack)\.md,? (?:§|section \d)")
+# docs/x.md, "Title" or docs/x.md ("Title": the title may continue on the next comment line.
+DOCS_CITATION = re.compile(r"\b(docs/[\w/.-]+?\.md)(?:#[\w-]+)?(?:,? \(?\"((?:[^\"\n]|\n\s*(?://|#)\s*)+)\")?")
+
+
+def source_files(root):
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("build")
+                             and not (Path(dirpath) == root and d.startswith(".")))
+        for f in sorted(filenames):
+            if f.endswith(SOURCE_SUFFIXES):
+                yield Path(dirpath) / f
 
 
 def markdown_files(root):
@@ -253,7 +272,7 @@ def check(exe, root):
     # Nothing may point at the session's shared reference files: they are not in the repository.
     for path in markdown_files(root):
         text = path.read_text(encoding="utf-8", errors="replace")
-        for m in re.finditer(r"\.\./shared\b|shared/reference", text):
+        for m in re.finditer(r"\.\./shared\b|shared[/]reference", text):
             problem(path, text.count("\n", 0, m.start()) + 1,
                     f"refers to '{m.group(0)}', which is not part of the repository")
 
@@ -266,6 +285,24 @@ def check(exe, root):
             for tokens in segments(code):
                 for p in command_problems(tokens, model, allow_bare=kind == "span"):
                     problem(path, line, p)
+
+    # Citations in source comments and strings: pages of this repository, by section title.
+    for path in source_files(root):
+        if path.resolve() == Path(__file__).resolve():  # this file names the patterns it looks for
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for m in OLD_CITATION.finditer(text):
+            problem(path, text.count("\n", 0, m.start()) + 1,
+                    f"cites '{m.group(0)}', which is not in the repository: cite a docs/ page and section title")
+        for m in DOCS_CITATION.finditer(text):
+            page = root / m.group(1)
+            line = text.count("\n", 0, m.start()) + 1
+            if not page.is_file():
+                problem(path, line, f"cites {m.group(1)}, which does not exist")
+            elif m.group(2):
+                title = " ".join(re.sub(r"\n\s*(?://|#)", " ", m.group(2)).split())  # wrapped over comment lines
+                if title not in {" ".join(h.split()) for h in Doc(page).headings}:
+                    problem(path, line, f"cites {m.group(1)}, \"{title}\": no such section there")
 
     # The exit-code table against the enum that defines the codes.
     header = root / "tools" / "archbench" / "exit_codes.hpp"
@@ -311,9 +348,9 @@ def main():
     for p in problems:
         print(f"check_docs: {p}")
     if problems:
-        print(f"check_docs: {len(problems)} problem(s) in README.md and docs/")
+        print(f"check_docs: {len(problems)} problem(s) in README.md, docs/ and the sources' citations")
         return 1
-    print(f"check_docs: OK: {files} files (README.md and docs/), links, commands and exit codes agree with {exe}")
+    print(f"check_docs: OK: {files} files (README.md and docs/), links, commands, exit codes and the sources' citations agree with {exe}")
     return 0
 
 
