@@ -64,7 +64,7 @@ std::vector<std::string> parse_record(const std::string& text) {
 
 void read_declared_cuda(Package& p) {
   static const std::regex local(R"(\+cu(\d{2,3}))");
-  static const std::regex name_suffix(R"(-cu(?:da)?(\d{2})x?$)");
+  static const std::regex name_suffix(R"(-cu(?:da)?(\d{2})x?(?:-|$))");  // nvidia-cudnn-cu13, jax-cuda13-plugin
   std::smatch m;
   if (std::regex_search(p.version, m, local)) {
     const std::string digits = m[1];
@@ -72,7 +72,7 @@ void read_declared_cuda(Package& p) {
     p.declared_from = "+cu" + digits;
   } else if (std::regex_search(p.name, m, name_suffix)) {
     p.declared_cuda_major = std::stoi(m[1]);
-    p.declared_from = p.name.substr(static_cast<size_t>(m.position(0)));
+    p.declared_from = m.str(0).back() == '-' ? m.str(0).substr(0, m.length(0) - 1) : m.str(0);
   }
 }
 

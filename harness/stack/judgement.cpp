@@ -122,6 +122,11 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         std::vector<std::string> names = f.needed;
         names.push_back(std::filesystem::path(f.path).filename().string());
         fj.runtime = runtime_need(names);
+        // NVIDIA's CUDA 13 wheels install into site-packages/nvidia/cu13/: the directory says it.
+        static const std::regex nvidia_dir(R"((^|/)nvidia/cu(\d{2})/)");
+        if (std::smatch m; std::regex_search(f.path, m, nvidia_dir) && (!fj.runtime || fj.runtime->cuda_major < std::stoi(m[2]))) {
+          fj.runtime = RuntimeNeed{std::stoi(m[2]), "nvidia/cu" + m[2].str() + "/"};
+        }
         if (p.declared_cuda_major && (!fj.runtime || fj.runtime->cuda_major < *p.declared_cuda_major)) {
           fj.runtime = RuntimeNeed{*p.declared_cuda_major, p.name + " (" + p.declared_from + ")"};
         }

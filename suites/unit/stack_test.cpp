@@ -36,6 +36,10 @@ TEST(DistInfo, DeclaredCudaVariants) {
   Package c = named("cupy-cuda12x", "13.0");
   read_declared_cuda(c);
   EXPECT_EQ(c.declared_cuda_major, 12);
+  Package e = named("jax-cuda13-plugin", "0.11.2");
+  read_declared_cuda(e);
+  EXPECT_EQ(e.declared_cuda_major, 13);
+  EXPECT_EQ(e.declared_from, "-cuda13");
   Package d = named("numpy", "2.0");
   read_declared_cuda(d);
   EXPECT_FALSE(d.declared_cuda_major.has_value());
