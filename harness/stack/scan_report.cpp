@@ -1,5 +1,7 @@
 #include "harness/stack/scan_report.hpp"
 
+#include "harness/report/text_wrap.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -11,40 +13,14 @@ namespace {
 
 using binary::Coverage;
 
-constexpr size_t kWidth = 120;
+constexpr size_t kWidth = text::kColumns;
 
-// Words wrapped to `width` columns, continuation lines indented by `indent`.
-std::string wrap(const std::string& text, size_t first_indent, size_t indent, size_t width = kWidth) {
-  std::string out(first_indent, ' ');
-  size_t col = first_indent;
-  size_t i = 0;
-  bool line_start = true;
-  while (i < text.size()) {
-    size_t j = text.find(' ', i);
-    if (j == std::string::npos) j = text.size();
-    std::string word = text.substr(i, j - i);
-    if (word.size() > width - indent) word = word.substr(0, width - indent - 3) + "...";
-    if (!line_start && col + 1 + word.size() > width) {
-      out += "\n" + std::string(indent, ' ');
-      col = indent;
-      line_start = true;
-    }
-    if (!line_start) {
-      out += ' ';
-      ++col;
-    }
-    out += word;
-    col += word.size();
-    line_start = false;
-    i = j + 1;
-  }
-  return out + "\n";
+// A paragraph wrapped to 120 columns: the first line indented by `first`, the rest by `next` spaces.
+std::string wrap(const std::string& paragraph, size_t first, size_t next) {
+  return text::wrap(paragraph, kWidth, std::string(first, ' '), std::string(next, ' '));
 }
 
-std::string fit(std::string s, size_t width) {
-  if (s.size() <= width) return s;
-  return s.substr(0, width - 3) + "...";
-}
+std::string fit(const std::string& s, size_t width) { return text::shorten(s, width); }
 
 std::string package_title(const Package& p) { return p.version.empty() ? p.name : p.name + " " + p.version; }
 

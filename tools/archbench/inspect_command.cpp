@@ -153,8 +153,8 @@ int inspect_command(const InspectOptions& o) {
     json jf{{"path", path}, {"containers", file->container_count()}, {"device_code", !file->entries().empty()}};
     if (file->entries().empty()) {
       // Host code only: nothing here can be judged for a device, which is not a pass.
-      std::cout << fmt::format("{}: no device code in this file (no fatbin in it: host code only){}\n", path,
-                               devices.empty() ? "" : "; not judged for any device");
+      std::cout << text::wrap_text(fmt::format("{}: no device code in this file (no fatbin in it: host code only){}\n",
+                                               path, devices.empty() ? "" : "; not judged for any device"));
       if (const auto name = std::filesystem::path(path).filename().string(); name.starts_with("libcudnn.so")) {
         std::cout << "  cuDNN loads its kernels from the libcudnn_engines_*.so and libcudnn_*.so libraries beside "
                      "it: inspect those\n";
