@@ -2,6 +2,7 @@
 // kernels, a per-arch dispatching library and a --check file; the declared arch list; and the
 // binaries of this very test process read by the inspector's reader (no GPU needed).
 #include <gtest/gtest.h>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "harness/doctor/build_layer.hpp"
 #include "harness/doctor/runtime_layer.hpp"
+#include "harness/util/cuda_libraries.hpp"
 
 namespace archbench::doctor {
 namespace {
@@ -187,7 +189,9 @@ TEST(DoctorBuild, ReadsRealBinariesAndFlagsUnreadableOnes) {
 
 TEST(DoctorBuild, TheLoadedCublasAndCudnnHaveSassForAnH200) {
   // The cuBLAS and cuDNN this test process maps, judged as two libraries for a pretend H200 on a
-  // CUDA 13.0 driver: each dispatches per arch, so kernels for other archs are no finding.
+  // CUDA 13.0 driver: each dispatches per arch, so kernels for other archs are no finding. They
+  // open on first use, so open them first (as the doctor does).
+  ASSERT_EQ(load_cuda_libraries(), "");
   std::ifstream maps_file("/proc/self/maps");
   std::stringstream maps;
   maps << maps_file.rdbuf();

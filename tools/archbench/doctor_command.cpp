@@ -70,6 +70,7 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/device/nvml.hpp"
+#include "harness/util/cuda_libraries.hpp"
 #include "harness/doctor/build_layer.hpp"
 #include "harness/doctor/checklist.hpp"
 #include "harness/doctor/hardware_layer.hpp"
@@ -146,6 +147,11 @@ int doctor_command(const DoctorOptions& o) {
   // context: the workload runs in worker processes.
   const Environment env = probe_environment();
   (void)Nvml::instance();  // loaded before /proc/self/maps is read, so that it is listed too
+  // cuBLAS and cuDNN open on first use (harness/util/cuda_libraries.cpp): open them now, so that
+  // the runtime layer sees which files this process would use.
+  if (const std::string missing = load_cuda_libraries(); !missing.empty()) {
+    std::cerr << "archbench doctor: " << missing << "\n";
+  }
   const doctor::RuntimeFacts rt = doctor::gather_runtime_facts(env.runtime, env.driver);
   const doctor::HardwareFacts hw = doctor::gather_hardware_facts(env, rt);
 
