@@ -16,6 +16,7 @@
 #include "harness/binary/kernel_names.hpp"
 #include "harness/binary/mapped_file.hpp"
 #include "harness/binary/pe_reader.hpp"
+#include "harness/util/parallel_for.hpp"
 
 namespace archbench::binary {
 
@@ -223,6 +224,8 @@ std::vector<KernelImages> BinaryFile::kernels() const {
   auto work = [&](size_t i) {
     try {
       names[i] = impl_->kernel_names(entries[i]);
+      // Its payload has been read: let the kernel drop those file pages again.
+      if (impl_->map) impl_->map->release(entries[i].payload_offset, entries[i].payload_size);
     } catch (...) {
       errors[i] = std::current_exception();
     }
@@ -258,10 +261,12 @@ std::vector<KernelImages> BinaryFile::kernels() const {
   }
   std::vector<KernelImages> out;
   out.reserve(by_name.size());
-  for (auto& [name, k] : by_name) {
-    k.demangled = detail::demangle(k.mangled);
-    out.push_back(std::move(k));
-  }
+  for (auto& [name, k] : by_name) out.push_back(std::move(k));
+  // Demangling tens of thousands of template names (libtorch_cuda.so: 21,132) is a good part of
+  // the work: spread over the cores too.
+  parallel_chunks(out.size(), 256, [&](size_t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) out[i].demangled = detail::demangle(out[i].mangled);
+  });
   return out;
 }
 

@@ -52,6 +52,15 @@ void MappedFile::read_ahead(uint64_t offset, uint64_t length) const {
   ::madvise(const_cast<std::byte*>(data_) + begin, static_cast<std::size_t>(offset + length - begin), MADV_SEQUENTIAL);
 }
 
+void MappedFile::release(uint64_t offset, uint64_t length) const {
+  if (offset >= size_) return;
+  length = std::min<uint64_t>(length, size_ - offset);
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t begin = (offset + page - 1) / page * page;  // whole pages only: a neighbour may share the edges
+  const uint64_t end = (offset + length) / page * page;
+  if (end > begin) ::madvise(const_cast<std::byte*>(data_) + begin, static_cast<std::size_t>(end - begin), MADV_DONTNEED);
+}
+
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
 }

@@ -19,6 +19,9 @@ class MappedFile {
   [[nodiscard]] std::span<const std::byte> bytes() const { return {data_, size_}; }
   // Restores read-ahead over [offset, offset + length) for a pass that reads it all; only a hint.
   void read_ahead(uint64_t offset, uint64_t length) const;
+  // Drops the whole pages inside [offset, offset + length) from this process (they are read from
+  // the file again if touched); only a hint.
+  void release(uint64_t offset, uint64_t length) const;
 
  private:
   const std::byte* data_ = nullptr;
