@@ -12,7 +12,7 @@
 
 namespace archbench::kernels::elementwise {
 
-enum class Activation { Silu, GeluTanh };
+enum class Activation { Silu, GeluTanh, GeluErf };
 
 void launch_activation(Activation act, DType dtype, const void* x, void* y, size_t n, cudaStream_t stream);
 void launch_add(DType dtype, const void* a, const void* b, void* y, size_t n, cudaStream_t stream);

@@ -39,6 +39,22 @@ void add_activation(Registry& r, Activation act, DType d) {
       std::vector<KernelRef>{{silu ? "silu" : "gelu_tanh", activation_kernel(act, d)}}));
 }
 
+void add_gelu_erf(Registry& r, DType d) {
+  const size_t n = size_t{4608} * 12288;  // Flux's MLP hidden state, as gelu_tanh
+  r.add(std::make_unique<SimpleOperator>(
+      spec("gelu_erf", d, "M4608_N12288", "Flux MLP", 2, static_cast<double>(n)),  // x read, y written
+      std::vector<TensorShape>{{d, n, -4, 4}}, TensorShape{d, n},                     // inputs in [-4, 4)
+      [d, n](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
+        launch_activation(Activation::GeluErf, d, in[0].buffer.get(), out.buffer.get(), n, s);
+      },
+      [](const Inputs& in) {
+        std::vector<double> y(in[0].size());
+        for (size_t i = 0; i < y.size(); ++i) y[i] = gelu_erf_reference(in[0][i]);
+        return y;
+      },
+      std::vector<KernelRef>{{"gelu_erf", activation_kernel(Activation::GeluErf, d)}}));
+}
+
 void add_geglu(Registry& r, DType d) {
   const size_t rows = 8192, cols = 1280;  // SD1.5 L0: Linear(320 -> 2 * 1280), then hidden * gelu(gate)
   r.add(std::make_unique<SimpleOperator>(
@@ -116,6 +132,7 @@ void register_operators(Registry& r) {
   for (DType d : {DType::F32, DType::F16, DType::BF16}) {
     add_activation(r, Activation::Silu, d);
     add_activation(r, Activation::GeluTanh, d);
+    add_gelu_erf(r, d);
     add_geglu(r, d);
     add_residual(r, d);
     add_upsample(r, d);

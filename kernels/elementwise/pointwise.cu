@@ -41,6 +41,13 @@ struct GeluTanhOp {
   }
 };
 
+// The exact GELU, 0.5 x (1 + erf(x / sqrt(2))): PyTorch's nn.GELU() default, beside the tanh form.
+struct GeluErfOp {
+  __device__ __forceinline__ float operator()(const float* x) const {
+    return 0.5f * x[0] * (1.0f + erff(x[0] * 0.70710678118654752f));
+  }
+};
+
 struct AddOp {
   __device__ __forceinline__ float operator()(const float* x) const { return x[0] + x[1]; }
 };
@@ -108,10 +115,10 @@ void launch_activation(Activation act, DType dtype, const void* x, void* y, size
   dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     const MapArgs<T, 1> args{{static_cast<const T*>(x)}, static_cast<T*>(y), n, all_aligned16(x, y)};
-    if (act == Activation::Silu) {
-      launch_map<T, 1, SiluOp>(args, stream);
-    } else {
-      launch_map<T, 1, GeluTanhOp>(args, stream);
+    switch (act) {
+      case Activation::Silu: launch_map<T, 1, SiluOp>(args, stream); break;
+      case Activation::GeluTanh: launch_map<T, 1, GeluTanhOp>(args, stream); break;
+      case Activation::GeluErf: launch_map<T, 1, GeluErfOp>(args, stream); break;
     }
   });
 }
@@ -130,8 +137,11 @@ const void* activation_kernel(Activation act, DType dtype) {
   const void* k = nullptr;
   dispatch_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
-    k = act == Activation::Silu ? reinterpret_cast<const void*>(&map_kernel<T, 1, SiluOp>)
-                                : reinterpret_cast<const void*>(&map_kernel<T, 1, GeluTanhOp>);
+    switch (act) {
+      case Activation::Silu: k = reinterpret_cast<const void*>(&map_kernel<T, 1, SiluOp>); break;
+      case Activation::GeluTanh: k = reinterpret_cast<const void*>(&map_kernel<T, 1, GeluTanhOp>); break;
+      case Activation::GeluErf: k = reinterpret_cast<const void*>(&map_kernel<T, 1, GeluErfOp>); break;
+    }
   });
   return k;
 }
