@@ -95,27 +95,6 @@ std::string images_used(const KernelTally& t) {
 
 }  // namespace
 
-size_t KernelTally::count(arch::ImageStatus s) const {
-  auto it = by_status.find(s);
-  return it == by_status.end() ? 0 : it->second;
-}
-
-KernelTally tally_kernels(const std::vector<binary::KernelImages>& kernels, const arch::DeviceFacts& device) {
-  KernelTally t;
-  t.kernels = kernels.size();
-  for (const auto& k : kernels) {
-    const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, device);
-    t.by_status[v.status]++;
-    if (v.loads()) {
-      t.images_used[v.label()]++;
-    } else {
-      t.failing_by_cause[v.label() + ": " + v.cause].push_back(k.demangled.empty() ? k.mangled : k.demangled);
-      if (t.first_fix.empty()) t.first_fix = v.fix;
-    }
-  }
-  return t;
-}
-
 Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally& t, const arch::DeviceFacts& facts,
                      const std::string& device) {
   using arch::ImageStatus;
@@ -123,14 +102,19 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
                             : role == BinaryRole::DispatchingLibrary ? "library-images"
                                                                      : "check-file";
   const std::string cc = facts.cc.str();
-  if (t.kernels == 0) {
+  // The rule inspect and scan use (binary::judge): a library is served by any code for the
+  // device; archbench and a checked file, compiled whole for an arch list, need every kernel.
+  using binary::Coverage;
+  const Coverage coverage =
+      binary::judge(role == BinaryRole::DispatchingLibrary ? binary::BinaryKind::Dispatching : binary::BinaryKind::WholeList, t);
+  if (coverage == Coverage::NoDeviceCode) {
     return Finding(Layer::Build, check, Outcome::Pass, what + ": no CUDA kernels (host code only)");
   }
   const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit);
   const size_t too_new = t.count(ImageStatus::PtxTooNew), disabled = t.count(ImageStatus::JitDisabled);
-  const size_t failing = t.kernels - sass - jit;
+  const size_t failing = t.units - sass - jit - t.arch_specific_elsewhere;
   const std::string counts =
-      fmt::format("{} of {} kernels have SASS for {}, {} only PTX JIT", sass, t.kernels, cc, jit);
+      fmt::format("{} of {} kernels have SASS for {}, {} only PTX JIT", sass, t.units, cc, jit);
   const std::string fix = role == BinaryRole::OwnExecutable ? t.first_fix : fix_for_other_binary(t.first_fix);
   const std::vector<std::string> details = [&] {
     std::vector<std::string> d;
@@ -141,13 +125,13 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
 
   if (role == BinaryRole::DispatchingLibrary) {
     // A library that dispatches per architecture never launches the kernels of other archs.
-    if (sass > 0) {
+    if (coverage == Coverage::Native) {
       return Finding(Layer::Build, check, Outcome::Pass,
                      fmt::format("{} on {}: {}; the other {} are for other architectures", what, device, counts,
-                                 t.kernels - sass - jit))
+                                 t.units - sass - jit))
           .with_details(details);
     }
-    if (jit > 0) {
+    if (coverage == Coverage::PtxJit) {
       return Finding(Layer::Build, check, Outcome::Warn,
                      fmt::format("{} on {}: no SASS for {}, {} kernels only through PTX JIT", what, device, cc, jit),
                      "this release of the library has no native code for the device: every kernel is JIT-compiled at "
@@ -155,7 +139,7 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
                      "install a release of the library built for CC " + cc, {PtxJitReliance, NoSassForMajor})
           .with_details(details);
     }
-    if (too_new > 0) {
+    if (coverage == Coverage::NeedsNewerDriver) {
       return Finding(Layer::Build, check, Outcome::Fail,
                      fmt::format("{} on {}: only PTX newer than this driver can JIT", what, device),
                      "its PTX needs a newer driver (cudaErrorUnsupportedPtxVersion, 222) and it has no SASS for " + cc,
@@ -172,14 +156,14 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
         .with_details(details);
   }
 
-  if (failing == 0 && jit == 0) {
+  if (coverage == Coverage::Native) {
     return Finding(Layer::Build, check, Outcome::Pass,
-                   fmt::format("{} on {}: every kernel has SASS ({} kernels)", what, device, t.kernels))
+                   fmt::format("{} on {}: every kernel has SASS ({} kernels)", what, device, t.units))
         .with_details(details);
   }
-  if (failing == 0) {
+  if (coverage == Coverage::PtxJit) {
     return Finding(Layer::Build, check, Outcome::Warn,
-                   fmt::format("{} on {}: {} of {} kernels run only through PTX JIT", what, device, jit, t.kernels),
+                   fmt::format("{} on {}: {} of {} kernels run only through PTX JIT", what, device, jit, t.units),
                    "no SASS for CC " + cc +
                        ": the driver JIT-compiles at first use (a cost at every cold start, and a "
                        "dependence on the JIT cache and on CUDA_DISABLE_PTX_JIT being unset)",
@@ -194,9 +178,9 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
     causes = {PtxNewerThanDriver};
   else if (disabled > 0)
     causes = {PtxJitReliance};
-  else if (failing < t.kernels)
+  else if (coverage == Coverage::Partial)
     causes = {ArchOnlyOnSomePaths, HardcodedGencodeList};  // some kernels have the arch, others not: a per-path gap
-  const bool none = failing == t.kernels;
+  const bool none = sass + jit == 0;
   std::string cause = none ? "no kernel has a usable image: every launch fails"
                            : fmt::format("{} kernel(s) have no usable image: launching any of them fails", failing);
   if (too_new > 0) cause += fmt::format(" ({} with PTX newer than this driver, 222)", too_new);

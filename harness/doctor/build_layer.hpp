@@ -12,24 +12,16 @@
 
 #include "harness/arch/compat.hpp"
 #include "harness/binary/binary_file.hpp"
+#include "harness/binary/device_coverage.hpp"
 #include "harness/device/environment.hpp"
 #include "harness/doctor/checklist.hpp"
 #include "harness/manifest/build_manifest.hpp"
 
 namespace archbench::doctor {
 
-// How the kernels of one binary fare on one device.
-struct KernelTally {
-  size_t kernels = 0;
-  std::map<arch::ImageStatus, size_t> by_status;
-  std::map<std::string, size_t> images_used;                         // "sass sm_90" -> kernels
-  std::map<std::string, std::vector<std::string>> failing_by_cause;  // "missing: built for ..." -> kernel names
-  std::string first_fix;                                             // the fix of the first kernel that does not load
-  [[nodiscard]] size_t count(arch::ImageStatus s) const;
-  [[nodiscard]] size_t loading() const { return count(arch::ImageStatus::Sass) + count(arch::ImageStatus::PtxJit); }
-};
-[[nodiscard]] KernelTally tally_kernels(const std::vector<binary::KernelImages>& kernels,
-                                        const arch::DeviceFacts& device);
+// How the kernels of one binary fare on one device: the tally inspect and scan use.
+using KernelTally = binary::CoverageTally;
+using binary::tally_kernels;
 
 // What a binary is to this process: a missing kernel means something different in each.
 enum class BinaryRole {

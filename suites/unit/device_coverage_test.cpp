@@ -2,6 +2,9 @@
 // binaries against libraries that dispatch per architecture, on fatbin entries made up here.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+
 #include "harness/binary/device_coverage.hpp"
 
 namespace archbench::binary {
@@ -90,6 +93,34 @@ TEST(Coverage, NothingToJudge) {
   EXPECT_FALSE(runs(Coverage::NoDeviceCode));
   EXPECT_TRUE(runs(Coverage::PtxJit));
   EXPECT_GT(severity(Coverage::NoImage), severity(Coverage::Partial));
+}
+
+// The toolkit's own libraries, read for real (headers only, no decompression): the case that
+// made inspect tell an RTX 4090 user to rebuild cuBLAS.
+TEST(CoverageOfTheToolkit, CublasLtServesAnRtx4090AndNotAVolta) {
+  const std::string path = "/usr/local/cuda/lib64/libcublasLt.so.13";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is not installed";
+  const auto file = BinaryFile::open(path);
+  const auto kind = classify_binary("libcublasLt.so.13", file.entries());
+  EXPECT_EQ(kind.kind, BinaryKind::Dispatching);
+  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(8, 9))), Coverage::Native);
+  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(9, 0))), Coverage::Native);
+  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(7, 0))), Coverage::NoImage);
+  // As a whole-list binary the same file would be judged partial on 8.9: what inspect used to say.
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(file.entries(), device(8, 9))), Coverage::Partial);
+}
+
+TEST(CoverageOfTheToolkit, CudnnEnginesServeAnH200) {
+  for (const std::string dir : {"/usr/local/cuda/lib64", "/usr/lib/x86_64-linux-gnu"}) {
+    const std::string path = dir + "/libcudnn_engines_precompiled.so.9";
+    if (!std::filesystem::exists(path)) continue;
+    const auto file = BinaryFile::open(path);
+    const auto kind = classify_binary("libcudnn_engines_precompiled.so.9", file.entries());
+    EXPECT_EQ(kind.kind, BinaryKind::Dispatching);
+    EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(9, 0))), Coverage::Native);
+    return;
+  }
+  GTEST_SKIP() << "cuDNN's engines library is not installed";
 }
 
 }  // namespace
