@@ -1,5 +1,7 @@
 #include "harness/ops/id_filter.hpp"
 
+#include "harness/util/edit_distance.hpp"
+
 #include <fmt/format.h>
 #include <fnmatch.h>
 
@@ -28,21 +30,6 @@ bool matches_any(const std::string& glob, const std::vector<std::string>& names)
   return std::ranges::any_of(names, [&](const std::string& n) { return fnmatch(glob.c_str(), n.c_str(), 0) == 0; });
 }
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // One glob's repair: a literal word is looked for inside names; a misspelt '/'-part is replaced
 // by the nearest part the names have (at most a quarter of its letters different).
 std::optional<std::string> repair(const std::string& glob, const std::vector<std::string>& names,
@@ -55,15 +42,8 @@ std::optional<std::string> repair(const std::string& glob, const std::vector<std
   bool changed = false;
   for (auto& seg : segments) {
     if (seg.empty() || has_wildcard(seg) || parts.contains(seg)) continue;
-    const std::string* best = nullptr;
-    size_t best_distance = std::max<size_t>(1, seg.size() / 4) + 1;
-    for (const auto& p : parts) {
-      if (const size_t d = edit_distance(seg, p); d < best_distance) {
-        best_distance = d;
-        best = &p;
-      }
-    }
-    if (best == nullptr) {
+    const auto best = nearest(seg, {parts.begin(), parts.end()}, std::max<size_t>(1, seg.size() / 4));
+    if (!best) {
       changed = false;
       break;
     }

@@ -1,12 +1,4 @@
 # The documented exit codes of the CLI on a machine without a usable GPU (docs/exit-codes.md).
-function(expect_exit code)
-  execute_process(COMMAND "${ARCHBENCH}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL code)
-    message(FATAL_ERROR "archbench ${ARGN}: exit ${rc}, expected ${code}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(last_out "${out}" PARENT_SCOPE)
-  set(last_err "${err}" PARENT_SCOPE)
-endfunction()
 
 include("${CMAKE_CURRENT_LIST_DIR}/require_substrings.cmake")
 

@@ -4,14 +4,6 @@
 # is not a pass for a device. Runs without a GPU.
 # Inputs: -DARCHBENCH=<exe> -DFIXTURES=<suites/fixtures> -DWORK_DIR=<dir> -DHOST_ONLY=<an ELF without device code>
 include("${CMAKE_CURRENT_LIST_DIR}/require_substrings.cmake")
-function(expect_exit code)
-  execute_process(COMMAND "${ARCHBENCH}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL code)
-    message(FATAL_ERROR "archbench ${ARGN}: exit ${rc}, expected ${code}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(last_out "${out}" PARENT_SCOPE)
-  set(last_err "${err}" PARENT_SCOPE)
-endfunction()
 set(fx "${FIXTURES}")
 
 # A filter that matches nothing: exit 2, a suggestion, where to see the names; every command.
