@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "harness/binary/decompress.hpp"
 #include "harness/binary/elf_reader.hpp"
@@ -103,8 +104,11 @@ struct BinaryFile::Impl {
     Bytes bytes;
   };
   [[nodiscard]] Payload decode(const FatbinEntry& e) const;
-  // Names defined by one image entry (empty for non-images).
-  [[nodiscard]] std::vector<std::string> kernel_names(const FatbinEntry& e) const;
+  // The payload as stored in the file, after checking the entry against it.
+  [[nodiscard]] Bytes stored_payload(const FatbinEntry& e) const;
+  // Names defined by one image entry (empty for non-images); `scratch` holds its decompressed
+  // payload and is reused by the caller's next entry.
+  [[nodiscard]] std::vector<std::string> kernel_names(const FatbinEntry& e, std::vector<std::byte>& scratch) const;
   [[nodiscard]] ErrorSite payload_site(const FatbinEntry& e) const;
 };
 
@@ -114,15 +118,19 @@ ErrorSite BinaryFile::Impl::payload_site(const FatbinEntry& e) const {
   return {path, e.offset, std::string(compression_name(e.compression)) + " payload of the entry"};
 }
 
-BinaryFile::Impl::Payload BinaryFile::Impl::decode(const FatbinEntry& e) const {
+Bytes BinaryFile::Impl::stored_payload(const FatbinEntry& e) const {
   // Entries come from the caller too: check them against this file again.
   const auto end = detail::checked_add(e.payload_offset, e.payload_size);
   if (!end || *end > bytes.size()) throw BinaryError(path, e.offset, "entry payload lies past the end of the file");
   if ((e.flags & detail::kFlagZlib) != 0 && e.compression == Compression::None) {
     throw BinaryError(path, e.offset, "entry uses the old (zlib) fatbin compression, which is not supported");
   }
+  return bytes.subspan(e.payload_offset, e.payload_size);
+}
+
+BinaryFile::Impl::Payload BinaryFile::Impl::decode(const FatbinEntry& e) const {
   Payload p;
-  p.bytes = bytes.subspan(e.payload_offset, e.payload_size);
+  p.bytes = stored_payload(e);
   if (e.compression != Compression::None) {
     p.owned = detail::decompress(e.compression, p.bytes, e.uncompressed_size, payload_site(e));
     p.bytes = p.owned;
@@ -130,13 +138,14 @@ BinaryFile::Impl::Payload BinaryFile::Impl::decode(const FatbinEntry& e) const {
   return p;
 }
 
-std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e) const {
+std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e, std::vector<std::byte>& scratch) const {
   if (!e.is_image) return {};
-  const Payload p = decode(e);
+  const Bytes payload = detail::decompress_into(e.compression, stored_payload(e), e.uncompressed_size,
+                                                payload_site(e), scratch);
   if (e.target.kind == arch::ImageKind::Ptx) {
-    return detail::ptx_kernel_names({reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size()});
+    return detail::ptx_kernel_names({reinterpret_cast<const char*>(payload.data()), payload.size()});
   }
-  return detail::cubin_kernel_names(p.bytes, payload_site(e));
+  return detail::cubin_kernel_names(payload, payload_site(e));
 }
 
 void BinaryFile::Impl::read() {
@@ -206,7 +215,10 @@ std::vector<std::byte> BinaryFile::payload(const FatbinEntry& e) const {
   return std::move(p.owned);
 }
 
-std::vector<std::string> BinaryFile::kernel_names(const FatbinEntry& e) const { return impl_->kernel_names(e); }
+std::vector<std::string> BinaryFile::kernel_names(const FatbinEntry& e) const {
+  std::vector<std::byte> scratch;
+  return impl_->kernel_names(e, scratch);
+}
 
 std::vector<KernelImages> BinaryFile::kernels() const {
   const auto& entries = impl_->entries;
@@ -221,9 +233,11 @@ std::vector<KernelImages> BinaryFile::kernels() const {
     hi = std::max(hi, e.payload_offset + e.payload_size);  // open() checked the sum
   }
   if (lo < hi && impl_->map) impl_->map->read_ahead(lo, hi - lo);
-  auto work = [&](size_t i) {
+  auto work = [&](size_t i, std::vector<std::byte>& scratch) {
     try {
-      names[i] = impl_->kernel_names(entries[i]);
+      names[i] = impl_->kernel_names(entries[i], scratch);
+      std::sort(names[i].begin(), names[i].end());
+      names[i].erase(std::unique(names[i].begin(), names[i].end()), names[i].end());
       // Its payload has been read: let the kernel drop those file pages again.
       if (impl_->map) impl_->map->release(entries[i].payload_offset, entries[i].payload_size);
     } catch (...) {
@@ -231,7 +245,8 @@ std::vector<KernelImages> BinaryFile::kernels() const {
     }
   };
   if (entries.size() <= kParallelThreshold) {
-    for (size_t i = 0; i < entries.size(); ++i) work(i);
+    std::vector<std::byte> scratch;
+    for (size_t i = 0; i < entries.size(); ++i) work(i, scratch);
   } else {
     std::atomic<size_t> next{0};
     const size_t workers = std::max(1U, std::thread::hardware_concurrency());
@@ -239,7 +254,8 @@ std::vector<KernelImages> BinaryFile::kernels() const {
     pool.reserve(workers);
     for (size_t w = 0; w < workers; ++w) {
       pool.emplace_back([&] {
-        for (size_t i = next++; i < entries.size(); i = next++) work(i);
+        std::vector<std::byte> scratch;  // this worker's decompression buffer, reused per entry
+        for (size_t i = next++; i < entries.size(); i = next++) work(i, scratch);
       });
     }
   }  // the jthreads join here
@@ -248,20 +264,18 @@ std::vector<KernelImages> BinaryFile::kernels() const {
     if (err) std::rethrow_exception(err);
   }
 
-  std::map<std::string, KernelImages> by_name;  // sorted by mangled name
+  // Merged by name through a hash index (mangled template names share long prefixes, which
+  // makes ordered comparisons slow), then sorted once.
+  std::vector<KernelImages> out;
+  std::unordered_map<std::string_view, size_t> index;
   for (size_t i = 0; i < entries.size(); ++i) {
-    auto& list = names[i];
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    for (auto& n : list) {
-      auto [it, inserted] = by_name.try_emplace(n);
-      if (inserted) it->second.mangled = n;
-      it->second.images.push_back(entries[i].target);
+    for (const auto& n : names[i]) {
+      auto [it, inserted] = index.try_emplace(n, out.size());
+      if (inserted) out.push_back(KernelImages{n, {}, {}});
+      out[it->second].images.push_back(entries[i].target);
     }
   }
-  std::vector<KernelImages> out;
-  out.reserve(by_name.size());
-  for (auto& [name, k] : by_name) out.push_back(std::move(k));
+  std::ranges::sort(out, {}, &KernelImages::mangled);
   // Demangling tens of thousands of template names (libtorch_cuda.so: 21,132) is a good part of
   // the work: spread over the cores too.
   parallel_chunks(out.size(), 256, [&](size_t, size_t begin, size_t end) {
