@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "harness/baseline/statistics.hpp"
-#include "harness/report/json.hpp"
-#include "harness/run/timer.hpp"
+#include "harness/result/result_json.hpp"
+#include "harness/result/timing_summary.hpp"
 #include "harness/util/atomic_file.hpp"
 
 namespace archbench {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace archbench {
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/statistics.hpp"
-#include "harness/run/timer.hpp"
+#include "harness/result/timing_summary.hpp"
 
 namespace archbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/arch/cuda_versions.hpp"
-#include "harness/doctor/field_cause.hpp"
+#include "harness/device/field_cause.hpp"
 
 namespace archbench {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/doctor/field_cause.hpp"
+#include "harness/device/field_cause.hpp"
 
 namespace archbench::doctor {
 

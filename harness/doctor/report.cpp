@@ -16,7 +16,7 @@
 
 #include "harness/arch/target.hpp"
 #include "harness/doctor/text.hpp"
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 
 namespace archbench::doctor {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "harness/doctor/checklist.hpp"
 #include "harness/manifest/build_manifest.hpp"
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace archbench::doctor {
 

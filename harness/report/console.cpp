@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 
 namespace archbench {
 namespace {

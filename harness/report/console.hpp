@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace archbench {
 

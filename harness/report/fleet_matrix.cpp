@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "harness/report/html_run_report.hpp"
 
 namespace archbench {
 namespace {
@@ -13,7 +12,7 @@ FleetCell make_cell(const OperatorResult& r) {
   FleetCell c;
   c.image_status = r.image.status;
   c.image_label = r.image.label;
-  c.verdict = html::verdict_status(r);
+  c.verdict = verdict_status(r);
   c.correctness = !r.correctness ? "not-checked" : (r.correctness->passed && r.correctness->bench_shape_finite ? "ok" : "wrong");
   if (r.correctness) c.rel_error = r.correctness->rel_error;
   if (r.timing) {

@@ -19,7 +19,7 @@ inline constexpr int kFleetSchemaVersion = 1;
 
 struct FleetCell {
   std::string image_status, image_label;  // as the run reported it
-  std::string verdict;                    // image status, or "wrong" / "error" (html::verdict_status)
+  std::string verdict;                    // image status, or "wrong" / "error" (verdict_status, harness/result/result.hpp)
   std::string correctness;                // "ok", "wrong" or "not-checked"
   std::optional<double> rel_error;
   std::optional<double> pct_of_ceiling, median_ms, tflops;

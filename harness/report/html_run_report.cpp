@@ -194,14 +194,6 @@ std::string operator_table(const StoredDevice& d) {
 
 }  // namespace
 
-std::string verdict_status(const OperatorResult& r) {
-  const std::string& st = r.image.status;
-  if (st != "sass" && st != "library" && st != "ptx-jit") return st;
-  if (!r.fault.empty() || !r.error.empty()) return "error";
-  if (r.correctness && (!r.correctness->passed || !r.correctness->bench_shape_finite)) return "wrong";
-  return st;
-}
-
 std::string dtype_color(const std::string& dtype) {
   if (dtype == "f32") return "#4e79a7";
   if (dtype == "tf32") return "#9c6ade";

@@ -20,10 +20,6 @@ struct RunReportInputs {
 
 [[nodiscard]] std::string run_report_page(const RunReportInputs& in);
 
-// What the heat map shows for one operator: its image status, or "wrong" / "error" when the
-// image ran but the result is wrong or the run failed.
-[[nodiscard]] std::string verdict_status(const OperatorResult& r);
-
 // A colour per dtype, shared by the bar charts and the roofline.
 [[nodiscard]] std::string dtype_color(const std::string& dtype);
 

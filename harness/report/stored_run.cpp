@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 
 namespace archbench {
 

@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "harness/ops/dtype.hpp"
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/run/timer.hpp"
 
 namespace archbench {

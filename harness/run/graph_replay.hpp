@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/run/timer.hpp"
 
 namespace archbench {

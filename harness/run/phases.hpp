@@ -9,7 +9,7 @@
 #include "harness/arch/compat.hpp"
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/ops/operator.hpp"
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/run/timer.hpp"
 
 namespace archbench {

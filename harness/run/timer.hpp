@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
+#include "harness/result/timing_summary.hpp"
 #include "harness/util/cuda_raii.hpp"
 
 namespace archbench {
@@ -59,14 +60,5 @@ class SampleTimer {
 // One launch per sample (SampleTimer) through time_samples.
 [[nodiscard]] TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg,
                                          size_t l2_bytes);
-
-// Median / quartiles / min / max of the samples (linear interpolation), the median's relative
-// standard error, and the clock summary when clocks were sampled.
-void summarize(TimingResult& t);
-
-// `t` with `delta_ms` added to every sample, re-summarized: a single-launch timing moved from one
-// timer floor to another (timer_floor.hpp). CUDA-graph replay amortises the floor over its batch
-// and is returned unchanged.
-[[nodiscard]] TimingResult with_floor_moved(const TimingResult& t, double delta_ms);
 
 }  // namespace archbench

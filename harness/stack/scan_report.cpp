@@ -1,6 +1,6 @@
 #include "harness/stack/scan_report.hpp"
 
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "harness/baseline/compare.hpp"
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "harness/run/timer.hpp"
 #include "suites/unit/synthetic_results.hpp"
 

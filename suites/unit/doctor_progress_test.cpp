@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "harness/ops/registry.hpp"
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "tools/archbench/doctor_pass.hpp"
 #include "tools/archbench/progress.hpp"
 

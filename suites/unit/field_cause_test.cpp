@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/doctor/field_cause.hpp"
+#include "harness/device/field_cause.hpp"
 
 namespace archbench::doctor {
 namespace {

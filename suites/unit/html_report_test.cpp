@@ -145,14 +145,14 @@ TEST(HtmlRunReport, HostileOperatorIdsAreText) {
 TEST(HtmlRunReport, VerdictStatus) {
   OperatorResult r;
   r.image.status = "sass";
-  EXPECT_EQ(html::verdict_status(r), "sass");
+  EXPECT_EQ(verdict_status(r), "sass");
   r.correctness = CorrectnessResult{};
-  EXPECT_EQ(html::verdict_status(r), "wrong");
+  EXPECT_EQ(verdict_status(r), "wrong");
   r.correctness->passed = r.correctness->bench_shape_finite = true;
   r.error = "cudaErrorIllegalAddress";
-  EXPECT_EQ(html::verdict_status(r), "error");
+  EXPECT_EQ(verdict_status(r), "error");
   r.image.status = "missing";
-  EXPECT_EQ(html::verdict_status(r), "missing");
+  EXPECT_EQ(verdict_status(r), "missing");
 }
 
 }  // namespace

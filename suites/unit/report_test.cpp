@@ -4,9 +4,12 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "harness/ops/tensor.hpp"
 #include "harness/report/console.hpp"
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "harness/run/timer.hpp"
 
 namespace archbench {
@@ -49,6 +52,24 @@ TEST(ResultJson, RoundTrips) {
   EXPECT_DOUBLE_EQ(back.timing->q3_ms, 4.0);
   EXPECT_EQ(j.at("failed"), false);
   EXPECT_FALSE(j.contains("implementation")) << "own kernels carry no library choice";
+}
+
+// Golden: every operator and the ceilings of a recorded H200 run (30 operators, every family,
+// check and timing fields) are read into the model and written back unchanged.
+TEST(ResultJson, ARecordedH200RunIsWrittenBackUnchanged) {
+  std::ifstream in(std::string(ARCHBENCH_TEST_FIXTURES) + "/run_h200_excerpt.json");
+  ASSERT_TRUE(in.good());
+  const auto run = nlohmann::json::parse(in);
+  size_t compared = 0;
+  for (const auto& device : run.at("devices")) {
+    for (const auto& stored : device.at("operators")) {
+      const auto back = nlohmann::json(stored.get<OperatorResult>());
+      EXPECT_EQ(back, stored) << "operator " << stored.value("id", "?") << "\nwritten back: " << back.dump(1);
+      ++compared;
+    }
+    EXPECT_EQ(nlohmann::json(device.at("ceilings").get<Ceilings>()), device.at("ceilings"));
+  }
+  EXPECT_EQ(compared, 30u);
 }
 
 TEST(ResultJson, LibraryChoiceRoundTripsAndOlderFilesLackIt) {

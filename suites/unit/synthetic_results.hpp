@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/baseline/baseline_file.hpp"
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/run/timer.hpp"
 
 namespace archbench::testing_support {

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 
 namespace archbench::testing_support {
 

@@ -13,7 +13,7 @@
 #include "harness/doctor/report.hpp"
 #include "harness/report/console.hpp"
 #include "harness/report/stored_run.hpp"
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "suites/unit/text_width.hpp"
 
 namespace archbench {

@@ -13,7 +13,7 @@
 #include "harness/baseline/baseline_file.hpp"
 #include "harness/baseline/compare.hpp"
 #include "harness/report/console.hpp"
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "harness/run/timer.hpp"
 #include "suites/unit/synthetic_results.hpp"
 

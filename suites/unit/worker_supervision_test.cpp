@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "tools/archbench/worker_process.hpp"
 
 namespace archbench::cli {

@@ -19,7 +19,7 @@
 
 #include "harness/baseline/compare.hpp"
 #include "tools/archbench/commands.hpp"
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "harness/util/edit_distance.hpp"
 
 namespace archbench::cli {

@@ -80,7 +80,7 @@
 #include "harness/doctor/workload_layer.hpp"
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/ops/registry.hpp"
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
 #include "tools/archbench/commands.hpp"

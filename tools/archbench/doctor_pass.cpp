@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/ops/registry.hpp"
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
 #include "tools/archbench/worker_process.hpp"

@@ -18,7 +18,7 @@
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/stack/judgement.hpp"
 #include "harness/ops/id_filter.hpp"
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "harness/manifest/build_manifest.hpp"
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"

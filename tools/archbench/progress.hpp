@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 #include "tools/archbench/worker_process.hpp"
 
 namespace archbench::cli {

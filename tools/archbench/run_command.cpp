@@ -17,8 +17,8 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/report/console.hpp"
-#include "harness/report/json.hpp"
-#include "harness/report/text_wrap.hpp"
+#include "harness/result/result_json.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/graph_replay.hpp"

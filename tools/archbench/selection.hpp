@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/ops/registry.hpp"
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace archbench::cli {
 

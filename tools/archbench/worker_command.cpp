@@ -10,7 +10,7 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/ops/registry.hpp"
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 #include "harness/run/ceilings.hpp"
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/image_probe.hpp"

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 
 extern char** environ;
 

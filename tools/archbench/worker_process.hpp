@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace archbench::cli {
 

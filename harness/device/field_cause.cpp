@@ -1,4 +1,4 @@
-#include "harness/doctor/field_cause.hpp"
+#include "harness/device/field_cause.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace archbench {
 

@@ -1,5 +1,5 @@
 #include <string>
-#include "harness/report/json.hpp"
+#include "harness/result/result_json.hpp"
 
 namespace archbench {
 

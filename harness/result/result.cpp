@@ -1,4 +1,4 @@
-#include "harness/report/result.hpp"
+#include "harness/result/result.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,6 +18,14 @@ std::string Selection::describe() const {
   if (filter != "*") how += fmt::format("--filter '{}'", filter);
   if (!dtypes.empty()) how += fmt::format("{}--dtype {}", how.empty() ? "" : " ", fmt::join(dtypes, ","));
   return fmt::format("{} of {} operators ({}); {} left out", selected, registered, how, registered - selected);
+}
+
+std::string verdict_status(const OperatorResult& r) {
+  const std::string& st = r.image.status;
+  if (st != "sass" && st != "library" && st != "ptx-jit") return st;
+  if (!r.fault.empty() || !r.error.empty()) return "error";
+  if (r.correctness && (!r.correctness->passed || !r.correctness->bench_shape_finite)) return "wrong";
+  return st;
 }
 
 }  // namespace archbench

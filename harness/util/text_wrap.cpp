@@ -1,4 +1,4 @@
-#include "harness/report/text_wrap.hpp"
+#include "harness/util/text_wrap.hpp"
 
 #include <algorithm>
 #include <cstddef>

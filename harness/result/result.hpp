@@ -136,4 +136,8 @@ struct RunReport {
   std::vector<DeviceReport> devices;
 };
 
+// One operator's verdict as the heat map and the fleet matrix show it: its image status, or
+// "wrong" / "error" when the image ran but the result is wrong or the run failed.
+[[nodiscard]] std::string verdict_status(const OperatorResult& r);
+
 }  // namespace archbench
