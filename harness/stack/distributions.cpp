@@ -106,6 +106,19 @@ void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
   }
   inv.packages.clear();
   for (auto& [key, p] : by_name) inv.packages.push_back(std::move(p));
+  // A declared arch list belongs to the distribution that lists its file (torch for
+  // libtorch_python.so); a file outside every distribution declares nothing we can attribute.
+  for (const auto& decl : inv.declarations) {
+    const auto it = owner.find(normal(decl.key));
+    if (it == owner.end()) continue;
+    const Package& owner_package = dists[it->second].package;
+    for (auto& p : inv.packages) {
+      if (p.name == owner_package.name && p.where == owner_package.where) {
+        p.declared_arch_list = decl.targets;
+        p.declared_arch_list_from = decl.path;
+      }
+    }
+  }
 }
 
 }  // namespace archbench::stack

@@ -46,6 +46,17 @@ struct Package {
   // the CUDA major of an nvidia-*-cuNN name. Checked against what its binaries link.
   std::optional<int> declared_cuda_major;
   std::string declared_from;  // "+cu128", "-cu13"
+  // The arch list it says it was compiled for ("sm_80", ..., "compute_120"), and the file that
+  // says so (declared_arch_list.hpp). Checked against the images of its whole-list binaries.
+  std::vector<std::string> declared_arch_list;
+  std::string declared_arch_list_from;
+};
+
+// A file that declares an arch list, found by a reader; attributed to its package later.
+struct ArchListDeclaration {
+  std::string key;   // as DeviceCodeFile::key
+  std::string path;  // as DeviceCodeFile::path
+  std::vector<std::string> targets;
 };
 
 struct Unreadable {
@@ -59,6 +70,7 @@ struct Inventory {
   std::vector<Package> packages;  // only those with device code, in name order
   std::vector<Unreadable> unreadable;
   std::vector<std::string> notes;  // odd but harmless findings: names escaping an archive, symlink loops
+  std::vector<ArchListDeclaration> declarations;
   size_t files_seen = 0;  // every regular file looked at (its first bytes read)
 };
 

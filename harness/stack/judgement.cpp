@@ -20,6 +20,30 @@ bool is_nvidia_library_package(const std::string& name) {
 
 }  // namespace
 
+std::vector<std::string> declared_arch_list_mismatches(const Package& p, const Inventory& inv) {
+  std::vector<std::string> out;
+  if (p.declared_arch_list.empty()) return out;
+  const std::set<std::string> declared(p.declared_arch_list.begin(), p.declared_arch_list.end());
+  for (size_t fi : p.files) {
+    const DeviceCodeFile& f = inv.files[fi];
+    // A dispatching library chooses its own targets; only whole-list binaries follow the list.
+    if (f.kind.kind != binary::BinaryKind::WholeList) continue;
+    std::set<std::string> shipped;
+    for (const auto& e : f.judged_entries()) {
+      if (e.is_image) shipped.insert(e.target.name());
+    }
+    // Targets it ships beyond the list are normal (PyTorch builds single kernels for sm_89 or
+    // sm_90a on top of its list); a listed target without an image is a device told it is served.
+    std::vector<std::string> missing;
+    std::ranges::set_difference(declared, shipped, std::back_inserter(missing));
+    if (missing.empty()) continue;
+    std::string what = fmt::format("declares {} ({}) but {} has no {} image", fmt::join(p.declared_arch_list, " "),
+                                   p.declared_arch_list_from, f.path, fmt::join(missing, "/"));
+    out.push_back(std::move(what));
+  }
+  return out;
+}
+
 std::string arch_fix(PackageRole role, const std::string& name, arch::ComputeCapability cc, const AdviceContext& ctx) {
   const int n = cc.number();
   const std::string cc_s = cc.str();
@@ -223,6 +247,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         }
       }
       // What the package declares against what it ships.
+      for (auto& note : declared_arch_list_mismatches(p, inv)) pj.notes.push_back(std::move(note));
       if (p.declared_cuda_major) {
         for (const auto& fj : pj.files) {
           if (fj.runtime && fj.runtime->cuda_major != *p.declared_cuda_major) {

@@ -26,6 +26,11 @@ struct RuntimeNeed {
 enum class PackageRole { PyTorch, VendorLibrary, Extension };
 [[nodiscard]] PackageRole role_of(const Package& p, const Inventory& inv);
 
+// Where a package's declared arch list (torch.cuda.get_arch_list()) names a target that one of
+// its whole-list binaries has no image for: one line per such binary; empty when every listed
+// target is shipped or nothing is declared. Extra targets are not a mismatch.
+[[nodiscard]] std::vector<std::string> declared_arch_list_mismatches(const Package& p, const Inventory& inv);
+
 struct AdviceContext {
   int nvcc_major = 0;  // the installed toolkit's CUDA major (0: unknown): never advise what it cannot build
 };

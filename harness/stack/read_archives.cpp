@@ -13,6 +13,7 @@
 #include <set>
 
 #include "harness/stack/archive_reader.hpp"
+#include "harness/stack/declared_arch_list.hpp"
 #include "harness/stack/readers.hpp"
 
 namespace archbench::stack {
@@ -74,6 +75,7 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
   d.package.where = path;
   std::string metadata, record;
   const size_t first = inv.files.size();
+  const size_t first_declaration = inv.declarations.size();
   try {
     ArchiveMember m;
     while (r->next(m)) {
@@ -86,6 +88,13 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
       }
       if (dist_info && fs::path(name).filename() == "RECORD") {
         record = as_text(r->read(kMaxTextBytes));
+        continue;
+      }
+      if (may_declare_arch_list(fs::path(name).filename().string()) && (!m.size || *m.size <= kMaxMemberBytes)) {
+        // Host code only (libtorch_python.so): its declared arch list is all we need from it.
+        if (auto targets = find_declared_arch_list(r->read()); !targets.empty())
+          inv.declarations.push_back({name, name, std::move(targets)});
+        ++inv.files_seen;
         continue;
       }
       auto f = read_member(*r, m, path + "!" + name, o, inv);
@@ -111,6 +120,7 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
   read_declared_cuda(d.package);
   // Every file of the wheel is the wheel's, listed in its RECORD or not.
   for (size_t i = first; i < inv.files.size(); ++i) d.files.push_back(inv.files[i].key);
+  for (size_t i = first_declaration; i < inv.declarations.size(); ++i) d.files.push_back(inv.declarations[i].key);
   dists.push_back(std::move(d));
 }
 

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/stack/declared_arch_list.hpp"
 #include "harness/stack/readers.hpp"
 
 namespace archbench::stack {
@@ -126,6 +127,7 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
   // 1. The listing: directories read one by one with readdir, whose entry types spare a stat
   //    per entry; symbolic links skipped; dist-info and conda-meta read as they come.
   std::vector<fs::path> files;
+  std::vector<fs::path> declaring;  // files that may declare an arch list (libtorch_python.so)
   std::vector<fs::path> pending{top};
   size_t links = 0;
   while (!pending.empty()) {
@@ -156,6 +158,7 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
         if (name == "conda-meta") read_conda_meta(path, dists, inv);
         pending.push_back(std::move(path));
       } else if (type == DT_REG) {
+        if (may_declare_arch_list(name)) declaring.push_back(path);
         files.push_back(std::move(path));
       }
     }
@@ -196,6 +199,10 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
     inv.files.push_back(std::move(f));
   }
   inv.files_seen += files.size();
+  for (const auto& p : declaring) {
+    if (auto targets = read_declared_arch_list(p.string()); !targets.empty())
+      inv.declarations.push_back({p.lexically_normal().string(), p.lexically_relative(top).generic_string(), std::move(targets)});
+  }
   if (o.progress) o.progress(inv.files_seen, inv.files.size());
 }
 

@@ -157,6 +157,8 @@ nlohmann::json scan_to_json(const ScanReport& r) {
                                                                  : "unattributed";
     packages.push_back({{"name", p.name}, {"version", p.version}, {"origin", origin}, {"where", p.where},
                         {"declared_cuda_major", p.declared_cuda_major ? json(*p.declared_cuda_major) : json(nullptr)},
+                        {"declared_arch_list", p.declared_arch_list},
+                        {"declared_arch_list_from", p.declared_arch_list_from},
                         {"files", files}});
   }
   json devices = json::array();

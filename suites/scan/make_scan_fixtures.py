@@ -120,6 +120,12 @@ def main():
     with open(os.path.join(WORK, "host.cpp"), "w") as f:
         f.write('extern "C" int host_only() { return 42; }\n')
     sh("g++", "-shared", "-fPIC", "host.cpp", "-o", "host_only.so")
+    # PyTorch's layout: libtorch_cuda.so compiled whole for the list, libtorch_python.so (host
+    # code) holding the list as one string (what torch.cuda.get_arch_list() splits).
+    shared("libtorch_cuda_80_90.so", ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=[sm_90,compute_90]"], "torchk")
+    with open(os.path.join(WORK, "torch_python.cpp"), "w") as f:
+        f.write('extern "C" const char* cuda_arch_flags() { return "sm_80 sm_90 compute_90"; }\n')
+    sh("g++", "-shared", "-fPIC", "-O1", "torch_python.cpp", "-o", "libtorch_python.so")
     sh(NVCC, "-fatbin", "-gencode", "arch=compute_80,code=sm_80", source("win"), "-o", "win.fatbin")
     fatbin = read(os.path.join(WORK, "win.fatbin"))
 
@@ -148,6 +154,20 @@ def main():
     w("site/pkgb/_hopper.so", b("ext_sm90a.so"))
     w("site/loose_jit.so", b("ext_ptx80.so"))
     w("site/host_only.so", b("host_only.so"))
+
+    # PyTorch as installed: the declaration and libtorch_cuda.so agree. As a wheel: they do not
+    # (its libtorch_cuda.so carries sm_80 only).
+    torch_files = ["torch/lib/libtorch_python.so", "torch/lib/libtorch_cuda.so"]
+    meta, record = dist_info("torch", "2.9.0+cu130", torch_files)
+    w("torchsite/torch-2.9.0+cu130.dist-info/METADATA", meta.encode())
+    w("torchsite/torch-2.9.0+cu130.dist-info/RECORD", record.encode())
+    w("torchsite/torch/lib/libtorch_python.so", b("libtorch_python.so"))
+    w("torchsite/torch/lib/libtorch_cuda.so", b("libtorch_cuda_80_90.so"))
+    with zipfile.ZipFile(os.path.join(OUT, "torch-2.9.0+cu130-cp312-cp312-linux_x86_64.whl"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("torch/lib/libtorch_python.so", b("libtorch_python.so"))
+        z.writestr("torch/lib/libtorch_cuda.so", b("ext_sm80.so"))
+        z.writestr("torch-2.9.0+cu130.dist-info/METADATA", meta)
+        z.writestr("torch-2.9.0+cu130.dist-info/RECORD", record)
 
     # A wheel, made with Python's zipfile.
     meta, record = dist_info("pkga", "1.0+cu130", ["pkga/_C.so"])

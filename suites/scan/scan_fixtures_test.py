@@ -86,6 +86,18 @@ def main():
     check(verdicts(j, 1)["pkga"]["verdict"] == "native", "wheel: on 580")
     p, j = scan(wheel, "--device", "8.0@580", want=0)
 
+    # PyTorch's declared arch list against libtorch_cuda.so: agreeing (directory), differing (wheel).
+    p, j = scan(f("torchsite"), "--device", "9.0@580", want=0)
+    torch = j["packages"][0]
+    check(torch["name"] == "torch" and torch["declared_arch_list"] == ["sm_80", "sm_90", "compute_90"]
+          and torch["declared_arch_list_from"] == "torch/lib/libtorch_python.so", "torchsite: declaration %s" % torch)
+    check(not any("declares" in n for n in verdicts(j)["torch"]["notes"]), "torchsite: a note where the list agrees: %s" % verdicts(j)["torch"]["notes"])
+    p, j = scan(f("torch-2.9.0+cu130-cp312-cp312-linux_x86_64.whl"), "--device", "8.0@580", want=0)
+    notes = verdicts(j)["torch"]["notes"]
+    check(any("declares sm_80 sm_90 compute_90" in n and "torch/lib/libtorch_cuda.so has no compute_90/sm_90 image" in n
+              for n in notes), "torch wheel: no declared-vs-shipped note: %s" % notes)
+    check("declares sm_80 sm_90 compute_90" in p.stdout, "torch wheel: the note is not in the console output")
+
     # PTX newer than the driver; a-only code on another device; a dispatching library.
     p, j = scan(f("ext_ptx80.so"), "--device", "9.0@570", "--device", "9.0@580", want=1)
     check(j["devices"][0]["packages"][0]["verdict"] == "needs-newer-driver", "PTX ISA 9.0 on a 12.8 driver")

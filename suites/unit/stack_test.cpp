@@ -2,7 +2,10 @@
 // a binary pins, advice by package role, and the doctor's findings for a judged stack.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "harness/doctor/python_stack.hpp"
+#include "harness/stack/declared_arch_list.hpp"
 #include "harness/stack/inventory.hpp"
 #include "harness/stack/judgement.hpp"
 #include "harness/stack/scan_report.hpp"
@@ -43,6 +46,59 @@ TEST(DistInfo, DeclaredCudaVariants) {
   Package d = named("numpy", "2.0");
   read_declared_cuda(d);
   EXPECT_FALSE(d.declared_cuda_major.has_value());
+}
+
+std::vector<std::byte> bytes_of(std::string_view s) {
+  std::vector<std::byte> out(s.size());
+  std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+
+TEST(DeclaredArchList, FoundAsAStringOfItsOwnInHostCode) {
+  using namespace std::string_literals;
+  // As in libtorch_python.so's .rodata: NUL-separated strings around the list.
+  const auto found = find_declared_arch_list(
+      bytes_of("\x7f" "ELF junk\0sm_90 is not a list\0"s + "sm_75 sm_80 sm_90a sm_100f compute_120\0tail\0"s));
+  EXPECT_EQ(found, (std::vector<std::string>{"sm_75", "sm_80", "sm_90a", "sm_100f", "compute_120"}));
+  // Not a list: one target, the tail of a longer text, a bad token, a trailing space, no NUL.
+  EXPECT_TRUE(find_declared_arch_list(bytes_of("\0sm_80\0"s)).empty());
+  EXPECT_TRUE(find_declared_arch_list(bytes_of("\0flags sm_80 sm_90\0"s)).empty());
+  EXPECT_TRUE(find_declared_arch_list(bytes_of("\0sm_80 sm_9\0sm_80 sm_1000\0sm_80 compute_90a\0"s)).empty());
+  EXPECT_TRUE(find_declared_arch_list(bytes_of("\0sm_80 sm_90 \0"s)).empty());
+  EXPECT_TRUE(find_declared_arch_list(bytes_of("\0sm_80 sm_90"s)).empty());
+  EXPECT_TRUE(may_declare_arch_list("libtorch_python.so"));
+  EXPECT_TRUE(may_declare_arch_list("torch_python.dll"));
+  EXPECT_FALSE(may_declare_arch_list("libtorch_cuda.so"));
+}
+
+TEST(DeclaredArchList, ComparedWithTheImagesOfWholeListBinariesOnly) {
+  Inventory inv;
+  auto file_with = [&](const std::string& path, binary::BinaryKind kind, std::vector<std::string> targets) {
+    DeviceCodeFile f;
+    f.path = path;
+    f.kind.kind = kind;
+    for (const auto& t : targets) {
+      binary::FatbinEntry e;
+      e.is_image = true;
+      e.target = *arch::parse_target_name(t);
+      f.entries.push_back(e);
+    }
+    inv.files.push_back(f);
+    return inv.files.size() - 1;
+  };
+  Package torch = named("torch", "2.11.0+cu130");
+  torch.declared_arch_list = {"sm_80", "sm_90", "compute_90"};
+  torch.declared_arch_list_from = "torch/lib/libtorch_python.so";
+  torch.files = {file_with("torch/lib/libtorch_cuda.so", binary::BinaryKind::WholeList, {"sm_80", "sm_90", "compute_90"}),
+                 file_with("torch/lib/libdispatch.so", binary::BinaryKind::Dispatching, {"sm_75"})};
+  EXPECT_TRUE(declared_arch_list_mismatches(torch, inv).empty());
+  torch.files.push_back(file_with("torch/lib/libc10_cuda.so", binary::BinaryKind::WholeList, {"sm_80", "sm_120"}));
+  const auto notes = declared_arch_list_mismatches(torch, inv);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "declares sm_80 sm_90 compute_90 (torch/lib/libtorch_python.so) but torch/lib/libc10_cuda.so has "
+                      "no compute_90/sm_90 image");  // its extra sm_120 is not a mismatch
+  torch.declared_arch_list.clear();
+  EXPECT_TRUE(declared_arch_list_mismatches(torch, inv).empty());
 }
 
 TEST(RuntimeNeed, LinkedLibrariesPinTheCudaMajor) {
