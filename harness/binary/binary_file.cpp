@@ -106,9 +106,13 @@ struct BinaryFile::Impl {
   [[nodiscard]] Payload decode(const FatbinEntry& e) const;
   // The payload as stored in the file, after checking the entry against it.
   [[nodiscard]] Bytes stored_payload(const FatbinEntry& e) const;
-  // Names defined by one image entry (empty for non-images); `scratch` holds its decompressed
-  // payload and is reused by the caller's next entry.
-  [[nodiscard]] std::vector<std::string> kernel_names(const FatbinEntry& e, std::vector<std::byte>& scratch) const;
+  // A worker's buffers, reused entry after entry: the payload as stored (read with pread from a
+  // file on disk) and decompressed.
+  struct Scratch {
+    std::vector<std::byte> stored, decoded;
+  };
+  // Names defined by one image entry (empty for non-images).
+  [[nodiscard]] std::vector<std::string> kernel_names(const FatbinEntry& e, Scratch& scratch) const;
   [[nodiscard]] ErrorSite payload_site(const FatbinEntry& e) const;
 };
 
@@ -138,10 +142,11 @@ BinaryFile::Impl::Payload BinaryFile::Impl::decode(const FatbinEntry& e) const {
   return p;
 }
 
-std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e, std::vector<std::byte>& scratch) const {
+std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e, Scratch& scratch) const {
   if (!e.is_image) return {};
-  const Bytes payload = detail::decompress_into(e.compression, stored_payload(e), e.uncompressed_size,
-                                                payload_site(e), scratch);
+  Bytes stored = stored_payload(e);
+  if (map) stored = map->read_at(e.payload_offset, e.payload_size, scratch.stored);
+  const Bytes payload = detail::decompress_into(e.compression, stored, e.uncompressed_size, payload_site(e), scratch.decoded);
   if (e.target.kind == arch::ImageKind::Ptx) {
     return detail::ptx_kernel_names({reinterpret_cast<const char*>(payload.data()), payload.size()});
   }
@@ -216,7 +221,7 @@ std::vector<std::byte> BinaryFile::payload(const FatbinEntry& e) const {
 }
 
 std::vector<std::string> BinaryFile::kernel_names(const FatbinEntry& e) const {
-  std::vector<std::byte> scratch;
+  Impl::Scratch scratch;
   return impl_->kernel_names(e, scratch);
 }
 
@@ -224,28 +229,19 @@ std::vector<KernelImages> BinaryFile::kernels() const {
   const auto& entries = impl_->entries;
   std::vector<std::vector<std::string>> names(entries.size());
   std::vector<std::exception_ptr> errors(entries.size());
-  // open() turned read-ahead off (it reads scattered headers); here every payload is read in order.
-  uint64_t lo = UINT64_MAX;
-  uint64_t hi = 0;
-  for (const auto& e : entries) {
-    if (!e.is_image) continue;
-    lo = std::min(lo, e.payload_offset);
-    hi = std::max(hi, e.payload_offset + e.payload_size);  // open() checked the sum
-  }
-  if (lo < hi && impl_->map) impl_->map->read_ahead(lo, hi - lo);
-  auto work = [&](size_t i, std::vector<std::byte>& scratch) {
+  // Payloads are copied with pread into each worker's buffer (MappedFile::read_at), not read
+  // through the mapping: no page faults, nothing to drop again, nothing held in this process.
+  auto work = [&](size_t i, Impl::Scratch& scratch) {
     try {
       names[i] = impl_->kernel_names(entries[i], scratch);
       std::sort(names[i].begin(), names[i].end());
       names[i].erase(std::unique(names[i].begin(), names[i].end()), names[i].end());
-      // Its payload has been read: let the kernel drop those file pages again.
-      if (impl_->map) impl_->map->release(entries[i].payload_offset, entries[i].payload_size);
     } catch (...) {
       errors[i] = std::current_exception();
     }
   };
   if (entries.size() <= kParallelThreshold) {
-    std::vector<std::byte> scratch;
+    Impl::Scratch scratch;
     for (size_t i = 0; i < entries.size(); ++i) work(i, scratch);
   } else {
     std::atomic<size_t> next{0};
@@ -254,7 +250,7 @@ std::vector<KernelImages> BinaryFile::kernels() const {
     pool.reserve(workers);
     for (size_t w = 0; w < workers; ++w) {
       pool.emplace_back([&] {
-        std::vector<std::byte> scratch;  // this worker's decompression buffer, reused per entry
+        Impl::Scratch scratch;  // this worker's buffers, reused per entry
         for (size_t i = next++; i < entries.size(); i = next++) work(i, scratch);
       });
     }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
+#include <utility>
 
 namespace archbench::binary::detail {
 
@@ -27,7 +28,7 @@ struct Fd {
 
 }  // namespace
 
-MappedFile::MappedFile(const std::string& path) {
+MappedFile::MappedFile(const std::string& path) : path_(path) {
   Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (fd.fd < 0) throw_errno(errno, "cannot open " + path);
   struct stat st {};
@@ -42,27 +43,26 @@ MappedFile::MappedFile(const std::string& path) {
   ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_RANDOM);
   data_ = static_cast<const std::byte*>(p);
   size_ = static_cast<std::size_t>(st.st_size);
+  fd_ = std::exchange(fd.fd, -1);
 }
 
-void MappedFile::read_ahead(uint64_t offset, uint64_t length) const {
-  if (offset >= size_) return;
-  length = std::min<uint64_t>(length, size_ - offset);
-  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const uint64_t begin = offset / page * page;  // madvise wants a page-aligned start
-  ::madvise(const_cast<std::byte*>(data_) + begin, static_cast<std::size_t>(offset + length - begin), MADV_SEQUENTIAL);
-}
-
-void MappedFile::release(uint64_t offset, uint64_t length) const {
-  if (offset >= size_) return;
-  length = std::min<uint64_t>(length, size_ - offset);
-  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const uint64_t begin = (offset + page - 1) / page * page;  // whole pages only: a neighbour may share the edges
-  const uint64_t end = (offset + length) / page * page;
-  if (end > begin) ::madvise(const_cast<std::byte*>(data_) + begin, static_cast<std::size_t>(end - begin), MADV_DONTNEED);
+std::span<const std::byte> MappedFile::read_at(uint64_t offset, uint64_t length, std::vector<std::byte>& buf) const {
+  if (offset > size_ || length > size_ - offset) throw_errno(EINVAL, "read past the end of " + path_);
+  if (buf.size() < length) buf.resize(length);
+  uint64_t done = 0;
+  while (done < length) {
+    const ssize_t n = ::pread(fd_, buf.data() + done, static_cast<std::size_t>(length - done), static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno(errno, "cannot read " + path_);
+    if (n == 0) throw_errno(EIO, "file shrank while being read: " + path_);
+    done += static_cast<uint64_t>(n);
+  }
+  return {buf.data(), static_cast<std::size_t>(length)};
 }
 
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace archbench::binary::detail
