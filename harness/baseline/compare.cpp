@@ -32,7 +32,7 @@ std::string timing_method(const TimingResult& t) {
   return graph_replayed(t) ? fmt::format("CUDA-graph replay (batch {})", t.graph_batch) : t.mode + " launches";
 }
 
-bool correct(const OperatorResult& r) { return r.correctness && r.correctness->passed && r.correctness->bench_shape_finite; }
+bool correct(const OperatorResult& r) { return r.correctness && r.correctness->correct(); }
 
 // (max - min) / median of the baseline runs' medians: how far the operator moved between processes.
 double run_spread(const TimingResult& t) {

@@ -22,7 +22,7 @@ namespace {
 bool image_status_failure(const std::string& s) { return s == "missing" || s == "ptx-too-new" || s == "jit-disabled"; }
 bool wrong_result(const OperatorResult& r) {
   return r.error.empty() && r.fault.empty() && r.image.agrees && r.correctness &&
-         !(r.correctness->passed && r.correctness->bench_shape_finite);
+         !r.correctness->correct();
 }
 
 std::string variant(const OperatorResult& r) { return r.family + "/" + r.name; }
@@ -31,7 +31,7 @@ std::string variant(const OperatorResult& r) { return r.family + "/" + r.name; }
 bool ran_in_pass(const OperatorResult& r) {
   if (!r.error.empty() || !r.fault.empty() || !r.image.agrees) return false;
   if (r.image.status != "sass" && r.image.status != "ptx-jit" && r.image.status != "library") return false;
-  return !r.correctness || (r.correctness->passed && r.correctness->bench_shape_finite);
+  return !r.correctness || r.correctness->correct();
 }
 
 std::vector<std::string> ids_of(const std::vector<const OperatorResult*>& rs) {
@@ -183,7 +183,7 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
         f.details.push_back(
             fmt::format("{}: rel. error {:.2e} (tolerance {:.0e}{}), {} non-finite of {}{}", r->id, c.rel_error,
                         c.tolerance, twin, c.non_finite, c.elements,
-                        c.bench_shape_finite ? "" : "; the full shape has unwritten or non-finite elements"));
+                        c.bench_shape_failed() ? "; the full shape has unwritten or non-finite elements" : ""));
       }
     } else {
       f.cause = key;

@@ -16,7 +16,7 @@ std::string check_cell(const OperatorResult& r) {
   if (!r.correctness) return r.error.empty() ? "-" : "error";
   const auto& c = *r.correctness;
   if (c.non_finite > 0) return fmt::format("FAIL {} NaN/Inf", c.non_finite);
-  if (!c.bench_shape_finite) return fmt::format("FAIL full-shape NaN ({:.1e})", c.rel_error);
+  if (c.bench_shape_failed()) return fmt::format("FAIL full-shape NaN ({:.1e})", c.rel_error);
   return fmt::format("{} {:.1e}", c.passed ? "ok" : "FAIL", c.rel_error);
 }
 
@@ -97,11 +97,11 @@ std::string format_findings(const DeviceReport& d) {
              r.correctness->rel_error <= r.correctness->tolerance)
       key = fmt::format("less accurate than its library twin: rel. error {:.2e} > {} x {:.2e} of {} on the same inputs",
                         r.correctness->rel_error, kOracleFactor, *r.correctness->twin_rel_error, r.correctness->twin_id);
-    else if (r.correctness && !(r.correctness->passed && r.correctness->bench_shape_finite))
+    else if (r.correctness && !r.correctness->correct())
       key = fmt::format("wrong result: rel. error {:.2e} > tolerance {:.0e}, {} non-finite of {} (check shape {}){}",
                         r.correctness->rel_error, r.correctness->tolerance, r.correctness->non_finite,
                         r.correctness->elements, r.correctness->check_shape,
-                        r.correctness->bench_shape_finite ? "" : "; full shape has unwritten or non-finite elements");
+                        r.correctness->bench_shape_failed() ? "; full shape has unwritten or non-finite elements" : "");
     else if (r.timing && !r.timing->graph_fallback.empty())
       key = "timed by single launches, not CUDA-graph replay: " + r.timing->graph_fallback;
     if (key.empty() && !r.image.note.empty()) key = "note: " + r.image.note;

@@ -13,7 +13,7 @@ FleetCell make_cell(const OperatorResult& r) {
   c.image_status = r.image.status;
   c.image_label = r.image.label;
   c.verdict = verdict_status(r);
-  c.correctness = !r.correctness ? "not-checked" : (r.correctness->passed && r.correctness->bench_shape_finite ? "ok" : "wrong");
+  c.correctness = !r.correctness ? "not-checked" : (r.correctness->correct() ? "ok" : "wrong");
   if (r.correctness) c.rel_error = r.correctness->rel_error;
   if (r.timing) {
     c.pct_of_ceiling = r.timing->pct_of_ceiling;

@@ -70,7 +70,7 @@ std::string what_failed(const OperatorResult& r) {
   if (r.correctness && !r.correctness->passed) {
     return fmt::format("wrong result: rel. error {:.2e} (tolerance {:.0e})", r.correctness->rel_error, r.correctness->tolerance);
   }
-  if (r.correctness && !r.correctness->bench_shape_finite) return "non-finite or unwritten output at the benchmark shape";
+  if (r.correctness && r.correctness->bench_shape_failed()) return "non-finite or unwritten output at the benchmark shape";
   return "failed";
 }
 

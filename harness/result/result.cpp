@@ -5,11 +5,13 @@
 
 namespace archbench {
 
+std::string_view check_scope_name(CheckScope s) { return s == CheckScope::Quick ? "quick" : "full"; }
+
 bool OperatorResult::failed() const {
   if (image.status == "unsupported") return false;
   if (!error.empty() || !fault.empty() || !image.agrees) return true;
   if (image.status != "sass" && image.status != "ptx-jit" && image.status != "library") return true;
-  return !correctness || !correctness->passed || !correctness->bench_shape_finite;
+  return !correctness || !correctness->correct();
 }
 
 std::string Selection::describe() const {
@@ -24,7 +26,7 @@ std::string verdict_status(const OperatorResult& r) {
   const std::string& st = r.image.status;
   if (st != "sass" && st != "library" && st != "ptx-jit") return st;
   if (!r.fault.empty() || !r.error.empty()) return "error";
-  if (r.correctness && (!r.correctness->passed || !r.correctness->bench_shape_finite)) return "wrong";
+  if (r.correctness && !r.correctness->correct()) return "wrong";
   return st;
 }
 

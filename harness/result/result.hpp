@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/device/environment.hpp"
@@ -33,8 +34,14 @@ struct ImageResult {
   std::vector<Kernel> kernels;
 };
 
+// What a correctness check covered: the check shape and the benchmark shape (every element
+// written and finite), or the check shape only (archbench run --quick).
+enum class CheckScope { Full, Quick };
+[[nodiscard]] std::string_view check_scope_name(CheckScope s);  // "full", "quick"
+
 struct CorrectnessResult {
   bool passed = false;
+  CheckScope scope = CheckScope::Full;
   std::string check_shape;
   double rel_error = 0;
   double max_abs_error = 0;
@@ -48,6 +55,13 @@ struct CorrectnessResult {
   // same inputs; the own kernel fails when its error exceeds kOracleFactor times it.
   std::string twin_id;
   std::optional<double> twin_rel_error;
+
+  // The one rule for "the result is right": within tolerance at the check shape and, for a full
+  // check, every element of the benchmark shape written and finite.
+  [[nodiscard]] bool correct() const { return passed && !bench_shape_failed(); }
+  // A full check whose benchmark-shape pass found unwritten or non-finite output (a quick check
+  // never ran it: never true there).
+  [[nodiscard]] bool bench_shape_failed() const { return scope == CheckScope::Full && !bench_shape_finite; }
 };
 inline constexpr double kOracleFactor = 3.0;
 

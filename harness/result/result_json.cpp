@@ -32,6 +32,8 @@ void to_json(json& j, const CorrectnessResult& r) {
            {"max_abs_error", r.max_abs_error}, {"tolerance", r.tolerance}, {"non_finite", r.non_finite},
            {"elements", r.elements}, {"bench_shape_finite", r.bench_shape_finite}, {"seed", r.seed}, {"mode", r.mode}};
   j["twin"] = r.twin_rel_error ? json{{"id", r.twin_id}, {"rel_error", *r.twin_rel_error}} : json(nullptr);
+  // Written only for a quick check, so files from full runs stay as they were.
+  if (r.scope == CheckScope::Quick) j["scope"] = check_scope_name(r.scope);
 }
 
 void from_json(const json& j, CorrectnessResult& r) {
@@ -45,6 +47,20 @@ void from_json(const json& j, CorrectnessResult& r) {
   j.at("bench_shape_finite").get_to(r.bench_shape_finite);
   j.at("seed").get_to(r.seed);
   j.at("mode").get_to(r.mode);
+  r.scope = CheckScope::Full;
+  if (j.contains("scope")) {
+    const auto scope = j.at("scope").get<std::string>();
+    if (scope != "quick" && scope != "full") {
+      // A json exception, as every other malformed field gives (the loaders name the file).
+      const std::string what = "correctness.scope is '" + scope + "', not 'quick' or 'full'";
+#if NLOHMANN_JSON_VERSION_MAJOR > 3 || (NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11)
+      throw json::other_error::create(501, what, &j);
+#else
+      throw json::other_error::create(501, what, j);
+#endif
+    }
+    r.scope = scope == "quick" ? CheckScope::Quick : CheckScope::Full;
+  }
   if (j.contains("twin") && !j.at("twin").is_null()) {
     j.at("twin").at("id").get_to(r.twin_id);
     r.twin_rel_error = j.at("twin").at("rel_error").get<double>();

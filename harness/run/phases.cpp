@@ -79,6 +79,7 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
     CudaStream stream;
     CorrectnessResult c;
     c.seed = seed;
+    c.scope = options.bench_shape_pass ? CheckScope::Full : CheckScope::Quick;
     c.mode = launch_blocking_in_effect() ? "blocking" : "async";
     {
       auto p = op.make_problem(ProblemScale::Check, seed);

@@ -22,9 +22,9 @@ void enable_launch_blocking();
 [[nodiscard]] bool launch_blocking_in_effect();
 
 // What check_operator runs. By default: correctness at the check scale, then the all-finite pass
-// at the benchmark shape. A caller that cannot afford the benchmark shape (the GPU suite under a
-// slow compute-sanitizer tool) may skip the latter; the result then keeps bench_shape_finite
-// false and no implementation: "not verified", never "passed".
+// at the benchmark shape. A caller that cannot afford the benchmark shape (archbench run --quick,
+// the GPU suite under a slow compute-sanitizer tool) may skip the latter; the result then says
+// scope "quick", keeps bench_shape_finite false and records no implementation.
 struct CheckOptions {
   bool bench_shape_pass = true;
 };

@@ -72,6 +72,34 @@ TEST(ResultJson, ARecordedH200RunIsWrittenBackUnchanged) {
   EXPECT_EQ(compared, 30u);
 }
 
+// The quick tier's checks never ran the benchmark shape: judged on the check shape alone, and
+// said so in the JSON ("scope": "quick"); a full check still needs the benchmark shape.
+TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
+  OperatorResult r = sample();
+  r.correctness->scope = CheckScope::Quick;
+  r.correctness->bench_shape_finite = false;
+  r.timing.reset();
+  EXPECT_FALSE(r.failed());
+  EXPECT_EQ(verdict_status(r), "sass");
+  const auto j = nlohmann::json(r);
+  EXPECT_EQ(j.at("correctness").at("scope"), "quick");
+  const auto back = j.get<OperatorResult>();
+  EXPECT_EQ(back.correctness->scope, CheckScope::Quick);
+  EXPECT_FALSE(back.failed());
+  r.correctness->passed = false;
+  EXPECT_TRUE(r.failed());
+  // A full check with an unwritten benchmark shape fails, and full checks write no scope.
+  OperatorResult full = sample();
+  full.correctness->bench_shape_finite = false;
+  EXPECT_TRUE(full.failed());
+  EXPECT_EQ(verdict_status(full), "wrong");
+  EXPECT_FALSE(nlohmann::json(full).at("correctness").contains("scope"));
+  // Anything else is a malformed file.
+  auto bad = j;
+  bad["correctness"]["scope"] = "fast";
+  EXPECT_THROW((void)bad.get<OperatorResult>(), nlohmann::json::exception);
+}
+
 TEST(ResultJson, LibraryChoiceRoundTripsAndOlderFilesLackIt) {
   OperatorResult r = sample();
   r.implementation = "cudnnConvolutionForward IMPLICIT_PRECOMP_GEMM, tensor-op math, workspace 0 B (heuristic rank 0)";

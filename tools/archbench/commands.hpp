@@ -16,6 +16,7 @@ struct RunOptions {
   std::string gbench_json_path;
   std::optional<uint64_t> seed;
   bool timing = true;
+  bool quick = false;  // the quick tier: images and correctness at the check shapes, nothing else
   bool hot_l2 = false;
   std::string cuda_graph = "off";      // off | auto | all: CUDA-graph replay in the timing phase
   std::optional<double> op_timeout_s;  // per-operator deadline; default derived per operator
@@ -98,6 +99,7 @@ struct WorkerOptions {
   std::string cuda_graph = "off";  // time phase: off | auto | all
   bool load_times = false;  // check phase: report each operator's first kernel load time (the doctor's JIT cost)
   bool probe_only = false;  // check phase: the image probe only, no correctness run (the doctor's JIT passes)
+  bool quick = false;       // check phase: the check shape only, no benchmark-shape pass (run --quick)
 };
 int worker_command(const WorkerOptions& o);
 
@@ -108,6 +110,7 @@ struct DoctorOptions {
   std::string json_path;
   std::string filter = "*";              // operators of the workload layer
   bool quiet = false;                    // no per-operator progress on stderr
+  bool full = false;                     // the workload at benchmark shapes too (default: the quick tier)
 };
 int doctor_command(const DoctorOptions& o);
 

@@ -41,6 +41,7 @@ doctor::PassResults run_doctor_pass(const DoctorPass& p, RunProgress& progress) 
   req.env = p.env;
   req.load_times = true;
   req.probe_only = p.probe_only;
+  req.quick = p.quick;
   req.on_event = progress.listener();
   progress.begin_phase(p.device, p.name, ids.size());
   const WorkerOutcome outcome = run_phase(req);

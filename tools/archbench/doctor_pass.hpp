@@ -25,6 +25,7 @@ struct DoctorPass {
   double extra_deadline_s = 0;  // JIT-compiling a whole module may add minutes
   bool probe_only = false;      // image probe only (the JIT passes), no correctness run
   std::string executable;       // the worker; empty: this executable (tests give a stand-in)
+  bool quick = false;           // the check shapes only, as `archbench run --quick` (doctor's default)
 };
 
 // Results in operator order; operators a worker died or hung on, or never reached, carry that as

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   cli::value_name(run_cmd->add_option("--gbench-json", run.gbench_json_path, "also write the timings in Google Benchmark's JSON format; - for stdout"), "FILE");
   cli::value_name(run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: fresh, recorded in the report)"), "N");
   run_cmd->add_flag("!--no-timing", run.timing, "image and correctness only");
+  run_cmd->add_flag("--quick", run.quick,
+                    "the quick tier, for after an environment change: every image and correctness at the check shapes; "
+                    "no benchmark shapes, no timing");
   run_cmd->add_flag("--hot-l2", run.hot_l2, "do not flush the L2 between timing samples");
   cli::value_name(run_cmd->add_option("--cuda-graph", run.cuda_graph,
                       "time by CUDA-graph replay: off (default), auto (launch-bound operators, pilot median < 50 us) "
@@ -141,6 +144,7 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--cuda-graph", worker.cuda_graph)->check(CLI::IsMember({"off", "auto", "all"}));
   worker_cmd->add_flag("--load-times", worker.load_times);
   worker_cmd->add_flag("--probe-only", worker.probe_only);
+  worker_cmd->add_flag("--quick", worker.quick);
 
   cli::DoctorOptions doctor;
   auto* doctor_cmd = app.add_subcommand(
@@ -153,6 +157,9 @@ int main(int argc, char** argv) {
   doctor_cmd->add_flag("-q,--quiet", doctor.quiet,
                        "no per-operator progress of the workload layer on stderr (default: as archbench run)");
   cli::value_name(doctor_cmd->add_option("--filter", doctor.filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)"), "GLOBS");
+  doctor_cmd->add_flag("--full", doctor.full,
+                       "the workload layer at the benchmark shapes too (default: the quick tier, check shapes only, "
+                       "as archbench run --quick)");
 
   try {
     app.parse(argc, argv);

@@ -77,6 +77,8 @@ DeadlineFn deadline_for(const std::vector<const Operator*>& ops, const RunOption
 
 // The header's account of how the timing phase measured.
 std::string timing_method(const RunOptions& o, CudaGraphMode graph) {
+  if (o.quick) return "quick tier: check shapes only; no benchmark shapes, no timing (a full run: without --quick)";
+  if (!o.timing) return "no timing (--no-timing)";
   std::string s = std::string("timing: async worker, CUDA events, median, ") + (o.hot_l2 ? "hot L2" : "cold L2");
   if (graph == CudaGraphMode::Off) return s;
   s += graph == CudaGraphMode::All ? std::string(", CUDA-graph replay")
@@ -163,6 +165,7 @@ int run_command(const RunOptions& o) {
       ids.push_back(op->id());
     }
     WorkerRequest request{"check", index, ids, seed, o.hot_l2, deadline_for(ops, o, "check"), ""};
+    request.quick = o.quick;
     request.on_event = on_event;
     request.cuda_graph = o.cuda_graph;
     progress.begin_phase(index, "check", ids.size());
@@ -174,7 +177,7 @@ int run_command(const RunOptions& o) {
     apply_error_oracle(dr.operators, registry());
     worker_failed |= !check.failure.empty();
 
-    if (o.timing) {
+    if (o.timing && !o.quick) {
       std::vector<std::string> timed;
       for (const auto& r : dr.operators) if (!r.failed() && r.correctness) timed.push_back(r.id);
       if (!timed.empty()) {

@@ -75,7 +75,7 @@ int worker_command(const WorkerOptions& o) {
     }
     OperatorResult r = describe(*op);
     if (o.phase == "check" && o.probe_only) r.image = probe_image(*op, build_manifest(), env.facts(dev));
-    else if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r);
+    else if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r, CheckOptions{!o.quick});
     else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);
     // A sticky error (illegal address, trap, ...) leaves this context unusable: report the
     // operator that caused it and let the parent start a fresh worker for the rest.

@@ -209,6 +209,7 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     if (req.hot_l2) args.emplace_back("--hot-l2");
     if (req.load_times) args.emplace_back("--load-times");
     if (req.probe_only) args.emplace_back("--probe-only");
+    if (req.quick) args.emplace_back("--quick");
     if (req.phase == "time" && req.cuda_graph != "off") {
       args.emplace_back("--cuda-graph");
       args.push_back(req.cuda_graph);

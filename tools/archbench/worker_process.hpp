@@ -65,6 +65,7 @@ struct WorkerRequest {
   std::vector<std::pair<std::string, std::optional<std::string>>> env{};
   bool load_times = false;  // check phase: also time each operator's first load of its kernels
   bool probe_only = false;  // check phase: image probe only, no correctness run
+  bool quick = false;       // check phase: the check shape only (archbench run --quick)
   std::string cuda_graph = "off";  // time phase: off | auto | all (archbench run --cuda-graph)
   std::function<void(const WorkerEvent&)> on_event{};  // optional; called on the supervising thread
 };
