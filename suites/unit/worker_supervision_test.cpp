@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
@@ -112,6 +114,39 @@ TEST_F(WorkerSupervision, EveryFaultKindInOneRun) {
   EXPECT_EQ(o.faults[0].fault, "crashed");
   EXPECT_EQ(o.faults[1].fault, "hung");
   EXPECT_EQ(o.workers_started, 4);
+}
+
+// The quick tier's parallel check: every operator reported once, faults blamed as with one
+// worker, events delivered one at a time, one worker per share.
+TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
+  WorkerRequest req;
+  req.phase = "check";
+  req.ids = {"a", "b", "crash1", "c", "d", "e", "f"};
+  req.deadline_s = [](const std::string&) { return 30.0; };
+  req.executable = (dir_ / "fake_worker").string();
+  int finished = 0, in_call = 0, overlapped = 0;
+  req.on_event = [&](const WorkerEvent& e) {
+    if (++in_call > 1) ++overlapped;
+    if (e.kind == WorkerEvent::Kind::Finished) ++finished;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    --in_call;
+  };
+  const auto o = run_phase_parallel(req, 3);
+  auto ids = reported(o);
+  std::ranges::sort(ids);
+  EXPECT_EQ(ids, (std::vector<std::string>{"a", "b", "c", "d", "e", "f"}));
+  ASSERT_EQ(o.faults.size(), 1u);
+  EXPECT_EQ(o.faults[0].id, "crash1");
+  EXPECT_EQ(o.workers_started, 4);  // three, and one replacing the crashed one
+  EXPECT_EQ(finished, 6);
+  EXPECT_EQ(overlapped, 0);
+  EXPECT_TRUE(o.failure.empty()) << o.failure;
+  // Fewer operators than workers: one worker each; one worker: run_phase itself.
+  req.ids = {"a"};
+  EXPECT_EQ(run_phase_parallel(req, 8).workers_started, 1);
+  EXPECT_EQ(quick_check_workers(size_t{2} << 30), 1);   // a 2 GiB device: one
+  EXPECT_LE(quick_check_workers(size_t{140} << 30), 8);
+  EXPECT_GE(quick_check_workers(size_t{140} << 30), 1);
 }
 
 TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash) {

@@ -198,7 +198,7 @@ int doctor_command(const DoctorOptions& o) {
         std::cerr << fmt::format("archbench doctor: device {}: checking {} operator(s), blocking, {} (seed {})...\n",
                                  d.index, ops.size(), o.full ? "check and benchmark shapes" : "quick tier: check shapes",
                                  seed);
-        in.blocking = run_doctor_pass({"check", d.index, ops, seed, {}, 0, false, "", !o.full}, progress);
+        in.blocking = run_doctor_pass({"check", d.index, ops, seed, {}, 0, false, "", !o.full, d.memory_bytes}, progress);
         workload.push_back(pass_to_json(d.index, "blocking", in.blocking));
         if (o.jit_passes) {
           std::cerr << fmt::format(

@@ -44,7 +44,8 @@ doctor::PassResults run_doctor_pass(const DoctorPass& p, RunProgress& progress) 
   req.quick = p.quick;
   req.on_event = progress.listener();
   progress.begin_phase(p.device, p.name, ids.size());
-  const WorkerOutcome outcome = run_phase(req);
+  // As run --quick: several workers at once when only the check shapes run.
+  const WorkerOutcome outcome = p.quick ? run_phase_parallel(req, quick_check_workers(p.device_memory_bytes)) : run_phase(req);
   progress.end_phase();
 
   doctor::PassResults pass;

@@ -26,6 +26,7 @@ struct DoctorPass {
   bool probe_only = false;      // image probe only (the JIT passes), no correctness run
   std::string executable;       // the worker; empty: this executable (tests give a stand-in)
   bool quick = false;           // the check shapes only, as `archbench run --quick` (doctor's default)
+  size_t device_memory_bytes = 0;  // sizes the quick tier's parallel workers
 };
 
 // Results in operator order; operators a worker died or hung on, or never reached, carry that as

@@ -170,7 +170,10 @@ int run_command(const RunOptions& o) {
     request.cuda_graph = o.cuda_graph;
     progress.begin_phase(index, "check", ids.size());
     auto phase_start = std::chrono::steady_clock::now();
-    const WorkerOutcome check = run_phase(request);
+    // The quick tier's check is CPU work at small shapes: several workers at once. A full check
+    // keeps one, since its benchmark shapes can fill the device.
+    const WorkerOutcome check = o.quick ? run_phase_parallel(request, quick_check_workers(dr.device.memory_bytes))
+                                        : run_phase(request);
     progress.end_phase();
     dr.phase_seconds["check"] = seconds_since(phase_start);
     merge_phase(dr.operators, ids, check, "check");

@@ -2,6 +2,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <exception>
+#include <iterator>
+#include <mutex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -249,6 +252,56 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     remaining.erase(remaining.begin(), it + 1);
   }
   return out;
+}
+
+WorkerOutcome run_phase_parallel(const WorkerRequest& req, int workers) {
+  workers = std::min<int>(workers, static_cast<int>(req.ids.size()));
+  if (workers <= 1) return run_phase(req);
+  std::mutex events;
+  std::vector<WorkerRequest> parts(static_cast<size_t>(workers), req);
+  for (auto& p : parts) {
+    p.ids.clear();
+    if (req.on_event) {
+      p.on_event = [&](const WorkerEvent& e) {
+        const std::scoped_lock lock(events);
+        req.on_event(e);
+      };
+    }
+  }
+  for (size_t i = 0; i < req.ids.size(); ++i) parts[i % parts.size()].ids.push_back(req.ids[i]);
+  std::vector<WorkerOutcome> outcomes(parts.size());
+  std::vector<std::exception_ptr> errors(parts.size());
+  {
+    std::vector<std::jthread> threads;
+    for (size_t w = 0; w < parts.size(); ++w) {
+      threads.emplace_back([&, w] {
+        try {
+          outcomes[w] = run_phase(parts[w]);
+        } catch (...) {
+          errors[w] = std::current_exception();
+        }
+      });
+    }
+  }  // joined here
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  WorkerOutcome out;
+  for (auto& o : outcomes) {
+    std::ranges::move(o.results, std::back_inserter(out.results));
+    std::ranges::move(o.faults, std::back_inserter(out.faults));
+    if (!out.ceilings) out.ceilings = o.ceilings;
+    out.workers_started += o.workers_started;
+    if (!o.failure.empty()) out.failure += (out.failure.empty() ? "" : "; ") + o.failure;
+    out.load_ms.merge(o.load_ms);
+  }
+  return out;
+}
+
+int quick_check_workers(size_t device_memory_bytes) {
+  const int by_cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()) / 2);
+  const int by_memory = static_cast<int>(device_memory_bytes / (size_t{4} << 30));
+  return std::clamp(std::min(by_cores, by_memory), 1, 8);
 }
 
 }  // namespace archbench::cli

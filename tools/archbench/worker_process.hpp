@@ -72,6 +72,17 @@ struct WorkerRequest {
 
 [[nodiscard]] WorkerOutcome run_phase(const WorkerRequest& request);
 
+// The same phase split over `workers` worker processes at once, each with every workers-th
+// operator (so each gets a share of every family), supervised each on its own thread; on_event is
+// serialised. For the quick tier, whose check is mostly CPU work (inputs and float64 references
+// at the check shapes) in one thread per worker: more workers use more cores. Outcomes merged:
+// results and faults of all, the failures joined.
+[[nodiscard]] WorkerOutcome run_phase_parallel(const WorkerRequest& request, int workers);
+
+// How many workers the quick tier runs at once on a device: half the cores, at most one per
+// 4 GiB of device memory (each holds a CUDA context and its check-shape buffers), 1 to 8.
+[[nodiscard]] int quick_check_workers(size_t device_memory_bytes);
+
 // The worker's side: one JSON object per line, flushed as soon as it is known.
 void append_line(const std::string& path, const std::string& json_line);
 
