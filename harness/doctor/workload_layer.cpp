@@ -30,7 +30,7 @@ std::string variant(const OperatorResult& r) { return r.family + "/" + r.name; }
 // A JIT-pass result (an image probe, or a full check when one ran) without a problem.
 bool ran_in_pass(const OperatorResult& r) {
   if (!r.error.empty() || !r.fault.empty() || !r.image.agrees) return false;
-  if (r.image.status != "sass" && r.image.status != "ptx-jit" && r.image.status != "library") return false;
+  if (!r.image.runs()) return false;
   return !r.correctness || r.correctness->correct();
 }
 

@@ -10,7 +10,7 @@ std::string_view check_scope_name(CheckScope s) { return s == CheckScope::Quick 
 bool OperatorResult::failed() const {
   if (image.status == "unsupported") return false;
   if (!error.empty() || !fault.empty() || !image.agrees) return true;
-  if (image.status != "sass" && image.status != "ptx-jit" && image.status != "library") return true;
+  if (!image.runs()) return true;
   return !correctness || !correctness->correct();
 }
 
@@ -23,11 +23,10 @@ std::string Selection::describe() const {
 }
 
 std::string verdict_status(const OperatorResult& r) {
-  const std::string& st = r.image.status;
-  if (st != "sass" && st != "library" && st != "ptx-jit") return st;
+  if (!r.image.runs()) return r.image.status;
   if (!r.fault.empty() || !r.error.empty()) return "error";
   if (r.correctness && !r.correctness->correct()) return "wrong";
-  return st;
+  return r.image.status;
 }
 
 }  // namespace archbench

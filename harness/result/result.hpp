@@ -32,6 +32,10 @@ struct ImageResult {
     int ptx_version = 0;
   };
   std::vector<Kernel> kernels;
+
+  // The one rule for "this operator has an image that runs here": its own kernels load (SASS or
+  // PTX JIT) or its library answered (status sass, ptx-jit or library).
+  [[nodiscard]] bool runs() const { return status == "sass" || status == "ptx-jit" || status == "library"; }
 };
 
 // What a correctness check covered: the check shape and the benchmark shape (every element

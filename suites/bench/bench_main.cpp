@@ -21,7 +21,7 @@ void run_operator(benchmark::State& state, const Operator* op) {
   }
   const DeviceInfo& dev = env.devices.front();
   const ImageResult image = probe_image(*op, build_manifest(), env.facts(dev));
-  if (image.status != "sass" && image.status != "ptx-jit" && image.status != "library") {
+  if (!image.runs()) {
     state.SkipWithError((image.label + ": " + image.cause).c_str());
     return;
   }

@@ -100,6 +100,18 @@ TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
   EXPECT_THROW((void)bad.get<OperatorResult>(), nlohmann::json::exception);
 }
 
+TEST(ImageResult, RunsOnlyWithAnImageThatLoadsOrALibraryThatAnswered) {
+  ImageResult image;
+  for (const char* status : {"sass", "ptx-jit", "library"}) {
+    image.status = status;
+    EXPECT_TRUE(image.runs()) << status;
+  }
+  for (const char* status : {"missing", "ptx-too-new", "jit-disabled", "unsupported", "library-error", "error", ""}) {
+    image.status = status;
+    EXPECT_FALSE(image.runs()) << status;
+  }
+}
+
 TEST(ResultJson, LibraryChoiceRoundTripsAndOlderFilesLackIt) {
   OperatorResult r = sample();
   r.implementation = "cudnnConvolutionForward IMPLICIT_PRECOMP_GEMM, tensor-op math, workspace 0 B (heuristic rank 0)";
