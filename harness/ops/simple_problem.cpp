@@ -2,16 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace archbench {
 
 SimpleProblem::SimpleProblem(std::string shape, const std::vector<TensorShape>& inputs, TensorShape output,
-                             SimpleLaunch launch, SimpleReference reference, double tolerance, uint64_t seed)
+                             SimpleLaunch launch, SimpleReference reference, double tolerance, ProblemScale scale,
+                             uint64_t seed)
     : shape_(std::move(shape)), launch_(std::move(launch)), reference_(std::move(reference)), tolerance_(tolerance) {
   std::mt19937_64 rng(seed);
-  for (const auto& in : inputs) {
-    host_inputs_.push_back(random_tensor(in.dtype, in.numel, rng, in.lo, in.hi));
-    inputs_.push_back(upload(host_inputs_.back()));
+  const bool keep = scale == ProblemScale::Check;
+  host_inputs_.resize(keep ? inputs.size() : 0);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorShape& in = inputs[i];
+    inputs_.push_back(random_input(in.dtype, in.numel, rng, keep ? &host_inputs_[i] : nullptr, in.lo, in.hi));
   }
   output_ = allocate(output.dtype, output.numel);
 }
@@ -32,6 +36,7 @@ OperatorSpec memory_bound_spec(std::string family, std::string name, DType dtype
 }
 
 CheckResult SimpleProblem::check() const {
+  if (host_inputs_.empty()) throw std::logic_error("SimpleProblem::check needs a ProblemScale::Check problem");
   std::vector<std::vector<double>> in;
   for (const auto& h : host_inputs_) in.push_back(h.values);
   return compare_to_reference(download(output_), reference_(in), tolerance_);

@@ -1,6 +1,7 @@
 // A problem made of input tensors and one output, a launch function and a float64 reference:
 // enough for the memory-bound families (norms, elementwise), whose references are cheap enough
-// to check every element of the benchmark shape itself.
+// to check every element of the benchmark shape itself. Both scales are that one shape; the
+// benchmark scale draws its inputs on the device and keeps no host copy.
 #pragma once
 
 #include <functional>
@@ -23,7 +24,7 @@ using SimpleReference = std::function<std::vector<double>(const std::vector<std:
 class SimpleProblem final : public Problem {
  public:
   SimpleProblem(std::string shape, const std::vector<TensorShape>& inputs, TensorShape output, SimpleLaunch launch,
-                SimpleReference reference, double tolerance, uint64_t seed);
+                SimpleReference reference, double tolerance, ProblemScale scale, uint64_t seed);
   [[nodiscard]] std::string shape() const override { return shape_; }
   void poison_output() override { poison(output_); }
   void launch(cudaStream_t stream) override { launch_(inputs_, output_, stream); }
@@ -32,7 +33,7 @@ class SimpleProblem final : public Problem {
 
  private:
   std::string shape_;
-  std::vector<HostTensor> host_inputs_;
+  std::vector<HostTensor> host_inputs_;  // kept only at the check scale
   std::vector<DeviceTensor> inputs_;
   DeviceTensor output_;
   SimpleLaunch launch_;
@@ -53,9 +54,9 @@ class SimpleOperator final : public Operator {
       : Operator(std::move(spec)), inputs_(std::move(inputs)), output_(output), launch_(std::move(launch)),
         reference_(std::move(reference)), kernels_(std::move(kernels)) {}
   [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
-  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale, uint64_t seed) const override {
+  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
     return std::make_unique<SimpleProblem>(spec().shape, inputs_, output_, launch_, reference_, tolerance(spec().dtype),
-                                           seed);
+                                           scale, seed);
   }
 
  private:

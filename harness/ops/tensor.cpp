@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "harness/ops/device_tensor_kernels.hpp"
 #include "harness/util/parallel_for.hpp"
 
 namespace archbench {
@@ -53,6 +54,7 @@ DeviceTensor upload(const HostTensor& t) {
   DeviceTensor d = allocate(t.dtype, t.values.size());
   auto copy = [&](const auto& host) {
     ARCHBENCH_CUDA_CHECK(cudaMemcpy(d.buffer.get(), host.data(), d.buffer.bytes(), cudaMemcpyHostToDevice));
+    finish_legacy_stream();
   };
   switch (t.dtype) {
     case DType::F16: copy(convert_all<__half>(t.values, [](double v) { return __double2half(v); })); break;
@@ -62,7 +64,28 @@ DeviceTensor upload(const HostTensor& t) {
   return d;
 }
 
-void poison(DeviceTensor& t) { ARCHBENCH_CUDA_CHECK(cudaMemset(t.buffer.get(), 0xFF, t.buffer.bytes())); }
+DeviceTensor random_device_tensor(DType dtype, size_t numel, uint64_t seed, double lo, double hi) {
+  if (!device_kernels::available()) {
+    std::mt19937_64 rng(seed);
+    return upload(random_tensor(dtype, numel, rng, lo, hi));
+  }
+  DeviceTensor d = allocate(dtype, numel);
+  device_kernels::fill_uniform(d.buffer.get(), dtype, numel, seed, lo, hi);
+  return d;
+}
+
+DeviceTensor random_input(DType dtype, size_t numel, std::mt19937_64& rng, HostTensor* keep, double lo, double hi) {
+  if (keep == nullptr) return random_device_tensor(dtype, numel, rng(), lo, hi);
+  *keep = random_tensor(dtype, numel, rng, lo, hi);
+  return upload(*keep);
+}
+
+void poison(DeviceTensor& t) {
+  ARCHBENCH_CUDA_CHECK(cudaMemset(t.buffer.get(), 0xFF, t.buffer.bytes()));
+  finish_legacy_stream();
+}
+
+void finish_legacy_stream() { ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); }
 
 std::vector<double> download(const DeviceTensor& t) {
   std::vector<double> out(t.numel);
@@ -82,10 +105,14 @@ std::vector<double> download(const DeviceTensor& t) {
 }
 
 CheckResult check_all_finite(const DeviceTensor& t) {
-  const auto got = download(t);
   CheckResult r;
-  r.elements = got.size();
-  r.non_finite = static_cast<size_t>(std::ranges::count_if(got, [](double v) { return !std::isfinite(v); }));
+  r.elements = t.numel;
+  if (device_kernels::available()) {
+    r.non_finite = device_kernels::count_non_finite(t.buffer.get(), t.dtype, t.numel);
+  } else {
+    const auto got = download(t);
+    r.non_finite = static_cast<size_t>(std::ranges::count_if(got, [](double v) { return !std::isfinite(v); }));
+  }
   r.passed = r.non_finite == 0;
   return r;
 }

@@ -2,14 +2,11 @@
 
 #include <string>
 #include <algorithm>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <cstdio>
-#include <random>
-#include <vector>
 
 #include "harness/ops/cublas_gemm.hpp"
+#include "harness/ops/tensor.hpp"
 #include "harness/run/timer_floor.hpp"
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
@@ -18,27 +15,13 @@ namespace archbench {
 namespace {
 
 
-// Random (never zero) operands: zeros run measurably faster on tensor cores.
-DeviceBuffer random_matrix(DType storage, size_t n) {
-  std::mt19937 rng(1234);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  DeviceBuffer buf(n * storage_bytes(storage));
-  auto fill = [&](auto convert) {
-    std::vector<decltype(convert(0.0f))> host(n);
-    for (auto& x : host) x = convert(dist(rng));
-    ARCHBENCH_CUDA_CHECK(cudaMemcpy(buf.get(), host.data(), buf.bytes(), cudaMemcpyHostToDevice));
-  };
-  if (storage == DType::F16) fill([](float v) { return __float2half(v); });
-  else if (storage == DType::BF16) fill([](float v) { return __float2bfloat16(v); });
-  else fill([](float v) { return v; });
-  return buf;
-}
-
 double gemm_tflops_at(int n, DType math, cudaStream_t stream, size_t l2_bytes) {
   const DType storage = storage_dtype(math);
   const size_t n2 = static_cast<size_t>(n) * n;
-  DeviceBuffer a = random_matrix(storage, n2), b = random_matrix(storage, n2), c(n2 * storage_bytes(storage));
-  auto launch = [&](cudaStream_t s) { cublas_gemm_nt(math, a.get(), b.get(), c.get(), n, n, n, s); };
+  // Random (never zero) operands: zeros run measurably faster on tensor cores.
+  const DeviceTensor a = random_device_tensor(storage, n2, 1234), b = random_device_tensor(storage, n2, 5678);
+  const DeviceTensor c = allocate(storage, n2);
+  auto launch = [&](cudaStream_t s) { cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), n, n, n, s); };
   TimerConfig cfg;
   cfg.max_seconds = 0.5;
   const TimingResult t = time_launches(launch, stream, cfg, l2_bytes);

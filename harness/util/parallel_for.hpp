@@ -43,4 +43,25 @@ void parallel_chunks(size_t n, size_t chunk, Body body) {
   if (error) std::rethrow_exception(error);
 }
 
+// Calls body(row) for every row in [0, rows), rows split over all host cores: for float64
+// references whose rows are independent (norms, GEGLU, RoPE), so the result does not depend on the
+// core count.
+template <typename Body>
+void parallel_rows(size_t rows, Body body) {
+  constexpr size_t kRowsPerChunk = 16;
+  parallel_chunks(rows, kRowsPerChunk, [&](size_t, size_t begin, size_t end) {
+    for (size_t r = begin; r < end; ++r) body(r);
+  });
+}
+
+// y[i] = f(x[i]) on all host cores: a float64 reference element by element.
+template <typename F>
+std::vector<double> parallel_map(const std::vector<double>& x, F f) {
+  std::vector<double> y(x.size());
+  parallel_chunks(x.size(), size_t{1} << 16, [&](size_t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) y[i] = f(x[i]);
+  });
+  return y;
+}
+
 }  // namespace archbench

@@ -11,18 +11,11 @@ AttentionProblem::AttentionProblem(AttentionDims dims, DType dtype, const Attent
     : dims_(scale == ProblemScale::Check ? dims.check_dims() : dims), dtype_(dtype) {
   std::mt19937_64 rng(seed);
   const DType storage = storage_dtype(dtype);
-  host_q_ = random_tensor(storage, dims_.q_numel(), rng, -kQueryRange, kQueryRange);
-  host_k_ = random_tensor(storage, dims_.kv_numel(), rng, -kKeyValueRange, kKeyValueRange);
-  host_v_ = random_tensor(storage, dims_.kv_numel(), rng, -kKeyValueRange, kKeyValueRange);
-  q_ = upload(host_q_);
-  k_ = upload(host_k_);
-  v_ = upload(host_v_);
+  const bool keep = scale == ProblemScale::Check;  // the benchmark shape is too large for the CPU reference
+  q_ = random_input(storage, dims_.q_numel(), rng, keep ? &host_q_ : nullptr, -kQueryRange, kQueryRange);
+  k_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_k_ : nullptr, -kKeyValueRange, kKeyValueRange);
+  v_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_v_ : nullptr, -kKeyValueRange, kKeyValueRange);
   o_ = allocate(storage, dims_.q_numel());
-  if (scale == ProblemScale::Bench) {  // too large for the CPU reference: free the host copies
-    host_q_ = {};
-    host_k_ = {};
-    host_v_ = {};
-  }
   launch_ = factory(dims_, dtype);
 }
 

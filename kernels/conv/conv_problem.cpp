@@ -13,21 +13,22 @@ ConvProblem::ConvProblem(const ConvDims& bench, ConvLayout layout, DType math, c
     : dims_(scale == ProblemScale::Check ? bench.check_dims() : bench), layout_(layout), math_(math) {
   std::mt19937_64 rng(seed);
   const DType storage = storage_dtype(math);
-  host_x_ = random_tensor(storage, dims_.input_numel(), rng);
-  host_w_ = random_tensor(storage, dims_.filter_numel(), rng);
-  if (layout == ConvLayout::NCHW) {
-    host_x_.values = channels_last_to_first(host_x_.values, dims_.N, dims_.H, dims_.W, dims_.C);
-    host_w_.values = channels_last_to_first(host_w_.values, dims_.K, dims_.R, dims_.S, dims_.C);
+  if (scale == ProblemScale::Check) {
+    host_x_ = random_tensor(storage, dims_.input_numel(), rng);
+    host_w_ = random_tensor(storage, dims_.filter_numel(), rng);
+    if (layout == ConvLayout::NCHW) {  // the same values as the NHWC twin sees, in its order
+      host_x_.values = channels_last_to_first(host_x_.values, dims_.N, dims_.H, dims_.W, dims_.C);
+      host_w_.values = channels_last_to_first(host_w_.values, dims_.K, dims_.R, dims_.S, dims_.C);
+    }
+    x_ = upload(host_x_);
+    w_ = upload(host_w_);
+  } else {  // too large for the CPU reference: drawn on the device, in either layout
+    x_ = random_input(storage, dims_.input_numel(), rng, nullptr);
+    w_ = random_input(storage, dims_.filter_numel(), rng, nullptr);
   }
-  x_ = upload(host_x_);
-  w_ = upload(host_w_);
   y_ = allocate(storage, dims_.output_numel());
   launcher_ = make(dims_, bench);
   launcher_->bind(x_, w_, y_);
-  if (scale == ProblemScale::Bench) {  // too large for the CPU reference: free the host copies
-    host_x_ = {};
-    host_w_ = {};
-  }
 }
 
 CheckResult ConvProblem::check() const {

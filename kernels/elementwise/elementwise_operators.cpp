@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/ops/simple_problem.hpp"
+#include "harness/util/parallel_for.hpp"
 #include "kernels/elementwise/elementwise_kernels.hpp"
 #include "kernels/elementwise/elementwise_reference.hpp"
 #include "kernels/elementwise/rope_operator.hpp"
@@ -32,9 +33,7 @@ void add_activation(Registry& r, Activation act, DType d) {
         launch_activation(act, d, in[0].buffer.get(), out.buffer.get(), n, s);
       },
       [silu](const Inputs& in) {
-        std::vector<double> y(in[0].size());
-        for (size_t i = 0; i < y.size(); ++i) y[i] = silu ? silu_reference(in[0][i]) : gelu_tanh_reference(in[0][i]);
-        return y;
+        return parallel_map(in[0], [silu](double x) { return silu ? silu_reference(x) : gelu_tanh_reference(x); });
       },
       std::vector<KernelRef>{{silu ? "silu" : "gelu_tanh", activation_kernel(act, d)}}));
 }
@@ -47,11 +46,7 @@ void add_gelu_erf(Registry& r, DType d) {
       [d, n](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
         launch_activation(Activation::GeluErf, d, in[0].buffer.get(), out.buffer.get(), n, s);
       },
-      [](const Inputs& in) {
-        std::vector<double> y(in[0].size());
-        for (size_t i = 0; i < y.size(); ++i) y[i] = gelu_erf_reference(in[0][i]);
-        return y;
-      },
+      [](const Inputs& in) { return parallel_map(in[0], [](double x) { return gelu_erf_reference(x); }); },
       std::vector<KernelRef>{{"gelu_erf", activation_kernel(Activation::GeluErf, d)}}));
 }
 

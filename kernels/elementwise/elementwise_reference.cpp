@@ -4,6 +4,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "harness/util/parallel_for.hpp"
+
 namespace archbench::kernels::elementwise {
 
 double silu_reference(double v) { return v / (1.0 + std::exp(-v)); }
@@ -17,9 +19,9 @@ double gelu_erf_reference(double v) { return 0.5 * v * (1.0 + std::erf(v / std::
 std::vector<double> geglu_reference(const std::vector<double>& x, size_t rows, size_t cols) {
   if (x.size() != rows * 2 * cols) throw std::invalid_argument("geglu_reference: size does not match");
   std::vector<double> y(rows * cols);
-  for (size_t r = 0; r < rows; ++r) {
+  parallel_rows(rows, [&](size_t r) {
     for (size_t c = 0; c < cols; ++c) y[r * cols + c] = x[r * 2 * cols + c] * gelu_erf_reference(x[r * 2 * cols + cols + c]);
-  }
+  });
   return y;
 }
 
@@ -83,7 +85,7 @@ std::vector<double> rope_reference(const std::vector<double>& x, const RopeTable
   const size_t dim = 2 * table.pairs, rows = batch * heads * table.tokens;
   if (x.size() != rows * dim) throw std::invalid_argument("rope_reference: size does not match");
   std::vector<double> y(x.size());
-  for (size_t row = 0; row < rows; ++row) {
+  parallel_rows(rows, [&](size_t row) {
     const size_t token = row % table.tokens;
     for (size_t j = 0; j < table.pairs; ++j) {
       const double c = table.cos[token * table.pairs + j], s = table.sin[token * table.pairs + j];
@@ -91,7 +93,7 @@ std::vector<double> rope_reference(const std::vector<double>& x, const RopeTable
       y[row * dim + 2 * j] = c * x0 - s * x1;
       y[row * dim + 2 * j + 1] = s * x0 + c * x1;
     }
-  }
+  });
   return y;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "kernels/elementwise/elementwise_kernels.hpp"
@@ -12,21 +13,21 @@ namespace {
 
 class RopeProblem final : public Problem {
  public:
-  RopeProblem(std::string shape_name, DType dtype, RopeShape shape, uint64_t seed)
-      : shape_name_(std::move(shape_name)), shape_(shape),
+  // One shape at both scales; at the benchmark scale the input is drawn on the device.
+  RopeProblem(std::string shape_name, DType dtype, RopeShape shape, ProblemScale scale, uint64_t seed)
+      : shape_name_(std::move(shape_name)), shape_(shape), dtype_(dtype),
         table_(rope_table(flux_positions(static_cast<size_t>(shape.txt_tokens), static_cast<size_t>(shape.grid_rows),
                                          static_cast<size_t>(shape.grid_cols)),
                           shape.axes_dim, shape.theta)) {
     const size_t numel = static_cast<size_t>(shape.batch) * shape.heads * shape.tokens() * shape.dim();
     std::mt19937_64 rng(seed);
-    x_ = random_tensor(dtype, numel, rng);
+    dx_ = random_input(dtype, numel, rng, scale == ProblemScale::Check ? &x_ : nullptr);
     // (cos, sin) pairs rounded to fp32, as Flux stores its fp64-computed pe.
     HostTensor rot{DType::F32, std::vector<double>(2 * table_.cos.size())};
     for (size_t i = 0; i < table_.cos.size(); ++i) {
       rot.values[2 * i] = static_cast<float>(table_.cos[i]);
       rot.values[2 * i + 1] = static_cast<float>(table_.sin[i]);
     }
-    dx_ = upload(x_);
     drot_ = upload(rot);
     dy_ = allocate(dtype, numel);
   }
@@ -34,23 +35,25 @@ class RopeProblem final : public Problem {
   [[nodiscard]] std::string shape() const override { return shape_name_; }
   void poison_output() override { poison(dy_); }
   void launch(cudaStream_t stream) override {
-    launch_rope(x_.dtype, dx_.buffer.get(), drot_.as<const float>(), dy_.buffer.get(), shape_.batch, shape_.heads,
+    launch_rope(dtype_, dx_.buffer.get(), drot_.as<const float>(), dy_.buffer.get(), shape_.batch, shape_.heads,
                 shape_.tokens(), shape_.dim(), stream);
   }
   // Against the exact rotation (the fp64 table), so the fp32 rounding of the table counts as error.
   [[nodiscard]] CheckResult check() const override {
+    if (x_.values.empty()) throw std::logic_error("RopeProblem::check needs a ProblemScale::Check problem");
     return compare_to_reference(download(dy_),
                                 rope_reference(x_.values, table_, static_cast<size_t>(shape_.batch),
                                                static_cast<size_t>(shape_.heads)),
-                                tolerance(x_.dtype));
+                                tolerance(dtype_));
   }
   [[nodiscard]] CheckResult check_finite() const override { return check_all_finite(dy_); }
 
  private:
   std::string shape_name_;
   RopeShape shape_;
+  DType dtype_;
   RopeTable table_;
-  HostTensor x_;
+  HostTensor x_;  // kept only at the check scale
   DeviceTensor dx_, drot_, dy_;
 };
 
@@ -60,8 +63,8 @@ std::vector<KernelRef> RopeOperator::kernels() const {
   return {{"rope", rope_kernel(spec().dtype, shape_.heads, shape_.dim())}};
 }
 
-std::unique_ptr<Problem> RopeOperator::make_problem(ProblemScale, uint64_t seed) const {
-  return std::make_unique<RopeProblem>(spec().shape, spec().dtype, shape_, seed);
+std::unique_ptr<Problem> RopeOperator::make_problem(ProblemScale scale, uint64_t seed) const {
+  return std::make_unique<RopeProblem>(spec().shape, spec().dtype, shape_, scale, seed);
 }
 
 }  // namespace archbench::kernels::elementwise

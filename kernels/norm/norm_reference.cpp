@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "harness/util/parallel_for.hpp"
+
 namespace archbench::kernels::norm {
 namespace {
 
@@ -27,14 +29,14 @@ std::vector<double> layernorm_reference(const std::vector<double>& x, const std:
     throw std::invalid_argument("layernorm_reference: sizes do not match");
   }
   std::vector<double> y(rows * cols);
-  for (size_t r = 0; r < rows; ++r) {
+  parallel_rows(rows, [&](size_t r) {
     const double* row = x.data() + r * cols;
     const auto [mean, rstd] = moments(cols, eps, [&](size_t i) { return row[i]; });
     for (size_t i = 0; i < cols; ++i) {
       const double v = (row[i] - mean) * rstd;
       y[r * cols + i] = affine ? v * gamma[i] + beta[i] : v;
     }
-  }
+  });
   return y;
 }
 
@@ -42,12 +44,12 @@ std::vector<double> rmsnorm_reference(const std::vector<double>& x, const std::v
                                       size_t cols, double eps) {
   if (x.size() != rows * cols || weight.size() != cols) throw std::invalid_argument("rmsnorm_reference: sizes do not match");
   std::vector<double> y(rows * cols);
-  for (size_t r = 0; r < rows; ++r) {
+  parallel_rows(rows, [&](size_t r) {
     double ss = 0;
     for (size_t i = 0; i < cols; ++i) ss += x[r * cols + i] * x[r * cols + i];
     const double scale = 1.0 / std::sqrt(ss / static_cast<double>(cols) + eps);
     for (size_t i = 0; i < cols; ++i) y[r * cols + i] = x[r * cols + i] * scale * weight[i];
-  }
+  });
   return y;
 }
 

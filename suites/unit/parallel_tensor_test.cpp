@@ -58,5 +58,31 @@ TEST(RandomTensor, SameSeedSameValuesAcrossChunks) {
             std::vector<double>(x.values.begin() + (1 << 20), x.values.begin() + (1 << 20) + 64));
 }
 
+TEST(ParallelRows, EveryRowOnceAndTheSameResultAsOneCore) {
+  const size_t rows = 1'001, cols = 37;
+  std::vector<double> x(rows * cols);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i % 97) * 0.25 - 3.0;
+  std::vector<double> serial(rows), parallel(rows);
+  std::vector<std::atomic<int>> seen(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < cols; ++c) serial[r] += x[r * cols + c] * x[r * cols + c];
+  }
+  parallel_rows(rows, [&](size_t r) {
+    seen[r]++;
+    for (size_t c = 0; c < cols; ++c) parallel[r] += x[r * cols + c] * x[r * cols + c];
+  });
+  for (size_t r = 0; r < rows; ++r) ASSERT_EQ(seen[r].load(), 1) << r;
+  EXPECT_EQ(parallel, serial);  // bit for bit: each row summed in the same order
+}
+
+TEST(ParallelMap, ElementByElementInOrder) {
+  std::vector<double> x(200'003);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i);
+  const std::vector<double> y = parallel_map(x, [](double v) { return 2 * v + 1; });
+  ASSERT_EQ(y.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], 2 * x[i] + 1) << i;
+  EXPECT_TRUE(parallel_map({}, [](double v) { return v; }).empty());
+}
+
 }  // namespace
 }  // namespace archbench
