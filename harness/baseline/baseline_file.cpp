@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness/baseline/statistics.hpp"
+#include "harness/util/quantile.hpp"
 #include "harness/result/result_json.hpp"
 #include "harness/result/timing_summary.hpp"
 #include "harness/util/atomic_file.hpp"
@@ -110,7 +111,7 @@ std::vector<DeviceResults> on_common_floor(const std::vector<DeviceResults>& run
   if (!std::ranges::all_of(runs, [](const DeviceResults& r) { return r.timer_floor_ms.has_value(); })) return runs;
   std::vector<double> floors;
   for (const auto& r : runs) floors.push_back(*r.timer_floor_ms);
-  floor = stats::median(floors);
+  floor = median(floors);
   std::vector<DeviceResults> moved = runs;
   for (auto& run : moved) {
     for (auto& op : run.operators) {

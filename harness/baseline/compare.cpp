@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/statistics.hpp"
+#include "harness/util/quantile.hpp"
 #include "harness/result/timing_summary.hpp"
 
 namespace archbench {
@@ -37,7 +38,7 @@ bool correct(const OperatorResult& r) { return r.correctness && r.correctness->c
 // (max - min) / median of the baseline runs' medians: how far the operator moved between processes.
 double run_spread(const TimingResult& t) {
   const std::vector<double> m = t.run_medians_ms.empty() ? std::vector<double>{t.median_ms} : t.run_medians_ms;
-  const double mid = stats::median(m);
+  const double mid = median(m);
   return mid > 0 ? (*std::ranges::max_element(m) - *std::ranges::min_element(m)) / mid : 0;
 }
 
@@ -102,7 +103,7 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   // counts only beyond the envelope by min_effect, so run-to-run noise is not a regression.
   const std::vector<double> medians = b.run_medians_ms.empty() ? std::vector<double>{b.median_ms} : b.run_medians_ms;
   const double lo = *std::ranges::min_element(medians), hi = *std::ranges::max_element(medians);
-  c.base_ms = stats::median(medians);
+  c.base_ms = median(medians);
   c.now_ms = n.median_ms;  // floor-corrected when shifted; the detail names the measured value
   c.effect = c.base_ms > 0 ? n.median_ms / c.base_ms - 1 : 0;
   c.p_value = stats::mann_whitney_p(b.samples_ms, n.samples_ms);

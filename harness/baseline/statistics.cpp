@@ -7,16 +7,6 @@
 
 namespace archbench::stats {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const double hi = v[mid];
-  if (v.size() % 2 == 1) return hi;
-  const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lo + hi) / 2;
-}
-
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const size_t n1 = a.size(), n2 = b.size();
   if (n1 == 0 || n2 == 0) return 1;

@@ -5,8 +5,6 @@
 
 namespace archbench::stats {
 
-[[nodiscard]] double median(std::vector<double> v);
-
 // Mann-Whitney U test, two-sided, normal approximation with tie correction (fine for the 20+
 // samples archbench keeps per operator). Returns the p-value; 1 when either side is empty.
 [[nodiscard]] double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);

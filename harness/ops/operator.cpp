@@ -11,8 +11,10 @@ std::string_view impl_name(Impl i) {
   return "?";
 }
 
-std::string Operator::id() const {
-  return spec_.family + "/" + spec_.name + "/" + std::string(dtype_name(spec_.dtype)) + "/" + spec_.shape;
+std::string operator_id(const std::string& family, const std::string& name, DType dtype, const std::string& shape) {
+  return family + "/" + name + "/" + std::string(dtype_name(dtype)) + "/" + shape;
 }
+
+std::string Operator::id() const { return operator_id(spec_.family, spec_.name, spec_.dtype, spec_.shape); }
 
 }  // namespace archbench

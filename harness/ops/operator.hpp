@@ -54,6 +54,10 @@ template <typename Dims>
   return spec;
 }
 
+// "family/name/dtype/shape": the one way an operator id is made (Operator::id, a twin's id).
+[[nodiscard]] std::string operator_id(const std::string& family, const std::string& name, DType dtype,
+                                      const std::string& shape);
+
 // A host stub of a __global__ function, for cudaFuncGetAttributes.
 struct KernelRef {
   std::string name;

@@ -5,28 +5,18 @@
 #include <vector>
 
 #include "harness/device/nvml.hpp"
+#include "harness/util/quantile.hpp"
 
 namespace archbench {
-namespace {
-
-double quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  const double pos = q * static_cast<double>(sorted.size() - 1);
-  const auto lo = static_cast<size_t>(pos);
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
-}  // namespace
 
 void summarize(TimingResult& t) {
   std::vector<double> s = t.samples_ms;
   std::ranges::sort(s);
   t.min_ms = s.empty() ? 0 : s.front();
   t.max_ms = s.empty() ? 0 : s.back();
-  t.q1_ms = quantile(s, 0.25);
-  t.median_ms = quantile(s, 0.5);
-  t.q3_ms = quantile(s, 0.75);
+  t.q1_ms = quantile_of_sorted(s, 0.25);
+  t.median_ms = quantile_of_sorted(s, 0.5);
+  t.q3_ms = quantile_of_sorted(s, 0.75);
   // SE(median) ~ 1.2533 sigma / sqrt(n), sigma estimated robustly as IQR / 1.349.
   t.rel_noise = (s.size() > 1 && t.median_ms > 0)
                     ? 1.2533 * ((t.q3_ms - t.q1_ms) / 1.349) / std::sqrt(static_cast<double>(s.size())) / t.median_ms
@@ -34,7 +24,7 @@ void summarize(TimingResult& t) {
   if (!t.sm_mhz.empty()) {
     std::vector<double> mhz(t.sm_mhz.begin(), t.sm_mhz.end());
     std::ranges::sort(mhz);
-    t.median_sm_mhz = quantile(mhz, 0.5);
+    t.median_sm_mhz = quantile_of_sorted(mhz, 0.5);
     t.median_cycles = t.median_ms * 1e-3 * t.median_sm_mhz * 1e6;
   }
   t.throttled_samples = static_cast<size_t>(std::ranges::count_if(

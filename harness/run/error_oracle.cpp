@@ -17,7 +17,7 @@ void apply_error_oracle(std::vector<OperatorResult>& results, const Registry& re
     if (op == ops.end() || !r.correctness) continue;
     const OperatorSpec& s = op->second->spec();
     if (s.oracle_twin.empty() || (s.dtype != DType::F16 && s.dtype != DType::BF16)) continue;
-    const std::string twin_id = s.family + "/" + s.oracle_twin + "/" + std::string(dtype_name(s.dtype)) + "/" + s.shape;
+    const std::string twin_id = operator_id(s.family, s.oracle_twin, s.dtype, s.shape);
     auto twin = by_id.find(twin_id);
     if (twin == by_id.end() || !twin->second->correctness) continue;
     const CorrectnessResult& t = *twin->second->correctness;

@@ -2,7 +2,8 @@
 # `--json -` writes the JSON to stdout for every command that has --json, and nothing else goes
 # there: stdout parses as one JSON document of the command's schema, the human text is on stderr,
 # and no file named '-' appears. Also `list --json FILE`, and the two usage errors of asking for
-# two things on stdout at once. Runs without a GPU (run and doctor then exit 3, JSON still written).
+# two things on stdout at once. run and doctor see no GPU (CUDA_VISIBLE_DEVICES empty, on any
+# machine): they exit 3 and still write their JSON.
 # Usage: json_stdout.sh ARCHBENCH FIXTURES WORK_DIR
 set -uo pipefail
 archbench="$1"; fixtures="$2"; work="$3"
@@ -26,8 +27,8 @@ json_only archbench.inspect 0 "fatbin container" -- "$archbench" inspect "$archb
 json_only archbench.inspect 1 "kernels have SASS" -- "$archbench" inspect "$archbench" --device 7.0 --json -
 json_only archbench.compare 1 "summary:" -- "$archbench" compare --baseline "$fixtures/baseline_h200.json" \
   "$fixtures/results_h200_slower.json" --json -
-json_only archbench.doctor 3 "summary:" -- "$archbench" doctor --filter 'matmul/gemm_simt/*' --json -
-json_only archbench.run 3 "SASS:" -- "$archbench" run --filter 'matmul/gemm_simt/*' --json -
+json_only archbench.doctor 3 "summary:" -- env CUDA_VISIBLE_DEVICES= "$archbench" doctor --filter 'matmul/gemm_simt/*' --json -
+json_only archbench.run 3 "SASS:" -- env CUDA_VISIBLE_DEVICES= "$archbench" run --filter 'matmul/gemm_simt/*' --json -
 
 # resources: the ctest spec has no schema field; stdout must still be JSON alone.
 "$archbench" resources --count 2 --json - > out.json 2> err.txt

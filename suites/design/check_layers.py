@@ -16,7 +16,7 @@ ALLOWED = {
     "manifest": {"arch"},
     "device": {"arch", "util"},
     "ops": {"arch", "util"},
-    "result": {"device", "manifest"},
+    "result": {"device", "manifest", "util"},
     "baseline": {"result", "util"},
     "run": {"result", "ops", "binary", "arch", "device", "manifest", "util"},
     "report": {"baseline", "result", "util"},

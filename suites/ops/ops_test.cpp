@@ -107,7 +107,7 @@ TEST_P(OracleTest, NoWorseThanThreeTimesTheLibraryTwin) {
   if (!env.usable()) GTEST_SKIP() << "no usable CUDA device: " << env.device_count_error_text;
   const Operator& op = *GetParam();
   const auto& s = op.spec();
-  const std::string twin_id = s.family + "/" + s.oracle_twin + "/" + std::string(dtype_name(s.dtype)) + "/" + s.shape;
+  const std::string twin_id = operator_id(s.family, s.oracle_twin, s.dtype, s.shape);
   const Operator* twin = nullptr;
   for (const auto& candidate : registry().all()) if (candidate->id() == twin_id) twin = candidate.get();
   ASSERT_NE(twin, nullptr) << op.id() << " names a twin that is not registered: " << twin_id;

@@ -32,7 +32,7 @@ const Operator* find_op(const std::string& id) {
 }
 
 std::string id(const std::string& name, DType d, const AttentionDims& dims) {
-  return "attention/" + name + "/" + std::string(dtype_name(d)) + "/" + dims.str();
+  return operator_id("attention", name, d, dims.str());
 }
 
 TEST(AttentionOperators, ShapesCoverTheWorkloadRowsAndEveryHeadDim) {

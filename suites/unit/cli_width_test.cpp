@@ -23,8 +23,9 @@ struct Output {
 };
 
 // stdout and stderr together.
-Output archbench(const std::string& args) {
-  const std::string cmd = std::string("'") + ARCHBENCH_TEST_EXE + "' " + args + " 2>&1";
+// `env`: variable assignments put before the command ("NAME=value ").
+Output archbench(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + "'" + ARCHBENCH_TEST_EXE + "' " + args + " 2>&1";
   Output out;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return out;
@@ -71,7 +72,8 @@ TEST(CliWidth, Doctor) {
 }
 
 TEST(CliWidth, RunWithoutADevice) {
-  const Output o = archbench("run --filter 'matmul/*'");
+  // No GPU on any machine: an empty CUDA_VISIBLE_DEVICES hides them all.
+  const Output o = archbench("run --filter 'matmul/*'", "CUDA_VISIBLE_DEVICES= ");
   EXPECT_EQ(o.code, 3) << o.text;
   EXPECT_NE(o.text.find("no usable CUDA device"), std::string::npos) << o.text;
   EXPECT_EQ(too_wide(o.text), "") << o.text;

@@ -92,7 +92,7 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
     }
     ASSERT_EQ(s.impl, Impl::Own);
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");
-    const Operator* twin = find("conv/" + s.oracle_twin + "/" + std::string(dtype_name(s.dtype)) + "/" + s.shape);
+    const Operator* twin = find(operator_id("conv", s.oracle_twin, s.dtype, s.shape));
     ASSERT_NE(twin, nullptr) << "the twin is not registered";
     EXPECT_EQ(twin->spec().impl, Impl::CuDNN);
     const auto kernels = op->kernels();

@@ -58,6 +58,23 @@ TEST(RunProgress, OneLineInPlaceOnATerminal) {
   EXPECT_EQ(plain.find("\033[3"), std::string::npos);
 }
 
+TEST(RunProgress, BarAndTimeLeftOnceAPhaseRunsASecond) {
+  std::FILE* f = std::tmpfile();
+  RunProgress p(f, RunProgress::Style::Terminal, false);
+  double now = 100.0;
+  p.set_clock([&] { return now; });
+  p.begin_phase(0, "check", 200);
+  EXPECT_EQ(p.terminal_prefix(0.0), "[gpu0 check 0/200]");
+  for (int i = 0; i < 50; ++i) p.finished(ok_result("matmul/a/f16/S"));
+  EXPECT_EQ(p.terminal_prefix(0.5), "[gpu0 check 50/200]") << "nothing to estimate in the first second";
+  // 50 of 200 in 10 s: 150 left at 0.2 s each.
+  EXPECT_EQ(p.terminal_prefix(10.0), "[gpu0 check 50/200 ##-------- 0:30 left]");
+  EXPECT_EQ(p.terminal_prefix(100.0), "[gpu0 check 50/200 ##-------- 5:00 left]");
+  now = 110.0;
+  p.started("matmul/b/f16/S");  // the in-place line carries the prefix
+  std::fclose(f);
+}
+
 TEST(RunProgress, QuietWritesNothing) { EXPECT_EQ(drive(RunProgress::Style::Quiet, true), ""); }
 
 TEST(RunProgress, DetectsNonTerminal) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/baseline/statistics.hpp"
+#include "harness/util/quantile.hpp"
 
 namespace archbench::stats {
 namespace {
@@ -17,10 +18,14 @@ std::vector<double> noisy(double center, double rel_sd, int n, unsigned seed) {
   return v;
 }
 
-TEST(Statistics, Median) {
-  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
-  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
-  EXPECT_DOUBLE_EQ(median({}), 0);
+TEST(Statistics, MedianAndQuantilesAreOneDefinition) {
+  EXPECT_DOUBLE_EQ(archbench::median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(archbench::median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(archbench::median({}), 0);
+  const std::vector<double> sorted{1, 2, 3, 4, 5};
+  EXPECT_DOUBLE_EQ(quantile_of_sorted(sorted, 0.25), 2);
+  EXPECT_DOUBLE_EQ(quantile_of_sorted(sorted, 0.5), archbench::median({5, 4, 3, 2, 1}));
+  EXPECT_DOUBLE_EQ(quantile_of_sorted({1, 2}, 0.75), 1.75);
 }
 
 TEST(Statistics, MannWhitneySeparatesShiftedSamples) {

@@ -4,6 +4,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -26,13 +28,26 @@ RunProgress::Style RunProgress::detect(std::FILE* out, bool quiet) {
 }
 
 RunProgress::RunProgress(std::FILE* out, Style style, bool colour)
-    : out_(out), style_(style), colour_(colour && style == Style::Terminal) {}
+    : out_(out), style_(style), colour_(colour && style == Style::Terminal), now_([] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+      }) {}
 
 void RunProgress::begin_phase(int device, const std::string& phase, size_t total) {
   device_ = device;
   phase_ = phase;
   total_ = total;
   done_ = 0;
+  phase_start_ = now_();
+}
+
+std::string RunProgress::terminal_prefix(double elapsed_s) const {
+  if (elapsed_s < 1.0 || done_ == 0 || total_ == 0) return fmt::format("[gpu{} {} {}/{}]", device_, phase_, done_, total_);
+  constexpr size_t kBar = 10;
+  const size_t filled = kBar * done_ / total_;
+  const auto left = static_cast<long>(std::lround(elapsed_s / static_cast<double>(done_) *
+                                                  static_cast<double>(total_ - done_)));
+  return fmt::format("[gpu{} {} {}/{} {}{} {}:{:02} left]", device_, phase_, done_, total_, std::string(filled, '#'),
+                     std::string(kBar - filled, '-'), left / 60, left % 60);
 }
 
 std::string RunProgress::line(const std::string& id, const std::string& verdict) const {
@@ -60,7 +75,7 @@ void RunProgress::show(const std::string& id, const std::string& verdict, bool b
     return;
   }
   // One line, rewritten: cut to the width so it never wraps (a wrapped line cannot be rewritten).
-  std::string text = line(id, "");
+  std::string text = terminal_prefix(now_() - phase_start_) + " " + id;
   const size_t width = terminal_width(out_) - 1;
   std::string v = verdict;
   if (text.size() + 1 + v.size() > width) v.clear();

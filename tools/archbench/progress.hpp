@@ -1,11 +1,13 @@
 // Progress of `archbench run` and of the doctor's workload passes on stderr, fed by the worker supervisor as operators start and
 // finish. On a terminal: one line rewritten in place ("\r", cut to the terminal's width) with the
-// verdict coloured (unless NO_COLOR is set). Otherwise (CI logs, files): one plain line per
+// verdict coloured (unless NO_COLOR is set), and once a phase has run for a second, a bar and the
+// time left at the pace so far. Otherwise (CI logs, files): one plain line per
 // finished operator, no colour, no control characters. --quiet: nothing.
 #pragma once
 
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "harness/result/result.hpp"
@@ -32,6 +34,12 @@ class RunProgress {
   // The plain line for a finished operator, e.g. "[gpu0 check 3/192] matmul/... sass sm_90, ok 3.2e-07"
   // (no colour); public for tests.
   [[nodiscard]] std::string line(const std::string& id, const std::string& verdict) const;
+  // The terminal's prefix with the bar and the time left, e.g. "[gpu0 check 50/199 ###------- 0:31 left]",
+  // after `elapsed_s` seconds of the phase; plain "[gpu0 check 50/199]" in its first second or before
+  // the first operator is done.
+  [[nodiscard]] std::string terminal_prefix(double elapsed_s) const;
+  // Seconds since the phase began (a fake clock for tests).
+  void set_clock(std::function<double()> seconds_now) { now_ = std::move(seconds_now); }
   [[nodiscard]] static std::string verdict(const std::string& phase, const OperatorResult& r, bool& bad);
 
  private:
@@ -42,6 +50,8 @@ class RunProgress {
   int device_ = 0;
   std::string phase_;
   size_t total_ = 0, done_ = 0;
+  std::function<double()> now_;  // monotonic seconds
+  double phase_start_ = 0;
 };
 
 }  // namespace archbench::cli

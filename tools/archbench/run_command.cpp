@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -20,13 +19,13 @@
 #include "harness/result/result_json.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "harness/ops/registry.hpp"
-#include "harness/run/error_oracle.hpp"
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/device_selection.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
+#include "tools/archbench/phase_runner.hpp"
 #include "tools/archbench/progress.hpp"
 #include "tools/archbench/selection.hpp"
 #include "tools/archbench/worker_process.hpp"
@@ -34,45 +33,21 @@
 namespace archbench::cli {
 namespace {
 
-// Results of a phase, in operator order; operators the worker never reported carry its failure.
-void merge_phase(std::vector<OperatorResult>& results, const std::vector<std::string>& sent,
-                 const WorkerOutcome& outcome, const std::string& phase) {
+// The time phase's results into the checked records: its timing and, since the timing worker
+// built the problem again in its own process, what it timed (a library may choose differently)
+// and any error or fault it met.
+void add_timing(std::vector<OperatorResult>& records, const std::vector<OperatorResult>& timed) {
   std::map<std::string, const OperatorResult*> by_id;
-  for (const auto& r : outcome.results) by_id[r.id] = &r;
-  for (auto& r : results) {
+  for (const auto& t : timed) by_id[t.id] = &t;
+  for (auto& r : records) {
     auto it = by_id.find(r.id);
-    if (it != by_id.end()) {
-      if (phase == "check") {
-        r = *it->second;
-      } else {
-        r.timing = it->second->timing;
-        // The timing worker chose again in its own process: report what was timed.
-        if (!it->second->implementation.empty()) r.implementation = it->second->implementation;
-        if (!it->second->error.empty()) r.error = it->second->error;
-        if (!it->second->fault.empty()) r.fault = it->second->fault;
-      }
-    } else if (auto f = std::ranges::find(outcome.faults, r.id, &OperatorFault::id); f != outcome.faults.end()) {
-      r.fault = f->fault;
-      r.error = f->error;
-    } else if (!outcome.failure.empty() && std::ranges::find(sent, r.id) != sent.end()) {
-      r.error = outcome.failure + " before reporting this operator";
-    }
+    if (it == by_id.end()) continue;
+    const OperatorResult& t = *it->second;
+    r.timing = t.timing;
+    if (!t.implementation.empty()) r.implementation = t.implementation;
+    if (!t.error.empty()) r.error = t.error;
+    if (!t.fault.empty()) r.fault = t.fault;
   }
-}
-
-// Seconds an operator may take before its worker is declared hung: --op-timeout, or a base for
-// the phase (the check phase includes the CPU reference; the timer caps each operator at about
-// a second) plus 100x a pessimistic GPU time at the benchmark shape (10 TFLOP/s, 200 GB/s).
-DeadlineFn deadline_for(const std::vector<const Operator*>& ops, const RunOptions& o, const std::string& phase) {
-  std::map<std::string, double> seconds;
-  for (const auto* op : ops) {
-    const double pessimistic = std::max(op->spec().flops / 10e12, op->spec().bytes / 200e9);
-    seconds[op->id()] = o.op_timeout_s ? *o.op_timeout_s : (phase == "check" ? 120.0 : 60.0) + 100.0 * pessimistic;
-  }
-  return [seconds](const std::string& id) {
-    auto it = seconds.find(id);
-    return it != seconds.end() ? it->second : 600.0;
-  };
 }
 
 // The header's account of how the timing phase measured.
@@ -102,10 +77,6 @@ std::string graph_replay_line(const DeviceReport& d) {
   if (replayed > 0) s += min_batch == max_batch ? fmt::format(" (batch {})", min_batch) : fmt::format(" (batch {}-{})", min_batch, max_batch);
   if (fell_back > 0) s += fmt::format("; {} could not be captured and were timed by single launches (findings say why)", fell_back);
   return s + "\n";
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -155,45 +126,41 @@ int run_command(const RunOptions& o) {
 
   bool worker_failed = false;
   RunProgress progress(stderr, RunProgress::detect(stderr, o.quiet), std::getenv("NO_COLOR") == nullptr);
-  const auto on_event = progress.listener();
   for (int index : devices) {
     DeviceReport dr;
     dr.device = report.environment.devices[static_cast<size_t>(index)];
-    std::vector<std::string> ids;
-    for (const auto* op : ops) {
-      dr.operators.push_back(describe(*op));
-      ids.push_back(op->id());
-    }
-    WorkerRequest request{"check", index, ids, seed, o.hot_l2, deadline_for(ops, o, "check"), ""};
-    request.quick = o.quick;
-    request.on_event = on_event;
-    request.cuda_graph = o.cuda_graph;
-    progress.begin_phase(index, "check", ids.size());
-    auto phase_start = std::chrono::steady_clock::now();
+    PhasePlan plan;
+    plan.label = "check";
+    plan.ops = ops;
+    plan.op_timeout_s = o.op_timeout_s;
+    plan.worker.phase = "check";
+    plan.worker.device = index;
+    plan.worker.seed = seed;
+    plan.worker.hot_l2 = o.hot_l2;
+    plan.worker.quick = o.quick;
+    plan.worker.cuda_graph = o.cuda_graph;
     // The quick tier's check is CPU work at small shapes: several workers at once. A full check
     // keeps one, since its benchmark shapes can fill the device.
-    const WorkerOutcome check = o.quick ? run_phase_parallel(request, quick_check_workers(dr.device.memory_bytes))
-                                        : run_phase(request);
-    progress.end_phase();
-    dr.phase_seconds["check"] = seconds_since(phase_start);
-    merge_phase(dr.operators, ids, check, "check");
-    apply_error_oracle(dr.operators, registry());
+    plan.workers = o.quick ? quick_check_workers(dr.device.memory_bytes) : 1;
+    const PhaseOutcome check = run_device_phase(plan, progress);
+    dr.operators = check.results;
+    dr.phase_seconds["check"] = check.seconds;
     worker_failed |= !check.failure.empty();
 
     if (o.timing && !o.quick) {
-      std::vector<std::string> timed;
-      for (const auto& r : dr.operators) if (!r.failed() && r.correctness) timed.push_back(r.id);
+      // Timed: what was checked and passed, in operator order.
+      std::vector<const Operator*> timed;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        if (!dr.operators[i].failed() && dr.operators[i].correctness) timed.push_back(ops[i]);
+      }
       if (!timed.empty()) {
-        request.phase = "time";
-        request.ids = timed;
-        request.deadline_s = deadline_for(ops, o, "time");
-        progress.begin_phase(index, "time", timed.size());
-        phase_start = std::chrono::steady_clock::now();
-        const WorkerOutcome time = run_phase(request);
-        progress.end_phase();
-        dr.phase_seconds["time"] = seconds_since(phase_start);
+        plan.label = plan.worker.phase = "time";
+        plan.ops = timed;
+        plan.workers = 1;
+        const PhaseOutcome time = run_device_phase(plan, progress);
+        dr.phase_seconds["time"] = time.seconds;
         dr.ceilings = time.ceilings;
-        merge_phase(dr.operators, timed, time, "time");
+        add_timing(dr.operators, time.results);
         worker_failed |= !time.failure.empty();
       }
     }

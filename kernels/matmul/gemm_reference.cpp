@@ -1,0 +1,26 @@
+#include "kernels/matmul/gemm_reference.hpp"
+
+#include <cstddef>
+#include <stdexcept>
+
+#include "harness/util/parallel_for.hpp"
+
+namespace archbench::kernels::matmul {
+
+std::vector<double> reference_gemm(const std::vector<double>& a, const std::vector<double>& b, GemmDims d) {
+  const auto m = static_cast<size_t>(d.M), n = static_cast<size_t>(d.N), k = static_cast<size_t>(d.K);
+  if (a.size() != m * k || b.size() != n * k) throw std::invalid_argument("reference_gemm: sizes do not match");
+  std::vector<double> c(m * n);
+  parallel_rows(m, [&](size_t i) {
+    const double* ai = &a[i * k];
+    for (size_t j = 0; j < n; ++j) {
+      const double* bj = &b[j * k];
+      double s = 0;
+      for (size_t p = 0; p < k; ++p) s += ai[p] * bj[p];
+      c[i * n + j] = s;
+    }
+  });
+  return c;
+}
+
+}  // namespace archbench::kernels::matmul

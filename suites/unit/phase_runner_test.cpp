@@ -1,0 +1,92 @@
+// The one phase runner of `archbench run` and the doctor, without a GPU: a stand-in worker (a
+// shell script speaking the worker's line protocol) reports some operators and not others, and
+// the runner must return one result per operator in operator order, never a silent blank.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/ops/registry.hpp"
+#include "harness/result/result_json.hpp"
+#include "tools/archbench/phase_runner.hpp"
+
+namespace archbench::cli {
+namespace {
+
+class PhaseRunner : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("archbench-phase-runner-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+    OperatorResult r;
+    r.id = "__ID__";
+    r.error = "reported";
+    std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", r}}.dump() << "\n";
+    // argv: worker --phase P --device D --ids FILE --out FILE ...; reports every operator but the
+    // second, and exits 0 as if all were done.
+    std::ofstream(dir_ / "fake_worker") << R"sh(#!/bin/bash
+ids="$7"; out="$9"; dir="$(dirname "$0")"; n=0
+while read -r id; do
+  n=$((n + 1))
+  echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
+  [ "$n" -eq 2 ] && continue
+  sed "s|__ID__|$id|" "$dir/result.json" >> "$out"
+done < "$ids"
+)sh";
+    chmod((dir_ / "fake_worker").c_str(), 0755);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  PhaseOutcome run(const std::string& phase, const std::vector<const Operator*>& ops) {
+    PhasePlan plan;
+    plan.label = phase;
+    plan.ops = ops;
+    plan.worker.phase = phase;
+    plan.worker.executable = (dir_ / "fake_worker").string();
+    std::FILE* sink = std::tmpfile();
+    PhaseOutcome out;
+    {
+      RunProgress progress(sink, RunProgress::Style::Quiet, false);
+      out = run_device_phase(plan, progress);
+    }
+    std::fclose(sink);
+    return out;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(PhaseRunner, OneResultPerOperatorInOrderAndTheUnreportedOneSaysSo) {
+  const auto ops = registry().select("elementwise/silu/*", {});
+  ASSERT_EQ(ops.size(), 3u);
+  for (const std::string phase : {"check", "time"}) {
+    const PhaseOutcome out = run(phase, ops);
+    ASSERT_EQ(out.results.size(), ops.size());
+    EXPECT_TRUE(out.failure.empty()) << out.failure;
+    for (size_t i = 0; i < ops.size(); ++i) EXPECT_EQ(out.results[i].id, ops[i]->id());
+    EXPECT_EQ(out.results[0].error, "reported");
+    EXPECT_EQ(out.results[1].error, "not reported by the " + phase + " worker");
+    EXPECT_EQ(out.results[1].family, "elementwise") << "the operator's own record, with the reason";
+    EXPECT_TRUE(out.results[1].failed());
+    EXPECT_EQ(out.results[2].error, "reported");
+  }
+}
+
+TEST(OperatorDeadline, CheckAllowsMoreThanTimeAndGrowsWithWork) {
+  const auto small = registry().select("elementwise/timestep_embedding/f32/*", {});
+  const auto large = registry().select("matmul/gemm_simt/f32/M4608_N12288_K3072", {});
+  ASSERT_EQ(small.size(), 1u);
+  ASSERT_EQ(large.size(), 1u);
+  EXPECT_NEAR(operator_deadline_s(*small[0], "check", 0), 120.0, 0.01);
+  EXPECT_NEAR(operator_deadline_s(*small[0], "time", 0), 60.0, 0.01);
+  EXPECT_NEAR(operator_deadline_s(*small[0], "check", 300), 420.0, 0.01);
+  EXPECT_NEAR(operator_deadline_s(*large[0], "time", 0), 60.0 + 100 * 347.9e9 / 10e12, 0.01);  // 100 x 348 GFLOP at 10 TFLOP/s
+}
+
+}  // namespace
+}  // namespace archbench::cli
