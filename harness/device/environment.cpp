@@ -16,11 +16,6 @@ extern char** environ;
 namespace archbench {
 namespace {
 
-bool env_flag(const std::map<std::string, std::string>& env, const char* name) {
-  auto it = env.find(name);
-  return it != env.end() && !it->second.empty() && it->second != "0";
-}
-
 std::string format_uuid(const cudaUUID_t& u) {
   std::string s = "GPU-";
   for (int i = 0; i < 16; ++i) {
@@ -38,12 +33,33 @@ arch::DeviceFacts Environment::facts(const DeviceInfo& d) const {
   arch::DeviceFacts f;
   f.cc = d.cc;
   f.driver = driver;
-  // The PTX_ spelling wins over the older alias (docs/reference/compat.md, "JIT switches").
-  f.force_ptx_jit = cuda_env.contains("CUDA_FORCE_PTX_JIT") ? env_flag(cuda_env, "CUDA_FORCE_PTX_JIT")
-                                                            : env_flag(cuda_env, "CUDA_FORCE_JIT");
-  f.jit_disabled = cuda_env.contains("CUDA_DISABLE_PTX_JIT") ? env_flag(cuda_env, "CUDA_DISABLE_PTX_JIT")
-                                                             : env_flag(cuda_env, "CUDA_DISABLE_JIT");
+  const auto on = [&](JitSwitch s) {
+    const auto setting = jit_switch(cuda_env, s);
+    return setting && setting->on;
+  };
+  f.force_ptx_jit = on(JitSwitch::ForcePtxJit);
+  f.jit_disabled = on(JitSwitch::DisablePtxJit);
   return f;
+}
+
+std::array<std::string_view, 2> jit_switch_names(JitSwitch s) {
+  switch (s) {
+    case JitSwitch::DisablePtxJit:
+      return {"CUDA_DISABLE_PTX_JIT", "CUDA_DISABLE_JIT"};
+    case JitSwitch::ForcePtxJit:
+      return {"CUDA_FORCE_PTX_JIT", "CUDA_FORCE_JIT"};
+  }
+  return {};
+}
+
+std::optional<JitSwitchSetting> jit_switch(const std::map<std::string, std::string>& env, JitSwitch s) {
+  for (const std::string_view name : jit_switch_names(s)) {
+    const auto it = env.find(std::string(name));
+    if (it == env.end()) continue;
+    // The first spelling present decides, whatever its value: an explicit 0 turns the switch off.
+    return JitSwitchSetting{it->first, it->second, !it->second.empty() && it->second != "0"};
+  }
+  return std::nullopt;
 }
 
 std::string explain_device_count_error(int code, arch::CudaVersion driver, arch::CudaVersion runtime) {

@@ -2,8 +2,11 @@
 // variables that change CUDA's behaviour. Recorded once and attached to every result.
 #pragma once
 
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/arch/compat.hpp"
@@ -32,6 +35,27 @@ struct Environment {
   [[nodiscard]] bool usable() const { return device_count_error == 0 && !devices.empty(); }
   [[nodiscard]] arch::DeviceFacts facts(const DeviceInfo& d) const;
 };
+
+// The driver's two PTX JIT switches, each read under two spellings: the PTX_ one and an older
+// alias. When the PTX_ spelling is set at all, even to "" or "0", it decides and the alias is
+// ignored; otherwise the alias decides (docs/reference/compat.md, "JIT switches"). The value
+// that decides turns the switch on unless it is "" or "0".
+enum class JitSwitch {
+  DisablePtxJit,  // CUDA_DISABLE_PTX_JIT, alias CUDA_DISABLE_JIT: PTX cannot be compiled
+  ForcePtxJit,    // CUDA_FORCE_PTX_JIT, alias CUDA_FORCE_JIT: SASS is ignored, PTX always compiled
+};
+inline constexpr JitSwitch kJitSwitches[] = {JitSwitch::DisablePtxJit, JitSwitch::ForcePtxJit};
+
+// The spellings the driver reads, the deciding one first.
+[[nodiscard]] std::array<std::string_view, 2> jit_switch_names(JitSwitch s);
+
+struct JitSwitchSetting {
+  std::string name;   // the spelling that decides: "CUDA_FORCE_PTX_JIT" or "CUDA_FORCE_JIT"
+  std::string value;  // as set
+  bool on = false;
+};
+// How `env` sets the switch; nullopt when neither spelling is set.
+[[nodiscard]] std::optional<JitSwitchSetting> jit_switch(const std::map<std::string, std::string>& env, JitSwitch s);
 
 // Probes without creating a context.
 [[nodiscard]] Environment probe_environment();

@@ -105,6 +105,16 @@ std::string no_driver_fix(const HardwareFacts& f) {
   return "run nvidia-smi: it must list the GPU; check dmesg for NVRM / Xid messages";
 }
 
+// NVML's GPU count and UUIDs; -1 and none when NVML is unavailable (the checks that need them skip).
+int nvml_gpu_count(const HardwareFacts& f) {
+  return f.nvml_available && f.nvml ? static_cast<int>(f.nvml->uuids.size()) : -1;
+}
+std::vector<std::string> nvml_uuids(const HardwareFacts& f) {
+  return f.nvml_available && f.nvml ? f.nvml->uuids : std::vector<std::string>{};
+}
+
+}  // namespace
+
 void check_device_count(const HardwareFacts& f, Checklist& out) {
   const Environment& e = f.env;
   if (e.usable()) {
@@ -238,7 +248,7 @@ void check_kernel_module(const HardwareFacts& f, Checklist& out) {
               .with_details({first_line}));
 }
 
-void check_driver_version(const HardwareFacts& f, Checklist& out) {
+void check_driver_cuda_version(const HardwareFacts& f, Checklist& out) {
   const auto& e = f.env;
   if (!e.driver.known()) {
     out.add(Finding(Layer::Hardware, "driver-cuda-version", Outcome::Skip,
@@ -303,163 +313,171 @@ void check_nvml(const HardwareFacts& f, Checklist& out) {
                   "NVML unavailable (" + f.nvml_why + "): MIG, persistence, ECC and clock-event checks skipped"));
 }
 
-void check_gpu_state(const HardwareFacts& f, Checklist& out) {
+void check_compute_mode(const DeviceInfo& d, const GpuFacts& g, Checklist& out) {
+  if (g.compute_mode == cudaComputeModeProhibited) {
+    out.add(Finding(Layer::Hardware, "compute-mode", Outcome::Fail, device_label(d) + ": compute mode is Prohibited",
+                    "no process may create a CUDA context on it", "nvidia-smi -i <gpu> -c DEFAULT (as root)"));
+  } else if (g.compute_mode == cudaComputeModeExclusiveProcess) {
+    out.add(Finding(Layer::Hardware, "compute-mode", Outcome::Warn,
+                    device_label(d) + ": compute mode is Exclusive-Process",
+                    "one process at a time: archbench's workers take turns, but any other process on this GPU makes "
+                    "them fail with cudaErrorDevicesUnavailable (46)",
+                    "run with the GPU otherwise idle, or nvidia-smi -c DEFAULT"));
+  }
+}
+
+void check_gpu_state(const DeviceInfo& d, const GpuFacts& g, bool nvml_available, Checklist& out) {
+  // Without NVML at all the "nvml" finding already says why these checks are missing.
+  if (g.nvml || !nvml_available) return;
+  out.add(Finding(Layer::Hardware, "gpu-state", Outcome::Skip, device_label(d) + ": NVML has no handle for " + d.uuid));
+}
+
+void check_mig(const DeviceInfo& d, const GpuFacts& g, Checklist& out) {
+  if (!g.nvml || !g.nvml->mig_enabled.has_value()) return;
+  const NvmlDeviceState& s = *g.nvml;
+  const bool on = *s.mig_enabled;
+  const std::string who = device_label(d);
+  if (s.mig_pending.has_value() && *s.mig_pending != on) {
+    out.add(Finding(
+        Layer::Hardware, "mig", Outcome::Warn,
+        who + ": MIG mode is " + (on ? "on" : "off") + " but " + (*s.mig_pending ? "on" : "off") + " is pending",
+        "a MIG mode change takes effect only after a GPU reset",
+        "reset the GPU (nvidia-smi -r) with no processes on it, or reboot",
+        {MigInstance}));
+    return;
+  }
+  const bool instance = d.uuid.starts_with("MIG-");
+  out.add(Finding(Layer::Hardware, "mig", Outcome::Pass,
+                  who + ": MIG mode " + (on ? "on" : "off") +
+                      (on ? std::string("; CUDA uses ") + (instance ? "the MIG instance " : "") + d.uuid +
+                                fmt::format(" ({} SMs, {:.1f} GiB: a slice of the GPU)", d.sm_count,
+                                            static_cast<double>(d.memory_bytes) / (1 << 30))
+                          : std::string())));
+}
+
+void check_persistence(const DeviceInfo& d, const GpuFacts& g, Checklist& out) {
+  if (!g.nvml || !g.nvml->persistence.has_value()) return;
+  if (*g.nvml->persistence) {
+    out.add(Finding(Layer::Hardware, "persistence", Outcome::Pass, device_label(d) + ": persistence mode on"));
+    return;
+  }
+  out.add(Finding(Layer::Hardware, "persistence", Outcome::Warn, device_label(d) + ": persistence mode off",
+                  "the driver tears the GPU state down when the last process exits: every process start pays the "
+                  "initialisation again, and application clocks can reset",
+                  "on the host: nvidia-smi -pm 1, or run nvidia-persistenced"));
+}
+
+void check_clock_events(const DeviceInfo& d, const GpuFacts& g, Checklist& out) {
+  if (!g.nvml || !g.nvml->event_reasons.has_value()) return;
+  const uint64_t r = *g.nvml->event_reasons;
+  constexpr uint64_t kSlow = 0x8 | 0x20 | 0x40 | 0x80;  // hw slowdown, sw thermal, hw thermal, hw power brake
+  constexpr uint64_t kCap = 0x4;                        // sw power cap
+  if ((r & (kSlow | kCap)) == 0) {
+    out.add(Finding(Layer::Hardware, "clock-events", Outcome::Pass,
+                    device_label(d) + ": clock-event reasons: " + describe_event_reasons(r)));
+    return;
+  }
+  out.add(Finding(Layer::Hardware, "clock-events", Outcome::Warn,
+                  device_label(d) + ": clocks are held down now: " + describe_event_reasons(r),
+                  (r & kSlow) != 0 ? "thermal or hardware slowdown: timings measured now are low and noisy"
+                                   : "the power cap limits the clocks even at this load: timings are low",
+                  "check cooling and power (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER) before trusting "
+                  "timings; the run's JSON records the reasons per sample"));
+}
+
+void check_ecc(const DeviceInfo& d, const GpuFacts& g, Checklist& out) {
+  if (!g.nvml || !g.nvml->ecc_enabled.has_value()) return;
+  const NvmlDeviceState& s = *g.nvml;
+  std::vector<std::string> issues, fixes;
+  if (s.ecc_pending.has_value() && *s.ecc_pending != *s.ecc_enabled) {
+    issues.push_back(std::string("ECC mode change to ") + (*s.ecc_pending ? "on" : "off") +
+                     " is pending until a reboot");
+    fixes.emplace_back("reboot (or reset the GPU) to apply the ECC mode");
+  }
+  if (s.ecc_uncorrected.value_or(0) > 0) {
+    issues.push_back(fmt::format("{} uncorrectable ECC error(s) since the driver loaded", *s.ecc_uncorrected));
+    fixes.emplace_back(
+        "drain the GPU and reset it (nvidia-smi -r); if the errors recur, check nvidia-smi -q -d ECC,ROW_REMAPPER");
+  }
+  if (s.remap_failure.value_or(false)) {
+    issues.emplace_back("row remapping failed");
+    fixes.emplace_back("the GPU needs service: take it out of use");
+  } else if (s.remap_pending.value_or(false)) {
+    issues.emplace_back("a row remapping is pending");
+    fixes.emplace_back("reset the GPU (nvidia-smi -r) to apply the remapping");
+  }
+  if (issues.empty()) {
+    out.add(Finding(Layer::Hardware, "ecc", Outcome::Pass,
+                    device_label(d) + ": ECC " +
+                        (*s.ecc_enabled ? "on, no uncorrectable errors, no pending row remapping" : "off")));
+    return;
+  }
+  out.add(Finding(Layer::Hardware, "ecc", Outcome::Warn, device_label(d) + ": " + join(issues, "; "),
+                  "memory errors or pending memory repairs: results on this GPU may be wrong until it is reset",
+                  join(fixes, "; ")));
+}
+
+void check_each_gpu(const HardwareFacts& f, Checklist& out) {
   for (size_t i = 0; i < f.env.devices.size(); ++i) {
     const DeviceInfo& d = f.env.devices[i];
-    const std::string who = device_label(d);
     const GpuFacts g = i < f.gpus.size() ? f.gpus[i] : GpuFacts{};
-    if (g.compute_mode == cudaComputeModeProhibited) {
-      out.add(Finding(Layer::Hardware, "compute-mode", Outcome::Fail, who + ": compute mode is Prohibited",
-                      "no process may create a CUDA context on it", "nvidia-smi -i <gpu> -c DEFAULT (as root)"));
-    } else if (g.compute_mode == cudaComputeModeExclusiveProcess) {
-      out.add(
-          Finding(Layer::Hardware, "compute-mode", Outcome::Warn, who + ": compute mode is Exclusive-Process",
-                  "one process at a time: archbench's workers take turns, but any other process on this GPU makes them "
-                  "fail with cudaErrorDevicesUnavailable (46)",
-                  "run with the GPU otherwise idle, or nvidia-smi -c DEFAULT"));
-    }
-    if (!g.nvml) {
-      if (f.nvml_available) {
-        out.add(Finding(Layer::Hardware, "gpu-state", Outcome::Skip, who + ": NVML has no handle for " + d.uuid));
-      }
-      continue;
-    }
-    const NvmlDeviceState& s = *g.nvml;
-    // MIG
-    if (s.mig_enabled.has_value()) {
-      const bool on = *s.mig_enabled;
-      const bool instance = d.uuid.starts_with("MIG-");
-      if (s.mig_pending.has_value() && *s.mig_pending != on) {
-        out.add(Finding(
-            Layer::Hardware, "mig", Outcome::Warn,
-            who + ": MIG mode is " + (on ? "on" : "off") + " but " + (*s.mig_pending ? "on" : "off") + " is pending",
-            "a MIG mode change takes effect only after a GPU reset",
-            "reset the GPU (nvidia-smi -r) with no "
-            "processes on it, or reboot",
-            {MigInstance}));
-      } else {
-        out.add(Finding(Layer::Hardware, "mig", Outcome::Pass,
-                        who + ": MIG mode " + (on ? "on" : "off") +
-                            (on ? std::string("; CUDA uses ") + (instance ? "the MIG instance " : "") + d.uuid +
-                                      fmt::format(" ({} SMs, {:.1f} GiB: a slice of the GPU)", d.sm_count,
-                                                  static_cast<double>(d.memory_bytes) / (1 << 30))
-                                : std::string())));
-      }
-    }
-    if (s.persistence.has_value()) {
-      if (*s.persistence) {
-        out.add(Finding(Layer::Hardware, "persistence", Outcome::Pass, who + ": persistence mode on"));
-      } else {
-        out.add(Finding(Layer::Hardware, "persistence", Outcome::Warn, who + ": persistence mode off",
-                        "the driver tears the GPU state down when the last process exits: every process start pays the "
-                        "initialisation again, and application clocks can reset",
-                        "on the host: nvidia-smi -pm 1, or run nvidia-persistenced"));
-      }
-    }
-    if (s.event_reasons.has_value()) {
-      const uint64_t r = *s.event_reasons;
-      constexpr uint64_t kSlow = 0x8 | 0x20 | 0x40 | 0x80;  // hw slowdown, sw thermal, hw thermal, hw power brake
-      constexpr uint64_t kCap = 0x4;                        // sw power cap
-      if ((r & (kSlow | kCap)) != 0) {
-        out.add(Finding(Layer::Hardware, "clock-events", Outcome::Warn,
-                        who + ": clocks are held down now: " + describe_event_reasons(r),
-                        (r & kSlow) != 0 ? "thermal or hardware slowdown: timings measured now are low and noisy"
-                                         : "the power cap limits the clocks even at this load: timings are low",
-                        "check cooling and power (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER) before trusting "
-                        "timings; the run's JSON records the reasons per sample"));
-      } else {
-        out.add(Finding(Layer::Hardware, "clock-events", Outcome::Pass,
-                        who + ": clock-event reasons: " + describe_event_reasons(r)));
-      }
-    }
-    if (s.ecc_enabled.has_value()) {
-      std::vector<std::string> issues;
-      Outcome o = Outcome::Pass;
-      std::string fix;
-      if (s.ecc_pending.has_value() && *s.ecc_pending != *s.ecc_enabled) {
-        issues.push_back(std::string("ECC mode change to ") + (*s.ecc_pending ? "on" : "off") +
-                         " is pending until a reboot");
-        fix = "reboot (or reset the GPU) to apply the ECC mode";
-        o = Outcome::Warn;
-      }
-      if (s.ecc_uncorrected.value_or(0) > 0) {
-        issues.push_back(fmt::format("{} uncorrectable ECC error(s) since the driver loaded", *s.ecc_uncorrected));
-        fix +=
-            std::string(fix.empty() ? "" : "; ") +
-            "drain the GPU and reset it (nvidia-smi -r); if the errors recur, check nvidia-smi -q -d ECC,ROW_REMAPPER";
-        o = Outcome::Warn;
-      }
-      if (s.remap_failure.value_or(false)) {
-        issues.push_back("row remapping failed");
-        fix += std::string(fix.empty() ? "" : "; ") + "the GPU needs service: take it out of use";
-        o = Outcome::Warn;
-      } else if (s.remap_pending.value_or(false)) {
-        issues.push_back("a row remapping is pending");
-        fix += std::string(fix.empty() ? "" : "; ") + "reset the GPU (nvidia-smi -r) to apply the remapping";
-        o = Outcome::Warn;
-      }
-      if (o == Outcome::Pass) {
-        out.add(Finding(
-            Layer::Hardware, "ecc", Outcome::Pass,
-            who + ": ECC " + (*s.ecc_enabled ? "on, no uncorrectable errors, no pending row remapping" : "off")));
-      } else {
-        out.add(Finding(Layer::Hardware, "ecc", o, who + ": " + join(issues, "; "),
-                        "memory errors or pending memory repairs: results on this GPU may be wrong until it is reset",
-                        fix));
-      }
-    }
+    check_compute_mode(d, g, out);
+    check_gpu_state(d, g, f.nvml_available, out);
+    check_mig(d, g, out);
+    check_persistence(d, g, out);
+    check_clock_events(d, g, out);
+    check_ecc(d, g, out);
   }
 }
 
 void check_visible_devices(const HardwareFacts& f, Checklist& out) {
   const auto it = f.env_vars.find("CUDA_VISIBLE_DEVICES");
   const std::optional<std::string> value = it == f.env_vars.end() ? std::nullopt : std::optional(it->second);
-  const int gpu_count = f.nvml_available && f.nvml ? static_cast<int>(f.nvml->uuids.size()) : -1;
-  const std::vector<std::string> uuids = f.nvml_available && f.nvml ? f.nvml->uuids : std::vector<std::string>{};
-  const VisibleDevices v = analyze_visible_devices(value, gpu_count, uuids);
+  const VisibleDevices v = analyze_visible_devices(value, nvml_gpu_count(f), nvml_uuids(f));
   const bool usable = f.env.usable();
   if (!v.set) {
     out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Pass,
                     "CUDA_VISIBLE_DEVICES is not set: every GPU is visible"));
-  } else {
-    const std::string shown = "CUDA_VISIBLE_DEVICES='" + v.value + "'";
-    const FieldCauses causes = v.value.find("MIG-") != std::string::npos
-                                   ? FieldCauses{VisibleDevicesMistake, MigInstance}
-                                   : FieldCauses{VisibleDevicesMistake};
-    if (v.hides_all) {
-      const std::string cause = join(v.problems, "; ");
-      if (usable) {
-        out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Warn,
-                        shown + " should hide every GPU, yet CUDA sees " + std::to_string(f.env.devices.size()),
-                        cause + " (this driver reads the list differently from the rule the doctor knows)", kVisibleFix,
-                        causes));
-      } else {
-        out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Fail, shown + " hides every GPU",
-                        cause + "; nothing is left, so CUDA reports no device (cudaErrorNoDevice, 100)", kVisibleFix,
-                        causes));
-      }
-    } else if (!v.problems.empty()) {
-      out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Warn,
-                      shown + " resolves to " + join(v.selected, ",") + ", which is probably not what was meant",
-                      join(v.problems, "; "), kVisibleFix, causes));
-    } else if (!usable) {
-      out.add(
-          Finding(Layer::Hardware, "visible-devices", Outcome::Warn,
-                  shown + " selects " + join(v.selected, ",") +
-                      ", which cannot be checked against the GPUs here (no usable driver)",
-                  "if an entry names a GPU that does not exist, CUDA hides every GPU (cudaErrorNoDevice, 100): a set "
-                  "CUDA_VISIBLE_DEVICES is a common cause of 'no device'",
-                  "check the value against nvidia-smi -L on this machine, or unset it", causes));
-    } else {
-      Finding ok(Layer::Hardware, "visible-devices", Outcome::Pass, shown + " selects " + join(v.selected, ","));
-      for (const auto& d : f.env.devices)
-        ok.details.push_back(fmt::format("CUDA device {} = {} ({})", d.index, d.uuid, d.name));
-      out.add(std::move(ok));
-    }
+    return;
   }
+  const std::string shown = "CUDA_VISIBLE_DEVICES='" + v.value + "'";
+  const FieldCauses causes = v.value.find("MIG-") != std::string::npos
+                                 ? FieldCauses{VisibleDevicesMistake, MigInstance}
+                                 : FieldCauses{VisibleDevicesMistake};
+  if (v.hides_all) {
+    const std::string cause = join(v.problems, "; ");
+    if (usable) {
+      out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Warn,
+                      shown + " should hide every GPU, yet CUDA sees " + std::to_string(f.env.devices.size()),
+                      cause + " (this driver reads the list differently from the rule the doctor knows)", kVisibleFix,
+                      causes));
+    } else {
+      out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Fail, shown + " hides every GPU",
+                      cause + "; nothing is left, so CUDA reports no device (cudaErrorNoDevice, 100)", kVisibleFix,
+                      causes));
+    }
+  } else if (!v.problems.empty()) {
+    out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Warn,
+                    shown + " resolves to " + join(v.selected, ",") + ", which is probably not what was meant",
+                    join(v.problems, "; "), kVisibleFix, causes));
+  } else if (!usable) {
+    out.add(Finding(Layer::Hardware, "visible-devices", Outcome::Warn,
+                    shown + " selects " + join(v.selected, ",") +
+                        ", which cannot be checked against the GPUs here (no usable driver)",
+                    "if an entry names a GPU that does not exist, CUDA hides every GPU (cudaErrorNoDevice, 100): a "
+                    "set CUDA_VISIBLE_DEVICES is a common cause of 'no device'",
+                    "check the value against nvidia-smi -L on this machine, or unset it", causes));
+  } else {
+    Finding ok(Layer::Hardware, "visible-devices", Outcome::Pass, shown + " selects " + join(v.selected, ","));
+    for (const auto& d : f.env.devices)
+      ok.details.push_back(fmt::format("CUDA device {} = {} ({})", d.index, d.uuid, d.name));
+    out.add(std::move(ok));
+  }
+}
 
+void check_device_order(const HardwareFacts& f, Checklist& out) {
   const auto order = f.env_vars.find("CUDA_DEVICE_ORDER");
-  const int gpus = std::max(gpu_count, static_cast<int>(f.env.devices.size()));
+  const int gpus = std::max(nvml_gpu_count(f), static_cast<int>(f.env.devices.size()));
   if (order != f.env_vars.end() && order->second != "FASTEST_FIRST" && order->second != "PCI_BUS_ID") {
     out.add(Finding(Layer::Hardware, "device-order", Outcome::Warn,
                     "CUDA_DEVICE_ORDER='" + order->second + "' is not a value CUDA knows",
@@ -525,8 +543,6 @@ void check_container(const HardwareFacts& f, Checklist& out) {
         Finding(Layer::Hardware, "container", Outcome::Pass, where + " with GPU device nodes").with_details(details));
   }
 }
-
-}  // namespace
 
 std::optional<std::string> kernel_module_version(std::string_view proc_text) {
   for (const auto& line : split(proc_text, '\n')) {
@@ -725,10 +741,11 @@ void check_hardware(const HardwareFacts& f, Checklist& out) {
   check_device_count(f, out);
   check_device_nodes(f, out);
   check_kernel_module(f, out);
-  check_driver_version(f, out);
+  check_driver_cuda_version(f, out);
   check_nvml(f, out);
-  check_gpu_state(f, out);
+  check_each_gpu(f, out);
   check_visible_devices(f, out);
+  check_device_order(f, out);
   check_container(f, out);
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "harness/binary/soname.hpp"
+#include "harness/device/environment.hpp"
 #include "harness/doctor/text.hpp"
 #include "harness/manifest/build_manifest.hpp"
 
@@ -114,6 +115,14 @@ std::optional<std::string> run_ldconfig(std::string& note) {
   return text;
 }
 
+// Whether this user can create `path`: it, or the nearest of its parents that exists, is writable.
+bool can_create(const std::string& path) {
+  std::error_code ec;
+  fs::path p = path;
+  while (!p.empty() && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+  return !p.empty() && access(p.c_str(), W_OK) == 0;
+}
+
 std::string describe(const LibraryCopy& c) {
   return c.family + " " + (c.version.empty() ? std::string("(version unknown)") : c.version) + "  " + c.real_path +
          (c.path != c.real_path ? " (as " + c.path + ")" : "");
@@ -137,129 +146,165 @@ std::string cudnn_version() {
 
 std::string cuda_version_text(int v) { return arch::CudaVersion{v}.str(); }
 
-// Which variables change CUDA's behaviour, what they do, and what to do about them.
-struct EnvRule {
-  std::vector<std::string_view> names;  // aliases, the first wins when several are set (PTX_ spellings)
-  bool flag = true;                     // only a value other than "" and "0" counts
-  Outcome outcome;
+bool flag_set(const std::string& value) { return !value.empty() && value != "0"; }
+
+std::optional<std::string> env_value(const RuntimeFacts& f, const std::string& name) {
+  const auto it = f.env.find(name);
+  return it == f.env.end() ? std::nullopt : std::optional(it->second);
+}
+
+// What a variable that changes CUDA's behaviour does, and what to do about it.
+struct EnvEffect {
   std::string effect;
   std::string fix;
   FieldCauses causes;
 };
 
+Finding variable_is_set(const std::string& name, const std::string& value, const EnvEffect& e) {
+  return Finding(Layer::Runtime, "env:" + name, Outcome::Warn, name + "=" + value + " is set", e.effect, e.fix,
+                 e.causes);
+}
+
+const EnvEffect& jit_switch_effect(JitSwitch s) {
+  static const EnvEffect disable{
+      "the driver may not JIT-compile PTX: a kernel without SASS for the device fails with "
+      "cudaErrorJitCompilationDisabled (223), but only when the JIT cache is cold (a cache hit bypasses it), so the "
+      "same binary passes on one machine and fails on another",
+      "unset it; to prove that every kernel has SASS, run `archbench doctor --jit-passes` (it sets it with "
+      "CUDA_CACHE_DISABLE=1 in a child process only)",
+      {PtxJitReliance}};
+  static const EnvEffect force{
+      "embedded SASS is ignored: every kernel is JIT-compiled from PTX at first use, kernels without PTX fail with "
+      "'no kernel image' (209), and a library without PTX can fail as early as its handle creation (cuBLAS)",
+      "unset it (use it only to test PTX coverage, as `archbench doctor --jit-passes` does in a child process)",
+      {PtxJitReliance}};
+  return s == JitSwitch::DisablePtxJit ? disable : force;
+}
+
+// The other variables that change CUDA's behaviour, each read under its own name.
+struct EnvRule {
+  std::vector<std::string_view> names;
+  bool flag = true;  // only a value other than "" and "0" counts; else being set at all does
+  EnvEffect what;
+};
+
 const std::vector<EnvRule>& env_rules() {
   static const std::vector<EnvRule> rules{
-      {{"CUDA_DISABLE_PTX_JIT", "CUDA_DISABLE_JIT"},
-       true,
-       Outcome::Warn,
-       "the driver may not JIT-compile PTX: a kernel without SASS for the device fails with "
-       "cudaErrorJitCompilationDisabled (223), but only when the JIT cache is cold (a cache hit bypasses it), so the "
-       "same binary passes on one machine and fails on another",
-       "unset it; to prove that every kernel has SASS, run `archbench doctor --jit-passes` (it sets it with "
-       "CUDA_CACHE_DISABLE=1 in a child process only)",
-       {PtxJitReliance}},
-      {{"CUDA_FORCE_PTX_JIT", "CUDA_FORCE_JIT"},
-       true,
-       Outcome::Warn,
-       "embedded SASS is ignored: every kernel is JIT-compiled from PTX at first use, kernels without PTX fail with "
-       "'no kernel image' (209), and a library without PTX can fail as early as its handle creation (cuBLAS)",
-       "unset it (use it only to test PTX coverage, as `archbench doctor --jit-passes` does in a child process)",
-       {PtxJitReliance}},
       {{"CUDA_CACHE_DISABLE"},
        true,
-       Outcome::Warn,
-       "JIT-compiled PTX is not cached: every process start compiles it again",
-       "unset CUDA_CACHE_DISABLE",
-       {PtxJitReliance, LazyLoadingDefersFailure}},
+       {"JIT-compiled PTX is not cached: every process start compiles it again", "unset CUDA_CACHE_DISABLE",
+        {PtxJitReliance, LazyLoadingDefersFailure}}},
       {{"CUDA_LAUNCH_BLOCKING"},
        true,
-       Outcome::Warn,
-       "every kernel launch waits for the kernel to finish: errors point at the right call, but timings and "
-       "throughput are serialized",
-       "unset it outside debugging (archbench sets it only in its check worker)",
-       {}},
+       {"every kernel launch waits for the kernel to finish: errors point at the right call, but timings and "
+        "throughput are serialized",
+        "unset it outside debugging (archbench sets it only in its check worker)",
+        {}}},
       {{"CUDA_INJECTION64_PATH", "CUDA_INJECTION32_PATH", "NSIGHT_CUDA_DEBUGGER", "CUDA_AUTO_BOOST",
         "CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "CUDA_COREDUMP_FILE", "CUDA_DEVICE_WAITS_ON_EXCEPTION", "CUDA_PROFILE",
         "COMPUTE_PROFILE", "OPENCL_PROFILE"},
        false,
-       Outcome::Warn,
-       "a tool, debugger or profiler hooks into CUDA (DCGM's software check warns on it too): timings and error "
-       "behaviour change",
-       "unset it for benchmarks and CI gates",
-       {}},
+       {"a tool, debugger or profiler hooks into CUDA (DCGM's software check warns on it too): timings and error "
+        "behaviour change",
+        "unset it for benchmarks and CI gates",
+        {}}},
   };
   return rules;
 }
 
-bool flag_set(const std::string& value) { return !value.empty() && value != "0"; }
+// The mapped copies of each family, one per file (a file mapped under two names is one copy).
+std::map<std::string, std::vector<const LibraryCopy*>> loaded_by_family(const RuntimeFacts& f) {
+  std::map<std::string, std::vector<const LibraryCopy*>> by_family;
+  for (const auto& c : f.mapped) {
+    auto& copies = by_family[c.family];
+    if (std::ranges::none_of(copies, [&](const LibraryCopy* o) { return o->real_path == c.real_path; }))
+      copies.push_back(&c);
+  }
+  return by_family;
+}
 
-void check_environment(const std::map<std::string, std::string>& env, Checklist& out) {
-  std::vector<std::string> seen;
-  for (const auto& [k, v] : env) {
-    if (k.starts_with("CUDA_") || k.starts_with("NVIDIA_") || k == "LD_LIBRARY_PATH" || k == "LD_PRELOAD" ||
-        k == "TORCH_CUDA_ARCH_LIST" || k == "CUDAARCHS" || k.starts_with("COMPUTE_PROFILE") || k == "OPENCL_PROFILE" ||
-        k == "NSIGHT_CUDA_DEBUGGER") {
-      seen.push_back(k + "=" + v);
+// The reachable copies of one family whose versions disagree with the loaded one, or, when none is
+// loaded, with each other (then all of them: whoever loads the family may get any).
+std::vector<const LibraryCopy*> conflicting_copies(const std::vector<const LibraryCopy*>& reachable,
+                                                   const std::vector<const LibraryCopy*>& loaded) {
+  if (!loaded.empty()) {
+    std::vector<const LibraryCopy*> conflicting;
+    for (const auto* c : reachable) {
+      if (versions_conflict(c->version, loaded.front()->version)) conflicting.push_back(c);
     }
+    return conflicting;
   }
-  for (const auto& rule : env_rules()) {
-    for (const auto name : rule.names) {
-      auto it = env.find(std::string(name));
-      if (it == env.end()) continue;
-      if (rule.flag && !flag_set(it->second)) {
-        if (rule.names.size() > 1) break;  // an explicit 0 in the preferred spelling wins over the alias
-        continue;
-      }
-      out.add(Finding(Layer::Runtime, "env:" + std::string(name), rule.outcome,
-                      std::string(name) + "=" + it->second + " is set", rule.effect, rule.fix, rule.causes));
-      if (rule.flag) break;  // the first spelling set decides (docs/reference/compat.md, "JIT switches")
-    }
+  const bool disagree = std::ranges::any_of(
+      reachable, [&](const LibraryCopy* c) { return versions_conflict(c->version, reachable.front()->version); });
+  return disagree ? reachable : std::vector<const LibraryCopy*>{};
+}
+
+// How to make the conflicting copies unreachable: their LD_LIBRARY_PATH directories, the loader cache.
+std::string other_copies_fix(const std::vector<const LibraryCopy*>& conflicting) {
+  std::vector<std::string> dirs;
+  bool from_cache = false;
+  for (const auto* c : conflicting) {
+    if (c->via == "loader cache")
+      from_cache = true;
+    else
+      dirs.push_back(fs::path(c->path).parent_path().string());
   }
-  auto check_value = [&](const char* name, std::initializer_list<std::string_view> valid, const char* meaning) {
-    auto it = env.find(name);
-    if (it == env.end()) return;
-    if (std::ranges::find(valid, std::string_view(it->second)) == valid.end()) {
-      out.add(Finding(Layer::Runtime, std::string("env:") + name, Outcome::Warn,
-                      std::string(name) + "=" + it->second + " is not a value CUDA knows",
-                      std::string("CUDA reads ") + name + " as one of " +
-                          join(std::vector<std::string>(valid.begin(), valid.end()), ", ") + " (" + meaning +
-                          "); anything else falls back to the default",
-                      std::string("set ") + name + " to one of those values, or unset it", {LazyLoadingDefersFailure}));
-    }
-  };
-  check_value("CUDA_MODULE_LOADING", {"LAZY", "EAGER", "DEFAULT"}, "lazy loading is the default since CUDA 12.2");
-  check_value("CUDA_MODULE_DATA_LOADING", {"LAZY", "EAGER", "DEFAULT"}, "inherits CUDA_MODULE_LOADING");
-  if (auto it = env.find("CUDA_CACHE_PATH");
-      it != env.end() && !flag_set(env.contains("CUDA_CACHE_DISABLE") ? env.at("CUDA_CACHE_DISABLE") : "")) {
-    std::error_code ec;
-    fs::path p = it->second;
-    while (!p.empty() && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
-    if (p.empty() || access(p.c_str(), W_OK) != 0) {
-      out.add(Finding(Layer::Runtime, "env:CUDA_CACHE_PATH", Outcome::Warn,
-                      "CUDA_CACHE_PATH=" + it->second + " cannot be written by this user",
-                      "the driver cannot store JIT-compiled PTX there, so every process start compiles it again",
-                      "point CUDA_CACHE_PATH at a writable directory (default ~/.nv/ComputeCache), or unset it",
-                      {PtxJitReliance, LazyLoadingDefersFailure}));
-    }
+  std::ranges::sort(dirs);
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  std::string fix;
+  if (!dirs.empty())
+    fix = "remove " + join(dirs, ", ") +
+          " from LD_LIBRARY_PATH (do not export another CUDA's lib directory when a program brings its own)";
+  if (from_cache) {
+    fix += std::string(fix.empty() ? "" : "; ") +
+           "the loader cache lists the other copy: remove its directory from /etc/ld.so.conf.d and run ldconfig, or "
+           "uninstall that toolkit";
   }
-  if (auto it = env.find("LD_PRELOAD"); it != env.end()) {
-    for (const auto& entry : split(it->second, ':')) {
-      for (const auto& word : split(entry, ' ')) {
-        if (cuda_library_name(fs::path(word).filename().string())) {
-          out.add(Finding(Layer::Runtime, "env:LD_PRELOAD", Outcome::Warn,
-                          "LD_PRELOAD loads " + word + " into every process",
-                          "a preloaded CUDA library wins over the one each program was built and packaged with "
-                          "(mixed CUDA libraries in one process)",
-                          "remove it from LD_PRELOAD", {MixedCudaLibraries}));
-        }
-      }
-    }
+  return fix + "; load versioned sonames";
+}
+
+// One disagreement between the loaded libraries, or between one of them and this build.
+struct VersionProblem {
+  std::string problem;
+  std::string fix;
+  Outcome outcome;
+};
+
+std::optional<VersionProblem> runtime_older_than_nvcc(const RuntimeFacts& f) {
+  if (!f.runtime.known() || f.nvcc_version.empty() || compare_versions(f.nvcc_version, f.runtime.str()) <= 0)
+    return std::nullopt;
+  const std::string runtime = f.runtime.str();
+  return VersionProblem{"built with nvcc " + f.nvcc_version + " but the loaded CUDA runtime is " + runtime,
+                        "load the libcudart of the toolkit archbench was built with (or rebuild with nvcc " + runtime +
+                            ")",
+                        Outcome::Warn};
+}
+
+// Another major version than the headers fails; an older one of the same major may lack what they declare.
+std::optional<VersionProblem> library_against_headers(const std::string& lib, const std::string& loaded,
+                                                      const std::string& headers) {
+  if (loaded.empty() || headers.empty() || headers == "not found") return std::nullopt;
+  const auto l = split_version(loaded), h = split_version(headers);
+  if (l.empty() || h.empty()) return std::nullopt;
+  if (l[0] != h[0]) {
+    return VersionProblem{lib + " " + loaded + " is loaded, but archbench was compiled against " + lib + " " + headers,
+                          "load " + lib + " " + h[0] + ".x", Outcome::Fail};
   }
-  Finding summary(Layer::Runtime, "environment", Outcome::Pass,
-                  seen.empty() ? "no CUDA_* / NVIDIA_* / LD_* variables are set"
-                               : std::to_string(seen.size()) + " CUDA-related variable(s) set (listed)");
-  summary.details = seen;
-  out.add(std::move(summary));
+  if (compare_versions(loaded, headers) < 0) {
+    return VersionProblem{
+        lib + " " + loaded + " is older than the " + headers + " headers archbench was compiled against",
+        "load " + lib + " " + headers + " or newer", Outcome::Warn};
+  }
+  return std::nullopt;
+}
+
+// A library built for another CUDA major than the loaded runtime.
+std::optional<VersionProblem> library_against_runtime(const std::string& lib, int built_for,
+                                                      arch::CudaVersion runtime) {
+  if (built_for <= 0 || !runtime.known() || built_for / 1000 == runtime.major()) return std::nullopt;
+  return VersionProblem{
+      lib + " was built for CUDA " + cuda_version_text(built_for) + " but the loaded CUDA runtime is " + runtime.str(),
+      "install the " + lib + " build for CUDA " + std::to_string(runtime.major()), Outcome::Fail};
 }
 
 }  // namespace
@@ -426,6 +471,8 @@ RuntimeFacts gather_runtime_facts(arch::CudaVersion runtime, arch::CudaVersion d
     const auto eq = kv.find('=');
     f.env[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
   }
+  if (const auto it = f.env.find("CUDA_CACHE_PATH"); it != f.env.end())
+    f.cuda_cache_path_writable = can_create(it->second);
 
   std::ifstream maps("/proc/self/maps");
   std::stringstream text;
@@ -459,31 +506,23 @@ RuntimeFacts gather_runtime_facts(arch::CudaVersion runtime, arch::CudaVersion d
   return f;
 }
 
-void check_runtime(const RuntimeFacts& f, Checklist& out) {
-  // What is loaded, with paths and versions.
-  {
-    Finding loaded(Layer::Runtime, "loaded-libraries", Outcome::Pass, {});
-    std::vector<std::string> names;
-    for (const auto& c : f.mapped) {
-      loaded.details.push_back("loaded: " + describe(c));
-      names.push_back(c.family + " " + (c.version.empty() ? "?" : c.version));
-    }
-    for (const auto& c : f.reachable)
-      loaded.details.push_back("reachable, not loaded: " + describe(c) + " via " + c.via);
-    loaded.summary = f.mapped.empty() ? "no CUDA library is mapped into this process"
-                                      : "mapped into this process: " + join(names, ", ");
-    if (f.runtime.known()) loaded.details.push_back("cudaRuntimeGetVersion: " + f.runtime.str());
-    loaded.details.push_back("cudaDriverGetVersion: " + (f.driver.known() ? f.driver.str() : std::string("no driver")));
-    out.add(std::move(loaded));
-  }
-
-  // Two copies of one library in one process.
-  std::map<std::string, std::vector<const LibraryCopy*>> by_family;
+void check_loaded_libraries(const RuntimeFacts& f, Checklist& out) {
+  Finding loaded(Layer::Runtime, "loaded-libraries", Outcome::Pass, {});
+  std::vector<std::string> names;
   for (const auto& c : f.mapped) {
-    auto& copies = by_family[c.family];
-    if (std::ranges::none_of(copies, [&](const LibraryCopy* o) { return o->real_path == c.real_path; })) copies.push_back(&c);
+    loaded.details.push_back("loaded: " + describe(c));
+    names.push_back(c.family + " " + (c.version.empty() ? "?" : c.version));
   }
-  for (const auto& [family, copies] : by_family) {
+  for (const auto& c : f.reachable) loaded.details.push_back("reachable, not loaded: " + describe(c) + " via " + c.via);
+  loaded.summary = f.mapped.empty() ? "no CUDA library is mapped into this process"
+                                    : "mapped into this process: " + join(names, ", ");
+  if (f.runtime.known()) loaded.details.push_back("cudaRuntimeGetVersion: " + f.runtime.str());
+  loaded.details.push_back("cudaDriverGetVersion: " + (f.driver.known() ? f.driver.str() : std::string("no driver")));
+  out.add(std::move(loaded));
+}
+
+void check_duplicate_libraries(const RuntimeFacts& f, Checklist& out) {
+  for (const auto& [family, copies] : loaded_by_family(f)) {
     if (copies.size() < 2) continue;
     Finding d(Layer::Runtime, "duplicate:" + family, Outcome::Fail,
               std::to_string(copies.size()) + " copies of " + family + " are loaded in this process",
@@ -495,14 +534,16 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
     for (const auto* c : copies) d.details.push_back(describe(*c));
     out.add(std::move(d));
   }
+}
 
-  // The stub libcuda: fine to link against, never to load.
+void check_stub_libcuda(const RuntimeFacts& f, Checklist& out) {
+  // The stub is fine to link against, never to load.
   for (const auto& c : f.mapped) {
     if (c.family != "libcuda" || !c.stub()) continue;
     out.add(Finding(Layer::Runtime, "stub-libcuda", Outcome::Fail, "the stub libcuda is loaded: " + c.real_path,
                     "the toolkit's stubs/libcuda.so only satisfies the linker; loaded at run time every CUDA call "
                     "fails (cudaErrorStubLibrary, 34) or behaves as if there were no driver",
-                    "remove " + std::filesystem::path(c.real_path).parent_path().string() +
+                    "remove " + fs::path(c.real_path).parent_path().string() +
                         " from LD_LIBRARY_PATH so the driver's libcuda.so.1 is found",
                     {MixedCudaLibraries})
                 .with_details({describe(c)}));
@@ -513,139 +554,166 @@ void check_runtime(const RuntimeFacts& f, Checklist& out) {
                     "a stub libcuda is reachable through " + c.via + ": " + c.path,
                     "a program that opens libcuda.so (not libcuda.so.1) may load the stub instead of the driver, and "
                     "then every CUDA call fails",
-                    "remove " + std::filesystem::path(c.path).parent_path().string() +
+                    "remove " + fs::path(c.path).parent_path().string() +
                         " from LD_LIBRARY_PATH (stubs are for linking only)",
                     {MixedCudaLibraries})
                 .with_details({describe(c)}));
   }
+}
 
-  // Other versions of a loaded (or followed) library that a later dlopen could pick up.
+void check_other_copies(const RuntimeFacts& f, Checklist& out) {
+  auto loaded_copies = loaded_by_family(f);
   std::map<std::string, std::vector<const LibraryCopy*>> reachable_by_family;
   for (const auto& c : f.reachable) {
-    if (!c.stub()) reachable_by_family[c.family].push_back(&c);
+    if (!c.stub()) reachable_by_family[c.family].push_back(&c);  // stubs are stub-libcuda's
   }
   for (const auto& [family, copies] : reachable_by_family) {
-    const auto& loaded = by_family[family];
-    std::vector<const LibraryCopy*> conflicting;
-    std::string reference;
-    if (!loaded.empty()) {
-      reference = loaded.front()->version;
-      for (const auto* c : copies) {
-        if (versions_conflict(c->version, reference)) conflicting.push_back(c);
-      }
-    } else {
-      // Not loaded here: several reachable versions are still a trap for whoever loads it.
-      for (const auto* c : copies) {
-        if (versions_conflict(c->version, copies.front()->version)) {
-          conflicting = copies;
-          break;
-        }
-      }
-    }
+    const auto& loaded = loaded_copies[family];
+    const auto conflicting = conflicting_copies(copies, loaded);
     if (conflicting.empty()) continue;
-    Finding w(Layer::Runtime, "other-copies:" + family, Outcome::Warn, {});
     std::vector<std::string> where;
     for (const auto* c : conflicting) where.push_back((c->version.empty() ? "?" : c->version) + " via " + c->via);
-    w.summary = loaded.empty()
-                    ? "different versions of " + family + " are reachable: " + join(where, "; ")
-                    : "another " + family + " is reachable besides the loaded " + reference + ": " + join(where, "; ");
-    w.cause = "a library, plugin or framework that asks for " + family +
-              " by another soname (e.g. one built for another CUDA major) loads this copy next to the one this "
-              "process uses: two CUDA stacks in one process, or a cuBLAS/cuDNN paired with the wrong runtime";
-    std::vector<std::string> dirs;
-    bool from_cache = false;
-    for (const auto* c : conflicting) {
-      if (c->via == "loader cache")
-        from_cache = true;
-      else
-        dirs.push_back(std::filesystem::path(c->path).parent_path().string());
-    }
-    std::ranges::sort(dirs);
-    dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
-    std::string fix;
-    if (!dirs.empty())
-      fix = "remove " + join(dirs, ", ") +
-            " from LD_LIBRARY_PATH (do not export another CUDA's lib directory when a program brings its own)";
-    if (from_cache) {
-      fix += std::string(fix.empty() ? "" : "; ") +
-             "the loader cache lists the other copy: remove its directory from /etc/ld.so.conf.d and run ldconfig, or "
-             "uninstall that toolkit";
-    }
-    w.fix = fix + "; load versioned sonames";
-    w.field_causes = {MixedCudaLibraries};
+    Finding w(Layer::Runtime, "other-copies:" + family, Outcome::Warn,
+              loaded.empty() ? "different versions of " + family + " are reachable: " + join(where, "; ")
+                             : "another " + family + " is reachable besides the loaded " + loaded.front()->version +
+                                   ": " + join(where, "; "),
+              "a library, plugin or framework that asks for " + family +
+                  " by another soname (e.g. one built for another CUDA major) loads this copy next to the one this "
+                  "process uses: two CUDA stacks in one process, or a cuBLAS/cuDNN paired with the wrong runtime",
+              other_copies_fix(conflicting), {MixedCudaLibraries});
     for (const auto* c : loaded) w.details.push_back("loaded: " + describe(*c));
     for (const auto* c : conflicting) w.details.push_back("reachable: " + describe(*c) + " via " + c->via);
     out.add(std::move(w));
   }
-  if (!f.loader_cache_read) {
-    out.add(Finding(Layer::Runtime, "loader-cache", Outcome::Skip,
-                    f.loader_cache_note.empty() ? "the loader cache was not read" : f.loader_cache_note));
-  }
+}
 
-  // The loaded libraries against each other and against what this build was compiled with.
-  {
-    Finding v(Layer::Runtime, "library-versions", Outcome::Pass, {});
-    std::vector<std::string> problems;
-    std::vector<std::string> fixes;
-    Outcome worst = Outcome::Pass;
-    auto raise = [&](Outcome o) {
-      if (o == Outcome::Fail || (o == Outcome::Warn && worst == Outcome::Pass)) worst = o;
-    };
-    const std::string runtime = f.runtime.known() ? f.runtime.str() : "unknown";
-    if (f.runtime.known() && !f.nvcc_version.empty() && compare_versions(f.nvcc_version, runtime) > 0) {
-      problems.push_back("built with nvcc " + f.nvcc_version + " but the loaded CUDA runtime is " + runtime);
-      fixes.push_back("load the libcudart of the toolkit archbench was built with (or rebuild with nvcc " + runtime +
-                      ")");
-      raise(Outcome::Warn);
-    }
-    auto against_headers = [&](const char* lib, const std::string& loaded, const std::string& headers) {
-      if (loaded.empty() || headers.empty() || headers == "not found") return;
-      const auto l = split_version(loaded), h = split_version(headers);
-      if (l.empty() || h.empty()) return;
-      if (l[0] != h[0]) {
-        problems.push_back(std::string(lib) + " " + loaded + " is loaded, but archbench was compiled against " + lib +
-                           " " + headers);
-        fixes.push_back(std::string("load ") + lib + " " + h[0] + ".x");
-        raise(Outcome::Fail);
-      } else if (compare_versions(loaded, headers) < 0) {
-        problems.push_back(std::string(lib) + " " + loaded + " is older than the " + headers +
-                           " headers archbench was compiled against");
-        fixes.push_back(std::string("load ") + lib + " " + headers + " or newer");
-        raise(Outcome::Warn);
-      }
-    };
-    against_headers("cuBLAS", f.cublas_version, f.cublas_headers);
-    against_headers("cuDNN", f.cudnn_version, f.cudnn_headers);
-    auto against_runtime = [&](const char* lib, int built_for) {
-      if (built_for <= 0 || !f.runtime.known()) return;
-      if (built_for / 1000 != f.runtime.major()) {
-        problems.push_back(std::string(lib) + " was built for CUDA " + cuda_version_text(built_for) +
-                           " but the loaded CUDA runtime is " + runtime);
-        fixes.push_back(std::string("install the ") + lib + " build for CUDA " + std::to_string(f.runtime.major()));
-        raise(Outcome::Fail);
-      }
-    };
-    against_runtime("cuBLAS", f.cublas_cudart);
-    against_runtime("cuDNN", f.cudnn_cudart);
-    v.outcome = worst;
-    v.details = {"CUDA runtime " + runtime + " (nvcc " + f.nvcc_version + " at build time)",
-                 "cuBLAS " + (f.cublas_version.empty() ? std::string("unknown") : f.cublas_version) + " (headers " +
-                     f.cublas_headers + ", built for CUDA " + cuda_version_text(f.cublas_cudart) + ")",
-                 "cuDNN " + (f.cudnn_version.empty() ? std::string("unknown") : f.cudnn_version) + " (headers " +
-                     f.cudnn_headers + ", built for CUDA " + cuda_version_text(f.cudnn_cudart) + ")"};
-    if (problems.empty()) {
-      v.summary = "CUDA runtime " + runtime + ", cuBLAS " + f.cublas_version + ", cuDNN " + f.cudnn_version +
-                  ": consistent with each other and with this build";
-    } else {
-      v.summary =
-          problems.front() + (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : "");
-      v.cause = join(problems, "; ") + ": mismatched CUDA libraries";
-      v.fix = join(fixes, "; ");
-      v.field_causes = {MixedCudaLibraries};
-    }
-    out.add(std::move(v));
+void check_loader_cache(const RuntimeFacts& f, Checklist& out) {
+  if (f.loader_cache_read) return;
+  out.add(Finding(Layer::Runtime, "loader-cache", Outcome::Skip,
+                  f.loader_cache_note.empty() ? "the loader cache was not read" : f.loader_cache_note));
+}
+
+void check_library_versions(const RuntimeFacts& f, Checklist& out) {
+  std::vector<VersionProblem> problems;
+  for (const auto& p : {runtime_older_than_nvcc(f),
+                        library_against_headers("cuBLAS", f.cublas_version, f.cublas_headers),
+                        library_against_headers("cuDNN", f.cudnn_version, f.cudnn_headers),
+                        library_against_runtime("cuBLAS", f.cublas_cudart, f.runtime),
+                        library_against_runtime("cuDNN", f.cudnn_cudart, f.runtime)}) {
+    if (p) problems.push_back(*p);
   }
-  check_environment(f.env, out);
+  const std::string runtime = f.runtime.known() ? f.runtime.str() : "unknown";
+  Finding v(Layer::Runtime, "library-versions", Outcome::Pass, {});
+  v.details = {"CUDA runtime " + runtime + " (nvcc " + f.nvcc_version + " at build time)",
+               "cuBLAS " + (f.cublas_version.empty() ? std::string("unknown") : f.cublas_version) + " (headers " +
+                   f.cublas_headers + ", built for CUDA " + cuda_version_text(f.cublas_cudart) + ")",
+               "cuDNN " + (f.cudnn_version.empty() ? std::string("unknown") : f.cudnn_version) + " (headers " +
+                   f.cudnn_headers + ", built for CUDA " + cuda_version_text(f.cudnn_cudart) + ")"};
+  if (problems.empty()) {
+    v.summary = "CUDA runtime " + runtime + ", cuBLAS " + f.cublas_version + ", cuDNN " + f.cudnn_version +
+                ": consistent with each other and with this build";
+    out.add(std::move(v));
+    return;
+  }
+  std::vector<std::string> what, fixes;
+  for (const auto& p : problems) {
+    what.push_back(p.problem);
+    fixes.push_back(p.fix);
+    if (p.outcome == Outcome::Fail || v.outcome == Outcome::Pass) v.outcome = p.outcome;  // FAIL outranks WARN
+  }
+  v.summary = what.front() + (what.size() > 1 ? " (and " + std::to_string(what.size() - 1) + " more)" : "");
+  v.cause = join(what, "; ") + ": mismatched CUDA libraries";
+  v.fix = join(fixes, "; ");
+  v.field_causes = {MixedCudaLibraries};
+  out.add(std::move(v));
+}
+
+void check_jit_switches(const RuntimeFacts& f, Checklist& out) {
+  for (const JitSwitch s : kJitSwitches) {
+    // Only the spelling the driver honours is reported (harness/device/environment.hpp).
+    if (const auto setting = jit_switch(f.env, s); setting && setting->on)
+      out.add(variable_is_set(setting->name, setting->value, jit_switch_effect(s)));
+  }
+}
+
+void check_behaviour_variables(const RuntimeFacts& f, Checklist& out) {
+  for (const auto& rule : env_rules()) {
+    for (const auto name : rule.names) {
+      const auto value = env_value(f, std::string(name));
+      if (value && (!rule.flag || flag_set(*value))) out.add(variable_is_set(std::string(name), *value, rule.what));
+    }
+  }
+}
+
+void check_module_loading(const RuntimeFacts& f, Checklist& out) {
+  auto check_value = [&](const char* name, std::initializer_list<std::string_view> valid, const char* meaning) {
+    const auto value = env_value(f, name);
+    if (!value || std::ranges::find(valid, std::string_view(*value)) != valid.end()) return;
+    out.add(Finding(Layer::Runtime, std::string("env:") + name, Outcome::Warn,
+                    std::string(name) + "=" + *value + " is not a value CUDA knows",
+                    std::string("CUDA reads ") + name + " as one of " +
+                        join(std::vector<std::string>(valid.begin(), valid.end()), ", ") + " (" + meaning +
+                        "); anything else falls back to the default",
+                    std::string("set ") + name + " to one of those values, or unset it", {LazyLoadingDefersFailure}));
+  };
+  check_value("CUDA_MODULE_LOADING", {"LAZY", "EAGER", "DEFAULT"}, "lazy loading is the default since CUDA 12.2");
+  check_value("CUDA_MODULE_DATA_LOADING", {"LAZY", "EAGER", "DEFAULT"}, "inherits CUDA_MODULE_LOADING");
+}
+
+void check_cache_path(const RuntimeFacts& f, Checklist& out) {
+  const auto path = env_value(f, "CUDA_CACHE_PATH");
+  // With the cache disabled nothing is written there.
+  if (!path || flag_set(env_value(f, "CUDA_CACHE_DISABLE").value_or("")) || f.cuda_cache_path_writable) return;
+  out.add(Finding(Layer::Runtime, "env:CUDA_CACHE_PATH", Outcome::Warn,
+                  "CUDA_CACHE_PATH=" + *path + " cannot be written by this user",
+                  "the driver cannot store JIT-compiled PTX there, so every process start compiles it again",
+                  "point CUDA_CACHE_PATH at a writable directory (default ~/.nv/ComputeCache), or unset it",
+                  {PtxJitReliance, LazyLoadingDefersFailure}));
+}
+
+void check_ld_preload(const RuntimeFacts& f, Checklist& out) {
+  const auto preload = env_value(f, "LD_PRELOAD");
+  if (!preload) return;
+  for (const auto& entry : split(*preload, ':')) {
+    for (const auto& word : split(entry, ' ')) {
+      if (!cuda_library_name(fs::path(word).filename().string())) continue;
+      out.add(Finding(Layer::Runtime, "env:LD_PRELOAD", Outcome::Warn,
+                      "LD_PRELOAD loads " + word + " into every process",
+                      "a preloaded CUDA library wins over the one each program was built and packaged with "
+                      "(mixed CUDA libraries in one process)",
+                      "remove it from LD_PRELOAD", {MixedCudaLibraries}));
+    }
+  }
+}
+
+void check_environment_summary(const RuntimeFacts& f, Checklist& out) {
+  std::vector<std::string> seen;
+  for (const auto& [k, v] : f.env) {
+    if (k.starts_with("CUDA_") || k.starts_with("NVIDIA_") || k == "LD_LIBRARY_PATH" || k == "LD_PRELOAD" ||
+        k == "TORCH_CUDA_ARCH_LIST" || k == "CUDAARCHS" || k.starts_with("COMPUTE_PROFILE") || k == "OPENCL_PROFILE" ||
+        k == "NSIGHT_CUDA_DEBUGGER") {
+      seen.push_back(k + "=" + v);
+    }
+  }
+  out.add(Finding(Layer::Runtime, "environment", Outcome::Pass,
+                  seen.empty() ? "no CUDA_* / NVIDIA_* / LD_* variables are set"
+                               : std::to_string(seen.size()) + " CUDA-related variable(s) set (listed)")
+              .with_details(seen));
+}
+
+void check_runtime(const RuntimeFacts& f, Checklist& out) {
+  check_loaded_libraries(f, out);
+  check_duplicate_libraries(f, out);
+  check_stub_libcuda(f, out);
+  check_other_copies(f, out);
+  check_loader_cache(f, out);
+  check_library_versions(f, out);
+  check_jit_switches(f, out);
+  check_behaviour_variables(f, out);
+  check_module_loading(f, out);
+  check_cache_path(f, out);
+  check_ld_preload(f, out);
+  check_environment_summary(f, out);
 }
 
 }  // namespace archbench::doctor

@@ -65,6 +65,7 @@ struct RuntimeFacts {
   bool loader_cache_read = false;
   std::string loader_cache_note;           // why it was not read
   std::map<std::string, std::string> env;  // the process environment
+  bool cuda_cache_path_writable = true;    // this user can write (or create) CUDA_CACHE_PATH; true when unset
   // What the loaded libraries say about themselves.
   arch::CudaVersion runtime;   // cudaRuntimeGetVersion
   arch::CudaVersion driver;    // cudaDriverGetVersion
@@ -80,7 +81,21 @@ struct RuntimeFacts {
 // Call after CUDA initialised (probe_environment), so that libcuda is mapped when there is one.
 [[nodiscard]] RuntimeFacts gather_runtime_facts(arch::CudaVersion runtime, arch::CudaVersion driver);
 
+// The checks, one per check id, in the order check_runtime runs them (and the report lists them).
 void check_runtime(const RuntimeFacts& f, Checklist& out);
+void check_loaded_libraries(const RuntimeFacts& f, Checklist& out);     // loaded-libraries: PASS, what is mapped
+void check_duplicate_libraries(const RuntimeFacts& f, Checklist& out);  // duplicate:<family>, a FAIL per family
+void check_stub_libcuda(const RuntimeFacts& f, Checklist& out);         // stub-libcuda: loaded FAIL, reachable WARN
+void check_other_copies(const RuntimeFacts& f, Checklist& out);         // other-copies:<family>: WARN
+void check_loader_cache(const RuntimeFacts& f, Checklist& out);         // loader-cache: SKIP when it was not read
+void check_library_versions(const RuntimeFacts& f, Checklist& out);     // library-versions: runtime, cuBLAS, cuDNN
+// The environment: env:<VARIABLE> findings, then the "environment" PASS that lists what is set.
+void check_jit_switches(const RuntimeFacts& f, Checklist& out);         // env:CUDA_{DISABLE,FORCE}_PTX_JIT or alias
+void check_behaviour_variables(const RuntimeFacts& f, Checklist& out);  // env:CUDA_CACHE_DISABLE, tool hooks...
+void check_module_loading(const RuntimeFacts& f, Checklist& out);       // env:CUDA_MODULE_{,DATA_}LOADING values
+void check_cache_path(const RuntimeFacts& f, Checklist& out);           // env:CUDA_CACHE_PATH not writable
+void check_ld_preload(const RuntimeFacts& f, Checklist& out);           // env:LD_PRELOAD with a CUDA library
+void check_environment_summary(const RuntimeFacts& f, Checklist& out);  // environment: PASS, the variables set
 
 // The families the doctor follows, in report order.
 [[nodiscard]] const std::vector<std::string>& followed_families();

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -303,6 +304,257 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
   Checklist ordered;
   check_hardware(two, ordered);
   EXPECT_EQ(only(ordered, "device-order")->outcome, Outcome::Pass);
+}
+
+// The check functions one by one, on fake facts: each adds only its own findings.
+
+std::vector<std::string> ids(const Checklist& c) {
+  std::vector<std::string> out;
+  for (const auto& f : c.findings()) out.push_back(f.check);
+  return out;
+}
+
+// One finding from one check, or an empty one (and a test failure) when there is not exactly one.
+template <typename Check>
+Finding one(Check check) {
+  Checklist c;
+  check(c);
+  EXPECT_EQ(c.findings().size(), 1u) << ::testing::PrintToString(ids(c));
+  return c.findings().empty() ? Finding{} : c.findings().front();
+}
+
+TEST(DoctorHardwareChecks, DeviceNodes) {
+  HardwareFacts f = h200();
+  Finding n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Pass);
+  EXPECT_TRUE(contains(n.summary, "device nodes present and accessible")) << n.summary;
+
+  f.inaccessible_nodes = {"/dev/nvidia0"};
+  n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Warn);  // CUDA works here anyway
+  EXPECT_TRUE(contains(n.summary, "this user cannot open /dev/nvidia0")) << n.summary;
+  EXPECT_TRUE(contains(n.fix, "'video' or 'render'")) << n.fix;
+  f.env.devices.clear();
+  EXPECT_EQ(one([&](Checklist& c) { check_device_nodes(f, c); }).outcome, Outcome::Fail);
+
+  f = h200();
+  f.device_nodes = {"/dev/nvidia0", "/dev/nvidiactl"};
+  n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Warn);
+  EXPECT_EQ(n.summary, "missing /dev/nvidia-uvm");
+  EXPECT_EQ(n.field_causes, (FieldCauses{FieldCause::NoDriverInContainer}));
+
+  f.device_nodes.clear();  // WSL reaches the GPU without them
+  n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Pass);
+  EXPECT_TRUE(contains(n.summary, "yet CUDA works")) << n.summary;
+}
+
+TEST(DoctorHardwareChecks, KernelModuleWithoutAVersionOrAUserSpaceDriverToCompare) {
+  HardwareFacts f = h200();
+  f.kernel_module = "garbage\nmore\n";
+  Finding m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  EXPECT_EQ(m.outcome, Outcome::Warn);
+  EXPECT_EQ(m.summary, "cannot read a version from /proc/driver/nvidia/version");
+  EXPECT_EQ(m.details, (std::vector<std::string>{"garbage"}));
+
+  f = h200();
+  f.libcuda_version = "1";  // a soname's version, not the driver's: NVML's answer is used
+  m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  EXPECT_EQ(m.outcome, Outcome::Pass);
+  EXPECT_TRUE(contains(m.summary, "= user-space driver 580.159.04 (NVML)")) << m.summary;
+
+  f.nvml.reset();
+  m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  EXPECT_EQ(m.outcome, Outcome::Pass);
+  EXPECT_TRUE(contains(m.summary, "the user-space driver's version is unknown")) << m.summary;
+
+  f = h200();
+  f.kernel_module.reset();  // WSL, or a container without the host's /proc/driver
+  m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  EXPECT_EQ(m.outcome, Outcome::Warn);
+  EXPECT_TRUE(m.field_causes.empty());
+}
+
+TEST(DoctorHardwareChecks, DriverCudaVersionOlderMinorIsAWarning) {
+  HardwareFacts f = h200();
+  f.env.runtime = {13010};
+  Finding v = one([&](Checklist& c) { check_driver_cuda_version(f, c); });
+  EXPECT_EQ(v.outcome, Outcome::Warn);
+  EXPECT_TRUE(contains(v.summary, "(minor-version compatibility)")) << v.summary;
+  EXPECT_EQ(v.field_causes, (FieldCauses{FieldCause::PtxNewerThanDriver}));
+  f.env.runtime = {13000};
+  v = one([&](Checklist& c) { check_driver_cuda_version(f, c); });
+  EXPECT_EQ(v.outcome, Outcome::Pass);
+  EXPECT_EQ(v.summary, "driver CUDA 13.0 >= runtime CUDA 13.0");
+}
+
+TEST(DoctorHardwareChecks, NvmlLoadedOrWhyNot) {
+  HardwareFacts f = h200();
+  Finding n = one([&](Checklist& c) { check_nvml(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Pass);
+  EXPECT_EQ(n.summary, "NVML: driver 580.159.04 (CUDA 13.0), 1 GPU(s) on the system");
+  EXPECT_EQ(n.details, (std::vector<std::string>{"NVML GPU 0: GPU-9e8d35e3-a134-0fdd-0e01-23811fdbd293"}));
+
+  f.nvml_available = false;
+  f.nvml_init_status = 18;  // NVML_ERROR_LIB_RM_VERSION_MISMATCH
+  f.nvml_why = "driver/library version mismatch";
+  n = one([&](Checklist& c) { check_nvml(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Warn);
+  EXPECT_EQ(n.field_causes, (FieldCauses{FieldCause::KernelModuleMismatch}));
+
+  f.nvml_init_status = -1;  // no libnvidia-ml
+  n = one([&](Checklist& c) { check_nvml(f, c); });
+  EXPECT_EQ(n.outcome, Outcome::Warn);
+  EXPECT_TRUE(contains(n.fix, "'utility' to NVIDIA_DRIVER_CAPABILITIES")) << n.fix;
+  f.env.devices.clear();
+  EXPECT_EQ(one([&](Checklist& c) { check_nvml(f, c); }).outcome, Outcome::Skip);
+}
+
+TEST(DoctorHardwareChecks, GpuStateSkipsOnlyWhenNvmlLacksThisGpu) {
+  const HardwareFacts f = h200();
+  const DeviceInfo& d = f.env.devices[0];
+  const GpuFacts unknown{"0000:1B:00.0", 0, std::nullopt};
+  const Finding s = one([&](Checklist& c) { check_gpu_state(d, unknown, true, c); });
+  EXPECT_EQ(s.outcome, Outcome::Skip);
+  EXPECT_EQ(s.summary, "device 0 (NVIDIA H200): NVML has no handle for GPU-9e8d35e3-a134-0fdd-0e01-23811fdbd293");
+  Checklist no_nvml, known;
+  check_gpu_state(d, unknown, false, no_nvml);  // the nvml finding says why
+  check_gpu_state(d, f.gpus[0], true, known);
+  EXPECT_TRUE(no_nvml.findings().empty());
+  EXPECT_TRUE(known.findings().empty());
+  // The NVML checks add nothing without NVML's state.
+  Checklist rest;
+  check_mig(d, unknown, rest);
+  check_persistence(d, unknown, rest);
+  check_clock_events(d, unknown, rest);
+  check_ecc(d, unknown, rest);
+  EXPECT_TRUE(rest.findings().empty());
+}
+
+TEST(DoctorHardwareChecks, MigOnAnInstanceOrAPendingChange) {
+  HardwareFacts f = h200();
+  DeviceInfo d = f.env.devices[0];
+  d.uuid = "MIG-89c850dc-0c3a-5d1b-a1e6-2d1cd7b8b6e2";
+  d.sm_count = 16;
+  d.memory_bytes = size_t{18} << 30;
+  GpuFacts g = f.gpus[0];
+  g.nvml->mig_enabled = true;
+  g.nvml->mig_pending = true;
+  Finding m = one([&](Checklist& c) { check_mig(d, g, c); });
+  EXPECT_EQ(m.outcome, Outcome::Pass);
+  EXPECT_EQ(m.summary,
+            "device 0 (NVIDIA H200): MIG mode on; CUDA uses the MIG instance "
+            "MIG-89c850dc-0c3a-5d1b-a1e6-2d1cd7b8b6e2 (16 SMs, 18.0 GiB: a slice of the GPU)");
+  g.nvml->mig_pending = false;
+  m = one([&](Checklist& c) { check_mig(d, g, c); });
+  EXPECT_EQ(m.outcome, Outcome::Warn);
+  EXPECT_EQ(m.summary, "device 0 (NVIDIA H200): MIG mode is on but off is pending");
+  EXPECT_EQ(m.field_causes, (FieldCauses{FieldCause::MigInstance}));
+}
+
+TEST(DoctorHardwareChecks, ClockEventsUnderThePowerCapAlone) {
+  const HardwareFacts f = h200();
+  GpuFacts g = f.gpus[0];
+  g.nvml->event_reasons = 0x4;  // sw power cap
+  const Finding e = one([&](Checklist& c) { check_clock_events(f.env.devices[0], g, c); });
+  EXPECT_EQ(e.outcome, Outcome::Warn);
+  EXPECT_EQ(e.summary, "device 0 (NVIDIA H200): clocks are held down now: sw-power-cap");
+  EXPECT_TRUE(contains(e.cause, "the power cap limits the clocks")) << e.cause;
+}
+
+TEST(DoctorHardwareChecks, EccPendingChangesAndRowRemapping) {
+  const HardwareFacts f = h200();
+  const DeviceInfo& d = f.env.devices[0];
+  GpuFacts g = f.gpus[0];
+  g.nvml->ecc_pending = false;  // on now, off after a reboot
+  g.nvml->remap_pending = true;
+  Finding e = one([&](Checklist& c) { check_ecc(d, g, c); });
+  EXPECT_EQ(e.outcome, Outcome::Warn);
+  EXPECT_EQ(e.summary,
+            "device 0 (NVIDIA H200): ECC mode change to off is pending until a reboot; a row remapping is pending");
+  EXPECT_EQ(e.fix,
+            "reboot (or reset the GPU) to apply the ECC mode; reset the GPU (nvidia-smi -r) to apply the remapping");
+
+  g.nvml->remap_failure = true;  // outranks the pending remapping
+  e = one([&](Checklist& c) { check_ecc(d, g, c); });
+  EXPECT_TRUE(contains(e.summary, "row remapping failed")) << e.summary;
+  EXPECT_FALSE(contains(e.summary, "a row remapping is pending")) << e.summary;
+  EXPECT_TRUE(contains(e.fix, "take it out of use")) << e.fix;
+
+  g = f.gpus[0];
+  g.nvml->ecc_enabled = false;
+  g.nvml->ecc_pending = false;
+  e = one([&](Checklist& c) { check_ecc(d, g, c); });
+  EXPECT_EQ(e.outcome, Outcome::Pass);
+  EXPECT_EQ(e.summary, "device 0 (NVIDIA H200): ECC off");
+}
+
+TEST(DoctorHardwareChecks, PersistenceAndComputeModeSayNothingWhenUnknownOrDefault) {
+  const HardwareFacts f = h200();
+  GpuFacts g = f.gpus[0];
+  g.nvml->persistence.reset();
+  g.compute_mode = -1;
+  Checklist c;
+  check_persistence(f.env.devices[0], g, c);
+  check_compute_mode(f.env.devices[0], g, c);
+  check_compute_mode(f.env.devices[0], f.gpus[0], c);  // Default
+  EXPECT_TRUE(c.findings().empty());
+}
+
+TEST(DoctorHardwareChecks, DeviceOrderValues) {
+  HardwareFacts f = h200();
+  Finding o = one([&](Checklist& c) { check_device_order(f, c); });
+  EXPECT_EQ(o.outcome, Outcome::Pass);
+  EXPECT_EQ(o.summary, "CUDA_DEVICE_ORDER is not set (FASTEST_FIRST); with one GPU the order does not matter");
+  f.env_vars["CUDA_DEVICE_ORDER"] = "pci_bus_id";
+  o = one([&](Checklist& c) { check_device_order(f, c); });
+  EXPECT_EQ(o.outcome, Outcome::Warn);
+  EXPECT_EQ(o.summary, "CUDA_DEVICE_ORDER='pci_bus_id' is not a value CUDA knows");
+  EXPECT_EQ(o.field_causes, (FieldCauses{FieldCause::VisibleDevicesMistake}));
+}
+
+TEST(DoctorHardwareChecks, ContainerWithoutGpusSaysWhy) {
+  HardwareFacts f = no_driver_in_container();
+  f.env_vars = {{"NVIDIA_VISIBLE_DEVICES", "void"}};
+  Finding c = one([&](Checklist& out) { check_container(f, out); });
+  EXPECT_EQ(c.outcome, Outcome::Fail);
+  EXPECT_EQ(c.summary, "NVIDIA_VISIBLE_DEVICES='void' gives this container no GPU");
+  EXPECT_EQ(c.field_causes, (FieldCauses{FieldCause::NoDriverInContainer}));
+  EXPECT_EQ(c.details,
+            (std::vector<std::string>{"container: /.dockerenv exists", "NVIDIA_VISIBLE_DEVICES=void"}));
+
+  f.env_vars = {{"NVIDIA_VISIBLE_DEVICES", "all"}};  // asked for, but not started by the NVIDIA runtime
+  c = one([&](Checklist& out) { check_container(f, out); });
+  EXPECT_EQ(c.outcome, Outcome::Fail);
+  EXPECT_TRUE(contains(c.summary, "is set, but no GPU was injected")) << c.summary;
+
+  f.device_nodes = {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"};
+  c = one([&](Checklist& out) { check_container(f, out); });
+  EXPECT_EQ(c.outcome, Outcome::Pass);
+  EXPECT_EQ(c.summary, "in a container (/.dockerenv exists) with GPU device nodes");
+}
+
+TEST(DoctorHardwareChecks, EachGpuInDeviceOrder) {
+  HardwareFacts f = h200();
+  DeviceInfo second = f.env.devices[0];
+  second.index = 1;
+  second.uuid = "GPU-1c20e77d-1c1a-d9ed-fe37-18b8466a78ad";
+  f.env.devices.push_back(second);  // no GpuFacts for it: NVML has no handle
+  f.gpus[0].compute_mode = 3;
+  Checklist c;
+  check_each_gpu(f, c);
+  EXPECT_EQ(ids(c), (std::vector<std::string>{"compute-mode", "mig", "persistence", "clock-events", "ecc",
+                                              "gpu-state"}));
+  EXPECT_TRUE(contains(c.findings().back().summary, "device 1 ")) << c.findings().back().summary;
+}
+
+TEST(DoctorHardwareChecks, TheLayerRunsEveryCheckInReportOrder) {
+  Checklist c;
+  check_hardware(h200(), c);
+  EXPECT_EQ(ids(c), (std::vector<std::string>{"device-count", "device-nodes", "kernel-module", "driver-cuda-version",
+                                              "nvml", "mig", "persistence", "clock-events", "ecc", "visible-devices",
+                                              "device-order", "container"}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -299,6 +300,220 @@ TEST(DoctorRuntime, GathersThisProcess) {
   check_runtime(f, c);
   ASSERT_NE(c.find("loaded-libraries"), nullptr);
   EXPECT_NE(c.find("loaded-libraries")->summary.find("libcudart"), std::string::npos);
+}
+
+// The check functions one by one, on fake facts: each adds only its own findings.
+
+std::vector<std::string> ids(const Checklist& c) {
+  std::vector<std::string> out;
+  for (const auto& f : c.findings()) out.push_back(f.check);
+  return out;
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& part) {
+  for (const auto& l : lines) {
+    if (l.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(DoctorRuntimeChecks, LoadedLibrariesListsWhatIsMappedAndWhatIsOnlyReachable) {
+  RuntimeFacts f = consistent_facts();
+  f.reachable = {{"libcublas", "/opt/cuda-12/lib/libcublas.so.12", "/opt/cuda-12/lib/libcublas.so.12.8.4.1",
+                  "12.8.4.1", "loader cache"}};
+  Checklist c;
+  check_loaded_libraries(f, c);
+  ASSERT_EQ(ids(c), (std::vector<std::string>{"loaded-libraries"}));
+  const Finding& l = c.findings()[0];
+  EXPECT_EQ(l.outcome, Outcome::Pass);
+  EXPECT_EQ(l.summary, "mapped into this process: libcudart 13.0, libcuda 580.159.04");
+  EXPECT_TRUE(contains(l.details, "loaded: libcudart 13.0  /usr/local/cuda-13.0/lib/libcudart.so.13 (as "
+                                  "/usr/local/cuda/lib64/libcudart.so.13)"));
+  EXPECT_TRUE(contains(l.details, "reachable, not loaded: libcublas 12.8.4.1") &&
+              contains(l.details, "via loader cache"));
+  EXPECT_TRUE(contains(l.details, "cudaRuntimeGetVersion: 13.0"));
+  EXPECT_TRUE(contains(l.details, "cudaDriverGetVersion: 13.0"));
+
+  RuntimeFacts none;
+  Checklist empty;
+  check_loaded_libraries(none, empty);
+  EXPECT_EQ(empty.findings()[0].summary, "no CUDA library is mapped into this process");
+  EXPECT_EQ(empty.findings()[0].details, (std::vector<std::string>{"cudaDriverGetVersion: no driver"}));
+}
+
+TEST(DoctorRuntimeChecks, OneFileMappedUnderTwoNamesIsNoDuplicate) {
+  RuntimeFacts f = consistent_facts();
+  LibraryCopy alias = f.mapped[0];
+  alias.path = "/usr/local/cuda-13.0/lib/libcudart.so.13.0.96";  // same real path
+  f.mapped.push_back(alias);
+  Checklist c;
+  check_duplicate_libraries(f, c);
+  EXPECT_TRUE(c.findings().empty());
+}
+
+TEST(DoctorRuntimeChecks, OtherCopiesOfAFamilyNotLoadedAndInTheLoaderCache) {
+  RuntimeFacts f = consistent_facts();
+  f.reachable = {
+      {"libnccl", "/opt/a/libnccl.so.2", "/opt/a/libnccl.so.2.21.5", "2.21.5", "LD_LIBRARY_PATH (/opt/a)"},
+      {"libnccl", "/usr/lib/libnccl.so.2", "/usr/lib/libnccl.so.2.27.3", "2.27.3", "loader cache"},
+      {"libcublas", "/opt/b/libcublas.so.13", "/opt/b/libcublas.so.13", "13", "LD_LIBRARY_PATH (/opt/b)"}};
+  Checklist c;
+  check_other_copies(f, c);
+  ASSERT_EQ(ids(c), (std::vector<std::string>{"other-copies:libnccl"}))
+      << "one version of a family that is not loaded is no conflict";
+  const Finding& w = c.findings()[0];
+  EXPECT_EQ(w.outcome, Outcome::Warn);
+  EXPECT_EQ(w.summary,
+            "different versions of libnccl are reachable: 2.21.5 via LD_LIBRARY_PATH (/opt/a); "
+            "2.27.3 via loader cache");
+  EXPECT_EQ(w.fix.find("remove /opt/a from LD_LIBRARY_PATH"), 0u) << w.fix;
+  EXPECT_NE(w.fix.find("remove its directory from /etc/ld.so.conf.d and run ldconfig"), std::string::npos) << w.fix;
+  EXPECT_TRUE(w.fix.ends_with("; load versioned sonames")) << w.fix;
+}
+
+TEST(DoctorRuntimeChecks, LoaderCacheSkipsOnlyWhenNotRead) {
+  RuntimeFacts f = consistent_facts();
+  Checklist read;
+  check_loader_cache(f, read);
+  EXPECT_TRUE(read.findings().empty());
+  f.loader_cache_read = false;
+  Checklist unread;
+  check_loader_cache(f, unread);
+  ASSERT_EQ(ids(unread), (std::vector<std::string>{"loader-cache"}));
+  EXPECT_EQ(unread.findings()[0].outcome, Outcome::Skip);
+  EXPECT_EQ(unread.findings()[0].summary, "the loader cache was not read");
+}
+
+TEST(DoctorRuntimeChecks, LibraryVersionsWarnsForAnOlderRuntimeAndFailsForAnotherMajor) {
+  RuntimeFacts f = consistent_facts();
+  f.nvcc_version = "13.1";  // built with a newer toolkit than the runtime loaded
+  Checklist warn;
+  check_library_versions(f, warn);
+  ASSERT_EQ(ids(warn), (std::vector<std::string>{"library-versions"}));
+  EXPECT_EQ(warn.findings()[0].outcome, Outcome::Warn);
+  EXPECT_EQ(warn.findings()[0].summary, "built with nvcc 13.1 but the loaded CUDA runtime is 13.0");
+  EXPECT_EQ(warn.findings()[0].field_causes, (FieldCauses{FieldCause::MixedCudaLibraries}));
+
+  f.cublas_version = "12.8.4";  // another major than the 13.1.0 headers: FAIL outranks the WARN
+  Checklist fail;
+  check_library_versions(f, fail);
+  const Finding& v = fail.findings()[0];
+  EXPECT_EQ(v.outcome, Outcome::Fail);
+  EXPECT_EQ(v.summary, "built with nvcc 13.1 but the loaded CUDA runtime is 13.0 (and 1 more)");
+  EXPECT_NE(v.cause.find("cuBLAS 12.8.4 is loaded, but archbench was compiled against cuBLAS 13.1.0"),
+            std::string::npos)
+      << v.cause;
+  EXPECT_NE(v.fix.find("load cuBLAS 13.x"), std::string::npos) << v.fix;
+}
+
+TEST(DoctorRuntimeChecks, JitSwitchesReportTheSpellingTheDriverHonours) {
+  RuntimeFacts f;
+  f.env = {{"CUDA_DISABLE_JIT", "1"}, {"CUDA_FORCE_PTX_JIT", "1"}, {"CUDA_FORCE_JIT", "0"}};
+  Checklist both;
+  check_jit_switches(f, both);
+  EXPECT_EQ(ids(both), (std::vector<std::string>{"env:CUDA_DISABLE_JIT", "env:CUDA_FORCE_PTX_JIT"}));
+  EXPECT_EQ(both.findings()[0].summary, "CUDA_DISABLE_JIT=1 is set");
+  EXPECT_NE(both.findings()[1].cause.find("(209)"), std::string::npos) << both.findings()[1].cause;
+
+  f.env = {{"CUDA_FORCE_PTX_JIT", ""}, {"CUDA_FORCE_JIT", "1"}, {"CUDA_DISABLE_PTX_JIT", "0"}};
+  Checklist off;
+  check_jit_switches(f, off);
+  EXPECT_TRUE(off.findings().empty()) << "a PTX_ spelling set to empty or 0 turns its switch off";
+}
+
+TEST(DoctorRuntimeChecks, BehaviourVariablesCountWhenOnOrForToolHooksWhenSet) {
+  RuntimeFacts f;
+  f.env = {{"CUDA_CACHE_DISABLE", "1"}, {"CUDA_LAUNCH_BLOCKING", "0"}, {"CUDA_PROFILE", "0"}, {"HOME", "/root"}};
+  Checklist c;
+  check_behaviour_variables(f, c);
+  EXPECT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_CACHE_DISABLE", "env:CUDA_PROFILE"}));
+  EXPECT_EQ(c.findings()[0].field_causes,
+            (FieldCauses{FieldCause::PtxJitReliance, FieldCause::LazyLoadingDefersFailure}));
+  EXPECT_EQ(c.findings()[1].summary, "CUDA_PROFILE=0 is set");
+}
+
+TEST(DoctorRuntimeChecks, ModuleLoadingValuesAreCaseSensitive) {
+  RuntimeFacts f;
+  f.env = {{"CUDA_MODULE_LOADING", "LAZY"}, {"CUDA_MODULE_DATA_LOADING", "lazy"}};
+  Checklist c;
+  check_module_loading(f, c);
+  ASSERT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_MODULE_DATA_LOADING"}));
+  EXPECT_EQ(c.findings()[0].summary, "CUDA_MODULE_DATA_LOADING=lazy is not a value CUDA knows");
+  EXPECT_NE(c.findings()[0].cause.find("one of LAZY, EAGER, DEFAULT (inherits CUDA_MODULE_LOADING)"),
+            std::string::npos)
+      << c.findings()[0].cause;
+}
+
+TEST(DoctorRuntimeChecks, CachePathWarnsWhenItCannotBeWrittenAndTheCacheIsOn) {
+  RuntimeFacts f;
+  f.env = {{"CUDA_CACHE_PATH", "/ro/cache"}};
+  f.cuda_cache_path_writable = false;
+  Checklist c;
+  check_cache_path(f, c);
+  ASSERT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_CACHE_PATH"}));
+  EXPECT_EQ(c.findings()[0].summary, "CUDA_CACHE_PATH=/ro/cache cannot be written by this user");
+
+  f.env["CUDA_CACHE_DISABLE"] = "1";  // nothing is written there
+  Checklist disabled;
+  check_cache_path(f, disabled);
+  EXPECT_TRUE(disabled.findings().empty());
+  f.env.erase("CUDA_CACHE_DISABLE");
+  f.cuda_cache_path_writable = true;
+  Checklist writable;
+  check_cache_path(f, writable);
+  EXPECT_TRUE(writable.findings().empty());
+}
+
+TEST(DoctorRuntimeChecks, GatherJudgesWhetherTheCachePathCanBeCreated) {
+  TempDir dir;
+  ASSERT_EQ(setenv("CUDA_CACHE_PATH", (dir / "not/yet/there").c_str(), 1), 0);
+  const RuntimeFacts f = gather_runtime_facts({CUDART_VERSION}, {});
+  unsetenv("CUDA_CACHE_PATH");
+  EXPECT_TRUE(f.cuda_cache_path_writable) << "its nearest existing parent is writable";
+}
+
+TEST(DoctorRuntimeChecks, LdPreloadWarnsPerCudaLibrary) {
+  RuntimeFacts f;
+  f.env = {{"LD_PRELOAD", "libjemalloc.so.2 /opt/cudnn/libcudnn.so.9:libcublasLt.so.13"}};
+  Checklist c;
+  check_ld_preload(f, c);
+  ASSERT_EQ(ids(c), (std::vector<std::string>{"env:LD_PRELOAD", "env:LD_PRELOAD"}));
+  EXPECT_EQ(c.findings()[0].summary, "LD_PRELOAD loads /opt/cudnn/libcudnn.so.9 into every process");
+  EXPECT_EQ(c.findings()[1].summary, "LD_PRELOAD loads libcublasLt.so.13 into every process");
+}
+
+TEST(DoctorRuntimeChecks, EnvironmentSummaryListsTheCudaRelatedVariables) {
+  RuntimeFacts f;
+  f.env = {{"HOME", "/root"}, {"TORCH_CUDA_ARCH_LIST", "9.0"}, {"CUDA_VISIBLE_DEVICES", "0"}};
+  Checklist c;
+  check_environment_summary(f, c);
+  ASSERT_EQ(ids(c), (std::vector<std::string>{"environment"}));
+  EXPECT_EQ(c.findings()[0].outcome, Outcome::Pass);
+  EXPECT_EQ(c.findings()[0].summary, "2 CUDA-related variable(s) set (listed)");
+  EXPECT_EQ(c.findings()[0].details, (std::vector<std::string>{"CUDA_VISIBLE_DEVICES=0", "TORCH_CUDA_ARCH_LIST=9.0"}));
+  f.env = {{"HOME", "/root"}};
+  Checklist none;
+  check_environment_summary(f, none);
+  EXPECT_EQ(none.findings()[0].summary, "no CUDA_* / NVIDIA_* / LD_* variables are set");
+}
+
+TEST(DoctorRuntimeChecks, TheLayerRunsEveryCheckInReportOrder) {
+  RuntimeFacts f = consistent_facts();
+  f.mapped.push_back({"libcudart", "/opt/other/libcudart.so.13", "/opt/other/libcudart.so.13", "13.0", "mapped"});
+  f.reachable = {{"libcuda", "/s/stubs/libcuda.so", "/s/stubs/libcuda.so", "", "LD_LIBRARY_PATH (/s/stubs)"},
+                 {"libcudart", "/o/libcudart.so.12", "/o/libcudart.so.12", "12", "LD_LIBRARY_PATH (/o)"}};
+  f.loader_cache_read = false;
+  f.env = {{"CUDA_FORCE_JIT", "1"},          {"CUDA_LAUNCH_BLOCKING", "1"},
+           {"CUDA_MODULE_LOADING", "NOPE"},  {"CUDA_CACHE_PATH", "/ro"},
+           {"LD_PRELOAD", "libcudart.so.13"}};
+  f.cuda_cache_path_writable = false;
+  Checklist c;
+  check_runtime(f, c);
+  EXPECT_EQ(ids(c), (std::vector<std::string>{"loaded-libraries", "duplicate:libcudart", "stub-libcuda",
+                                              "other-copies:libcudart", "loader-cache", "library-versions",
+                                              "env:CUDA_FORCE_JIT", "env:CUDA_LAUNCH_BLOCKING",
+                                              "env:CUDA_MODULE_LOADING", "env:CUDA_CACHE_PATH", "env:LD_PRELOAD",
+                                              "environment"}));
 }
 
 }  // namespace
