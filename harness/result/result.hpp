@@ -12,12 +12,13 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/manifest/build_manifest.hpp"
+#include "harness/result/image_verdict.hpp"
 
 namespace archbench {
 
 // The image verdict of one operator: the worst of its kernels', or the library's answer.
 struct ImageResult {
-  std::string status;   // sass, ptx-jit, missing, ptx-too-new, jit-disabled, unsupported, library, library-error, error
+  ImageVerdict status = ImageVerdict::NotProbed;
   std::string label;    // "sass sm_90", "ptx-jit from compute_80", "cuBLAS 13.1.0", ...
   std::string cause;
   std::string fix;
@@ -35,7 +36,9 @@ struct ImageResult {
 
   // The one rule for "this operator has an image that runs here": its own kernels load (SASS or
   // PTX JIT) or its library answered (status sass, ptx-jit or library).
-  [[nodiscard]] bool runs() const { return status == "sass" || status == "ptx-jit" || status == "library"; }
+  [[nodiscard]] bool runs() const {
+    return status == ImageVerdict::Sass || status == ImageVerdict::PtxJit || status == ImageVerdict::Library;
+  }
 };
 
 // What a correctness check covered: the check shape and the benchmark shape (every element

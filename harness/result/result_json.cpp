@@ -1,13 +1,38 @@
 #include <string>
+#include <string_view>
 #include "harness/result/result_json.hpp"
 
 namespace archbench {
 
 using nlohmann::json;
 
+namespace {
+
+// A field whose value this archbench does not know: a json exception, as every other malformed
+// field gives (the loaders name the file and the operator).
+[[noreturn]] void reject_field(const json& j, const std::string& what) {
+#if NLOHMANN_JSON_VERSION_MAJOR > 3 || (NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11)
+  throw json::other_error::create(501, what, &j);
+#else
+  throw json::other_error::create(501, what, j);
+#endif
+}
+
+// Every name parse_image_verdict knows, for the message that rejects another.
+std::string known_image_verdicts() {
+  std::string s;
+  for (ImageVerdict v : kImageVerdicts) {
+    const std::string_view name = image_verdict_name(v);
+    s += (s.empty() ? "" : ", ") + (name.empty() ? std::string("'' (not probed)") : "'" + std::string(name) + "'");
+  }
+  return s;
+}
+
+}  // namespace
+
 void to_json(json& j, const ImageResult& r) {
-  j = json{{"status", r.status}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix}, {"agrees", r.agrees},
-           {"disagreement", r.disagreement}, {"note", r.note}, {"kernels", json::array()}};
+  j = json{{"status", image_verdict_name(r.status)}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix},
+           {"agrees", r.agrees}, {"disagreement", r.disagreement}, {"note", r.note}, {"kernels", json::array()}};
   for (const auto& k : r.kernels) {
     j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
                             {"binary_version", k.binary_version}, {"ptx_version", k.ptx_version}});
@@ -15,7 +40,10 @@ void to_json(json& j, const ImageResult& r) {
 }
 
 void from_json(const json& j, ImageResult& r) {
-  j.at("status").get_to(r.status);
+  const auto status = j.at("status").get<std::string>();
+  const auto verdict = parse_image_verdict(status);
+  if (!verdict) reject_field(j, "image.status is '" + status + "', not one of " + known_image_verdicts());
+  r.status = *verdict;
   j.at("label").get_to(r.label);
   j.at("cause").get_to(r.cause);
   j.at("fix").get_to(r.fix);
@@ -51,13 +79,7 @@ void from_json(const json& j, CorrectnessResult& r) {
   if (j.contains("scope")) {
     const auto scope = j.at("scope").get<std::string>();
     if (scope != "quick" && scope != "full") {
-      // A json exception, as every other malformed field gives (the loaders name the file).
-      const std::string what = "correctness.scope is '" + scope + "', not 'quick' or 'full'";
-#if NLOHMANN_JSON_VERSION_MAJOR > 3 || (NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11)
-      throw json::other_error::create(501, what, &j);
-#else
-      throw json::other_error::create(501, what, j);
-#endif
+      reject_field(j, "correctness.scope is '" + scope + "', not 'quick' or 'full'");
     }
     r.scope = scope == "quick" ? CheckScope::Quick : CheckScope::Full;
   }
