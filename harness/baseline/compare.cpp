@@ -18,10 +18,11 @@
 namespace archbench {
 namespace {
 
-bool graph_replayed(const TimingResult& t) { return t.mode == "graph"; }
+bool graph_replayed(const TimingResult& t) { return t.mode == LaunchMode::Graph; }
 
 std::string timing_method(const TimingResult& t) {
-  return graph_replayed(t) ? fmt::format("CUDA-graph replay (batch {})", t.graph_batch) : t.mode + " launches";
+  return graph_replayed(t) ? fmt::format("CUDA-graph replay (batch {})", t.graph_batch)
+                           : fmt::format("{} launches", launch_mode_name(t.mode));
 }
 
 bool correct(const OperatorResult& r) { return r.correctness && r.correctness->correct(); }

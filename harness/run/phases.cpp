@@ -80,7 +80,7 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
     CorrectnessResult c;
     c.seed = seed;
     c.scope = options.bench_shape_pass ? CheckScope::Full : CheckScope::Quick;
-    c.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    c.mode = launch_blocking_in_effect() ? LaunchMode::Blocking : LaunchMode::Async;
     {
       auto p = op.make_problem(ProblemScale::Check, seed);
       c.check_shape = p->shape();
@@ -153,7 +153,7 @@ void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes
     }
     t.injected_slowdown = slowdown;
     t.injected_delay_ms = delay_ms;
-    if (t.mode != "graph") t.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    if (t.mode != LaunchMode::Graph) t.mode = launch_blocking_in_effect() ? LaunchMode::Blocking : LaunchMode::Async;
     apply_roofline(t, op.spec().flops, op.spec().bytes, op.spec().dtype, ceilings);
     r.timing = t;
   });

@@ -173,7 +173,7 @@ TEST(Compare, ASlowdownStandsOnlyWhenTheReRunIsSlowerToo) {
   EXPECT_EQ(again[0].change, Change::Slower);
   // Nor does a re-run that timed it another way (CUDA-graph replay against single launches).
   auto replayed = op("transient", 1.00, 17);
-  replayed.timing->mode = "graph";
+  replayed.timing->mode = LaunchMode::Graph;
   replayed.timing->graph_batch = 10;
   DeviceResults transient_base = base;
   std::erase_if(transient_base.operators, [](const OperatorResult& r) { return r.id != "transient"; });

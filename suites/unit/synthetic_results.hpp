@@ -14,7 +14,7 @@
 
 namespace archbench::testing_support {
 
-inline TimingResult synthetic_timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0,
+inline TimingResult synthetic_timing(double center_ms, unsigned seed, LaunchMode mode = LaunchMode::Async, int batch = 0,
                                      int samples = 40) {
   TimingResult t;
   std::mt19937 rng(seed);
