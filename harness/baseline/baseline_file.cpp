@@ -143,11 +143,11 @@ DeviceResults merge_runs(const std::vector<DeviceResults>& original_runs) {
       auto& t = *op.timing;
       const auto& u = *it->timing;
       // CUDA-graph replay and single launches measure different times: never pooled into one.
-      if ((t.mode == "graph") != (u.mode == "graph")) {
+      if ((t.mode == LaunchMode::Graph) != (u.mode == LaunchMode::Graph)) {
         throw StoredFileError(fmt::format(
             "cannot pool runs that timed {} differently ({} in the first run, {} in run {}): use one --cuda-graph "
             "setting for every run of a baseline (with auto, an operator near its threshold can switch; use all or off)",
-            op.id, t.mode, u.mode, i + 1));
+            op.id, launch_mode_name(t.mode), launch_mode_name(u.mode), i + 1));
       }
       t.samples_ms.insert(t.samples_ms.end(), u.samples_ms.begin(), u.samples_ms.end());
       t.sm_mhz.insert(t.sm_mhz.end(), u.sm_mhz.begin(), u.sm_mhz.end());

@@ -19,18 +19,11 @@
 namespace archbench {
 namespace {
 
-// 0 = runs from SASS (or a library's own images), 1 = needs JIT, 2 = does not run.
-int image_rank(const std::string& status) {
-  if (status == "sass" || status == "library") return 0;
-  if (status == "ptx-jit") return 1;
-  if (status == "unsupported") return 0;  // a property of the device, which the key fixes
-  return 2;
-}
-
-bool graph_replayed(const TimingResult& t) { return t.mode == "graph"; }
+bool graph_replayed(const TimingResult& t) { return t.mode == LaunchMode::Graph; }
 
 std::string timing_method(const TimingResult& t) {
-  return graph_replayed(t) ? fmt::format("CUDA-graph replay (batch {})", t.graph_batch) : t.mode + " launches";
+  return graph_replayed(t) ? fmt::format("CUDA-graph replay (batch {})", t.graph_batch)
+                           : fmt::format("{} launches", launch_mode_name(t.mode));
 }
 
 bool correct(const OperatorResult& r) { return r.correctness && r.correctness->correct(); }
@@ -68,7 +61,7 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
   Comparison c;
   c.id = now.id;
   c.family = now.family;
-  if (image_rank(now.image.status) > image_rank(base.image.status)) {
+  if (image_regressed(base.image.status, now.image.status)) {
     c.change = Change::ImageRegressed;
     c.detail = "was " + base.image.label + ", now " + now.image.label + (now.image.cause.empty() ? "" : ": " + now.image.cause);
     return c;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -19,7 +20,6 @@ namespace archbench::doctor {
 using enum FieldCause;
 namespace {
 
-bool image_status_failure(const std::string& s) { return s == "missing" || s == "ptx-too-new" || s == "jit-disabled"; }
 bool wrong_result(const OperatorResult& r) {
   return r.error.empty() && r.fault.empty() && r.image.agrees && r.correctness &&
          !r.correctness->correct();
@@ -47,12 +47,12 @@ std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> f
     const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all) {
   std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_shape;  // ok, bad
   for (const auto* f : failing) {
-    if (f->impl == "own" && image_status_failure(f->image.status))
+    if (f->impl == "own" && lacks_loadable_image(f->image.status))
       by_shape[f->family + " at " + f->shape].second.insert(f->dtype);
   }
   for (const auto& r : all) {
     auto it = by_shape.find(r.family + " at " + r.shape);
-    if (it == by_shape.end() || r.impl != "own" || r.failed() || r.image.status == "unsupported") continue;
+    if (it == by_shape.end() || r.impl != "own" || r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
     it->second.first.insert(r.dtype);
   }
   for (auto& [key, sets] : by_shape) {
@@ -75,7 +75,7 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
       if (variant(*g) == v) bad_dtypes.insert(g->dtype);
     }
     for (const auto& r : all) {
-      if (r.failed() || r.image.status == "unsupported") continue;
+      if (r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
       if (variant(r) == v && !bad_dtypes.contains(r.dtype)) ok_dtypes.insert(r.dtype);
       if (r.family == f->family && r.name != f->name && bad_dtypes.contains(r.dtype) && r.shape == f->shape)
         twins.insert(r.name);
@@ -187,11 +187,11 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
       }
     } else {
       f.cause = key;
-      if (image_status_failure(first.image.status) && first.image.agrees) {
+      if (lacks_loadable_image(first.image.status) && first.image.agrees) {
         f.fix = first.image.fix;
-        f.field_causes = first.image.status == "missing"       ? FieldCauses{NoSassForMajor, ArchOnlyOnSomePaths}
-                         : first.image.status == "ptx-too-new" ? FieldCauses{PtxNewerThanDriver}
-                                                               : FieldCauses{PtxJitReliance};
+        f.field_causes = first.image.status == ImageVerdict::Missing     ? FieldCauses{NoSassForMajor, ArchOnlyOnSomePaths}
+                         : first.image.status == ImageVerdict::PtxTooNew ? FieldCauses{PtxNewerThanDriver}
+                                                                         : FieldCauses{PtxJitReliance};
       } else if (!first.fault.empty()) {
         f.fix = "run it alone to see the error: archbench run --no-timing --filter '" + first.id +
                 "' (a sticky CUDA error or a crash ends the worker; the doctor continued with a new one)";
@@ -199,7 +199,7 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
         f.fix =
             "the driver loaded another image than the compatibility rules predict: report it with this doctor's "
             "--json output";
-      } else if (first.image.status == "library-error") {
+      } else if (first.image.status == ImageVerdict::LibraryError) {
         f.fix =
             "check the runtime layer (library versions, other copies) and that this library release supports the "
             "device";
@@ -224,13 +224,14 @@ void judge_blocking(const WorkloadInputs& in, Checklist& out) {
   std::map<std::string, size_t> status;
   std::vector<const OperatorResult*> failing, jit, unsupported;
   for (const auto& r : all) {
-    if (r.image.status == "unsupported")
+    if (r.image.status == ImageVerdict::Unsupported)
       unsupported.push_back(&r);
     else if (r.failed())
       failing.push_back(&r);
-    else if (r.image.status == "ptx-jit")
+    else if (r.image.status == ImageVerdict::PtxJit)
       jit.push_back(&r);
-    ++status[r.image.status.empty() ? "not run" : r.image.status];
+    const std::string_view name = image_verdict_name(r.image.status);
+    ++status[r.image.status == ImageVerdict::NotProbed ? "not run" : std::string(name)];
   }
   std::vector<std::string> counts;
   for (const auto& [s, n] : status) counts.push_back(fmt::format("{} {}", n, s));
@@ -271,7 +272,7 @@ void judge_blocking(const WorkloadInputs& in, Checklist& out) {
 std::vector<const OperatorResult*> passed_before(const PassResults& pass, const PassResults& blocking) {
   std::set<std::string> ok;
   for (const auto& r : blocking.results) {
-    if (!r.failed() && r.image.status != "unsupported") ok.insert(r.id);
+    if (!r.failed() && r.image.status != ImageVerdict::Unsupported) ok.insert(r.id);
   }
   std::vector<const OperatorResult*> out;
   for (const auto& r : pass.results) {
@@ -292,7 +293,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
       library.push_back(r);
     } else if (wrong_result(*r)) {
       wrong.push_back(r);
-    } else if (r->image.status == "missing" && r->image.agrees) {
+    } else if (r->image.status == ImageVerdict::Missing && r->image.agrees) {
       no_ptx.push_back(r);
     } else {
       other.push_back(r);
@@ -342,7 +343,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
       if (p == nullptr) continue;
       const auto r = std::ranges::find(p->results, id, &OperatorResult::id);
       const auto it = p->load_ms.find(id);
-      if (r != p->results.end() && r->image.status == "sass" && it != p->load_ms.end()) return it->second;
+      if (r != p->results.end() && r->image.status == ImageVerdict::Sass && it != p->load_ms.end()) return it->second;
     }
     return 0.0;
   };
@@ -379,7 +380,7 @@ void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& 
   for (const auto* r : rs) {
     if (ran_in_pass(*r)) {
       if (r->impl == "own") sass.push_back(r);
-    } else if (r->image.status == "jit-disabled" && r->image.agrees) {
+    } else if (r->image.status == ImageVerdict::JitDisabled && r->image.agrees) {
       needs_jit.push_back(r);
     } else {
       other.push_back(r);
@@ -414,8 +415,8 @@ std::string failure_key(const OperatorResult& r) {
   if (!r.failed()) return {};
   if (!r.fault.empty()) return "fault (" + r.fault + "): " + r.error;
   if (!r.image.agrees) return "image probe disagrees with the static prediction: " + r.image.disagreement;
-  if (image_status_failure(r.image.status)) return r.image.label + ": " + r.image.cause;
-  if (r.image.status == "library-error") return r.image.label + ": " + r.image.cause;
+  if (lacks_loadable_image(r.image.status)) return r.image.label + ": " + r.image.cause;
+  if (r.image.status == ImageVerdict::LibraryError) return r.image.label + ": " + r.image.cause;
   if (!r.error.empty()) return "error: " + r.error;
   if (!r.correctness) return "no correctness result";
   return "wrong result";

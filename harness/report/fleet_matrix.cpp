@@ -10,7 +10,7 @@ namespace {
 
 FleetCell make_cell(const OperatorResult& r) {
   FleetCell c;
-  c.image_status = r.image.status;
+  c.image_status = image_verdict_name(r.image.status);
   c.image_label = r.image.label;
   c.verdict = verdict_status(r);
   c.correctness = !r.correctness ? "not-checked" : (r.correctness->correct() ? "ok" : "wrong");

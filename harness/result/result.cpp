@@ -8,7 +8,7 @@ namespace archbench {
 std::string_view check_scope_name(CheckScope s) { return s == CheckScope::Quick ? "quick" : "full"; }
 
 bool OperatorResult::failed() const {
-  if (image.status == "unsupported") return false;
+  if (image.status == ImageVerdict::Unsupported) return false;
   if (!error.empty() || !fault.empty() || !image.agrees) return true;
   if (!image.runs()) return true;
   return !correctness || !correctness->correct();
@@ -23,10 +23,11 @@ std::string Selection::describe() const {
 }
 
 std::string verdict_status(const OperatorResult& r) {
-  if (!r.image.runs()) return r.image.status;
+  const std::string image(image_verdict_name(r.image.status));
+  if (!r.image.runs()) return image;
   if (!r.fault.empty() || !r.error.empty()) return "error";
   if (r.correctness && !r.correctness->correct()) return "wrong";
-  return r.image.status;
+  return image;
 }
 
 }  // namespace archbench

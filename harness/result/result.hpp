@@ -12,12 +12,15 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/manifest/build_manifest.hpp"
+#include "harness/result/image_verdict.hpp"
+#include "harness/result/launch_mode.hpp"
+#include "harness/result/stop_reason.hpp"
 
 namespace archbench {
 
 // The image verdict of one operator: the worst of its kernels', or the library's answer.
 struct ImageResult {
-  std::string status;   // sass, ptx-jit, missing, ptx-too-new, jit-disabled, unsupported, library, library-error, error
+  ImageVerdict status = ImageVerdict::NotProbed;
   std::string label;    // "sass sm_90", "ptx-jit from compute_80", "cuBLAS 13.1.0", ...
   std::string cause;
   std::string fix;
@@ -35,7 +38,9 @@ struct ImageResult {
 
   // The one rule for "this operator has an image that runs here": its own kernels load (SASS or
   // PTX JIT) or its library answered (status sass, ptx-jit or library).
-  [[nodiscard]] bool runs() const { return status == "sass" || status == "ptx-jit" || status == "library"; }
+  [[nodiscard]] bool runs() const {
+    return status == ImageVerdict::Sass || status == ImageVerdict::PtxJit || status == ImageVerdict::Library;
+  }
 };
 
 // What a correctness check covered: the check shape and the benchmark shape (every element
@@ -54,7 +59,7 @@ struct CorrectnessResult {
   size_t elements = 0;
   bool bench_shape_finite = false;  // the full shape: every element written and finite
   uint64_t seed = 0;
-  std::string mode = "blocking";    // CUDA_LAUNCH_BLOCKING=1 during this check
+  LaunchMode mode = LaunchMode::Blocking;  // CUDA_LAUNCH_BLOCKING=1 during this check, or async
   // The error oracle (own low-precision kernels with a library twin): the twin's error on the
   // same inputs; the own kernel fails when its error exceeds kOracleFactor times it.
   std::string twin_id;
@@ -76,7 +81,7 @@ struct TimingResult {
   double gbps = 0;
   double pct_of_ceiling = 0;  // achieved / roofline bound from the device's measured ceilings
   std::string ceiling;        // which ceiling bounded it: "f16 tensor 741 TFLOP/s" or "DRAM 4.1 TB/s"
-  std::string mode = "async";  // "async", "blocking" (CUDA_LAUNCH_BLOCKING=1) or "graph" (CUDA-graph replay)
+  LaunchMode mode = LaunchMode::Async;
   bool cold_l2 = true;
   // CUDA-graph replay (archbench run --cuda-graph): launches per replayed graph; each sample is
   // one replay's time / graph_batch. 0 when not replayed.
@@ -89,7 +94,7 @@ struct TimingResult {
   double median_sm_mhz = 0;
   double median_cycles = 0;      // median time x median SM clock: comparable across clock drift
   double rel_noise = 0;          // standard error of the median / median
-  std::string stop_reason;       // "noise target", "time cap", "max samples"
+  StopReason stop_reason = StopReason::NotRecorded;
   double injected_slowdown = 0;  // test-only ARCHBENCH_TEST_SLOWDOWN fraction applied, 0 = none
   // What that knob added per launch, in ms: the fraction of the pilot's median, or the spin's fixed
   // cost when that is more (harness/run/spin_plan.hpp). 0 = none.

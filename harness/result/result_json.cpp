@@ -1,13 +1,43 @@
+#include <array>
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include "harness/result/result_json.hpp"
 
 namespace archbench {
 
 using nlohmann::json;
 
+namespace {
+
+// A field whose value this archbench does not know: a json exception, as every other malformed
+// field gives (the loaders name the file and the operator).
+[[noreturn]] void reject_field(const json& j, const std::string& what) {
+#if NLOHMANN_JSON_VERSION_MAJOR > 3 || (NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11)
+  throw json::other_error::create(501, what, &j);
+#else
+  throw json::other_error::create(501, what, j);
+#endif
+}
+
+// The enum a field names (image.status, timing.mode, ...): `parse` reads the name; one it does not
+// know is rejected with the field, the value and every name of `all`.
+template <typename Enum, size_t N>
+Enum read_enum(const json& j, const char* key, std::string_view field, std::optional<Enum> (*parse)(std::string_view),
+               std::string_view (*name)(Enum), const std::array<Enum, N>& all) {
+  const auto value = j.at(key).get<std::string>();
+  if (const auto e = parse(value)) return *e;
+  std::string known;
+  for (Enum e : all) known += (known.empty() ? "'" : ", '") + std::string(name(e)) + "'";
+  reject_field(j, std::string(field) + " is '" + value + "', not one of " + known);
+}
+
+}  // namespace
+
 void to_json(json& j, const ImageResult& r) {
-  j = json{{"status", r.status}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix}, {"agrees", r.agrees},
-           {"disagreement", r.disagreement}, {"note", r.note}, {"kernels", json::array()}};
+  j = json{{"status", image_verdict_name(r.status)}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix},
+           {"agrees", r.agrees}, {"disagreement", r.disagreement}, {"note", r.note}, {"kernels", json::array()}};
   for (const auto& k : r.kernels) {
     j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
                             {"binary_version", k.binary_version}, {"ptx_version", k.ptx_version}});
@@ -15,7 +45,7 @@ void to_json(json& j, const ImageResult& r) {
 }
 
 void from_json(const json& j, ImageResult& r) {
-  j.at("status").get_to(r.status);
+  r.status = read_enum(j, "status", "image.status", parse_image_verdict, image_verdict_name, kImageVerdicts);
   j.at("label").get_to(r.label);
   j.at("cause").get_to(r.cause);
   j.at("fix").get_to(r.fix);
@@ -30,7 +60,8 @@ void from_json(const json& j, ImageResult& r) {
 void to_json(json& j, const CorrectnessResult& r) {
   j = json{{"passed", r.passed}, {"check_shape", r.check_shape}, {"rel_error", r.rel_error},
            {"max_abs_error", r.max_abs_error}, {"tolerance", r.tolerance}, {"non_finite", r.non_finite},
-           {"elements", r.elements}, {"bench_shape_finite", r.bench_shape_finite}, {"seed", r.seed}, {"mode", r.mode}};
+           {"elements", r.elements}, {"bench_shape_finite", r.bench_shape_finite}, {"seed", r.seed},
+           {"mode", launch_mode_name(r.mode)}};
   j["twin"] = r.twin_rel_error ? json{{"id", r.twin_id}, {"rel_error", *r.twin_rel_error}} : json(nullptr);
   // Written only for a quick check, so files from full runs stay as they were.
   if (r.scope == CheckScope::Quick) j["scope"] = check_scope_name(r.scope);
@@ -46,18 +77,12 @@ void from_json(const json& j, CorrectnessResult& r) {
   j.at("elements").get_to(r.elements);
   j.at("bench_shape_finite").get_to(r.bench_shape_finite);
   j.at("seed").get_to(r.seed);
-  j.at("mode").get_to(r.mode);
+  r.mode = read_enum(j, "mode", "correctness.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
   r.scope = CheckScope::Full;
   if (j.contains("scope")) {
     const auto scope = j.at("scope").get<std::string>();
     if (scope != "quick" && scope != "full") {
-      // A json exception, as every other malformed field gives (the loaders name the file).
-      const std::string what = "correctness.scope is '" + scope + "', not 'quick' or 'full'";
-#if NLOHMANN_JSON_VERSION_MAJOR > 3 || (NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11)
-      throw json::other_error::create(501, what, &j);
-#else
-      throw json::other_error::create(501, what, j);
-#endif
+      reject_field(j, "correctness.scope is '" + scope + "', not 'quick' or 'full'");
     }
     r.scope = scope == "quick" ? CheckScope::Quick : CheckScope::Full;
   }
@@ -71,11 +96,11 @@ void to_json(json& j, const TimingResult& r) {
   j = json{{"median_ms", r.median_ms}, {"q1_ms", r.q1_ms},       {"q3_ms", r.q3_ms},
            {"min_ms", r.min_ms},       {"max_ms", r.max_ms},     {"samples_ms", r.samples_ms},
            {"tflops", r.tflops},       {"gbps", r.gbps},         {"pct_of_ceiling", r.pct_of_ceiling},
-           {"ceiling", r.ceiling},     {"mode", r.mode},         {"cold_l2", r.cold_l2},
+           {"ceiling", r.ceiling},     {"mode", launch_mode_name(r.mode)},  {"cold_l2", r.cold_l2},
            {"sm_mhz", r.sm_mhz},       {"event_reasons", r.event_reasons},
            {"throttled_samples", r.throttled_samples},        {"median_sm_mhz", r.median_sm_mhz},
            {"median_cycles", r.median_cycles},                {"rel_noise", r.rel_noise},
-           {"stop_reason", r.stop_reason},                    {"injected_slowdown", r.injected_slowdown},
+           {"stop_reason", stop_reason_name(r.stop_reason)},  {"injected_slowdown", r.injected_slowdown},
            {"injected_delay_ms", r.injected_delay_ms},
            {"run_medians_ms", r.run_medians_ms}, {"graph_batch", r.graph_batch},
            {"graph_fallback", r.graph_fallback}};
@@ -92,7 +117,7 @@ void from_json(const json& j, TimingResult& r) {
   j.at("gbps").get_to(r.gbps);
   j.at("pct_of_ceiling").get_to(r.pct_of_ceiling);
   j.at("ceiling").get_to(r.ceiling);
-  j.at("mode").get_to(r.mode);
+  r.mode = read_enum(j, "mode", "timing.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
   j.at("cold_l2").get_to(r.cold_l2);
   j.at("sm_mhz").get_to(r.sm_mhz);
   j.at("event_reasons").get_to(r.event_reasons);
@@ -100,7 +125,7 @@ void from_json(const json& j, TimingResult& r) {
   j.at("median_sm_mhz").get_to(r.median_sm_mhz);
   j.at("median_cycles").get_to(r.median_cycles);
   j.at("rel_noise").get_to(r.rel_noise);
-  j.at("stop_reason").get_to(r.stop_reason);
+  r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", parse_stop_reason, stop_reason_name, kStopReasons);
   j.at("injected_slowdown").get_to(r.injected_slowdown);
   r.injected_delay_ms = j.value("injected_delay_ms", 0.0);  // absent before the knob counted the spin's own cost
   r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});

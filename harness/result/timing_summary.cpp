@@ -32,7 +32,7 @@ void summarize(TimingResult& t) {
 }
 
 TimingResult with_floor_moved(const TimingResult& t, double delta_ms) {
-  if (t.mode == "graph" || delta_ms == 0) return t;
+  if (t.mode == LaunchMode::Graph || delta_ms == 0) return t;
   TimingResult u = t;
   for (double& s : u.samples_ms) s += delta_ms;
   const double mhz = u.median_sm_mhz;

@@ -167,7 +167,7 @@ TimingResult time_graph_replays(const LaunchFn& launch, cudaStream_t stream, con
         ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
       },
       [&] { return timer.sample_ms(replay, stream) / batch; }, cfg);
-  t.mode = "graph";
+  t.mode = LaunchMode::Graph;
   t.graph_batch = batch;
   return t;
 }

@@ -88,16 +88,28 @@ std::set<std::tuple<arch::ImageKind, int, arch::Suffix>> target_set(const std::v
 
 }  // namespace
 
+ImageVerdict image_verdict_of(arch::ImageStatus s) {
+  switch (s) {
+    case arch::ImageStatus::Sass: return ImageVerdict::Sass;
+    case arch::ImageStatus::PtxJit: return ImageVerdict::PtxJit;
+    case arch::ImageStatus::Missing: return ImageVerdict::Missing;
+    case arch::ImageStatus::PtxTooNew: return ImageVerdict::PtxTooNew;
+    case arch::ImageStatus::JitDisabled: return ImageVerdict::JitDisabled;
+    case arch::ImageStatus::Unsupported: return ImageVerdict::Unsupported;
+  }
+  return ImageVerdict::Missing;
+}
+
 ImageResult probe_image(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device) {
   ImageResult r;
   if (device.cc < op.spec().min_cc) {
-    r.status = "unsupported";
+    r.status = ImageVerdict::Unsupported;
     r.label = "unsupported";
     r.cause = "unsupported on this device (needs " + op.spec().min_cc.str() + ", device is " + device.cc.str() + ")";
     return r;
   }
   if (op.kernels().empty()) {  // a library twin: the library's images are its own business
-    r.status = "library";
+    r.status = ImageVerdict::Library;
     r.label = op.spec().impl == Impl::CuDNN ? cudnn_runtime_version() : cublas_runtime_version();
     return r;
   }
@@ -143,7 +155,7 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
     }
     if (severity(v.verdict.status) > worst) {
       worst = severity(v.verdict.status);
-      r.status = std::string(arch::status_name(v.verdict.status));
+      r.status = image_verdict_of(v.verdict.status);
       r.label = v.verdict.label();
       r.cause = v.verdict.cause;
       r.fix = v.verdict.fix;

@@ -24,7 +24,7 @@ void guarded(OperatorResult& r, Body body) {
   try {
     body();
   } catch (const LibraryError& e) {
-    r.image.status = "library-error";
+    r.image.status = ImageVerdict::LibraryError;
     r.image.label = e.library() + " " + e.status();
     r.image.cause = e.what();
     r.error = e.what();
@@ -66,7 +66,7 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
     CorrectnessResult c;
     c.seed = seed;
     c.scope = options.bench_shape_pass ? CheckScope::Full : CheckScope::Quick;
-    c.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    c.mode = launch_blocking_in_effect() ? LaunchMode::Blocking : LaunchMode::Async;
     {
       auto p = op.make_problem(ProblemScale::Check, seed);
       c.check_shape = p->shape();
@@ -119,7 +119,7 @@ void time_operator(const Operator& op, const Ceilings& ceilings, size_t l2_bytes
                                       graph_batch_for(pilot->median_ms * (1 + slowdown.fraction())))
                  : time_launches(launch, stream.get(), cfg, l2_bytes);
     slowdown.record(t);
-    if (t.mode != "graph") t.mode = launch_blocking_in_effect() ? "blocking" : "async";
+    if (t.mode != LaunchMode::Graph) t.mode = launch_blocking_in_effect() ? LaunchMode::Blocking : LaunchMode::Async;
     // Roofline.
     apply_roofline(t, op.spec().flops, op.spec().bytes, op.spec().dtype, ceilings);
     r.timing = t;

@@ -35,12 +35,12 @@ TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const
   for (int i = 0; i < cfg.max_samples; ++i) {
     if (i >= cfg.min_samples) {
       if (clock::now() > deadline) {
-        t.stop_reason = "time cap";
+        t.stop_reason = StopReason::TimeCap;
         break;
       }
       summarize(t);
       if (t.rel_noise < cfg.target_noise) {
-        t.stop_reason = "noise target";
+        t.stop_reason = StopReason::NoiseTarget;
         break;
       }
     }
@@ -54,7 +54,7 @@ TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const
       }
     }
   }
-  if (t.stop_reason.empty()) t.stop_reason = "max samples";
+  if (t.stop_reason == StopReason::NotRecorded) t.stop_reason = StopReason::MaxSamples;
   summarize(t);
   return t;
 }

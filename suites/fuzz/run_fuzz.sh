@@ -15,8 +15,8 @@ case "$target" in
   archive_reader) sources=("$src"/harness/stack/archive_reader.cpp); libs=(-larchive) ;;
   arch_list)     sources=("$src"/harness/arch/*.cpp); libs=() ;;
   stored_json)   # the loaders and what they reach: result model, JSON, statistics, timer summary, manifest
-    sources=("$src"/harness/baseline/*.cpp "$src"/harness/result/result_json.cpp "$src"/harness/result/result.cpp
-             "$src"/harness/result/timing_summary.cpp "$src"/harness/device/nvml.cpp "$src"/harness/util/atomic_file.cpp
+    sources=("$src"/harness/baseline/*.cpp "$src"/harness/result/*.cpp
+             "$src"/harness/device/nvml.cpp "$src"/harness/util/atomic_file.cpp
              "$src"/harness/util/cuda_check.cpp "$src"/harness/manifest/build_manifest.cpp "$src"/harness/arch/*.cpp)
     libs=(-L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lcudart -lfmt -ldl) ;;
   *) echo "unknown fuzz target $target"; exit 2 ;;

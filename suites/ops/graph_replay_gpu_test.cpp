@@ -71,7 +71,7 @@ class GraphReplayGpu : public testing::Test {
     ASSERT_TRUE(r.error.empty()) << op.id() << ": " << r.error;
     ASSERT_TRUE(r.timing.has_value());
     const TimingResult& t = *r.timing;
-    EXPECT_EQ(t.mode, "graph") << op.id() << " fell back: " << t.graph_fallback;
+    EXPECT_EQ(t.mode, LaunchMode::Graph) << op.id() << " fell back: " << t.graph_fallback;
     EXPECT_TRUE(t.graph_fallback.empty()) << t.graph_fallback;
     EXPECT_GE(t.graph_batch, 1);
     EXPECT_LE(t.graph_batch, kGraphMaxBatch);
@@ -107,7 +107,7 @@ TEST_F(GraphReplayGpu, SamplesArePerLaunch) {
   const size_t l2 = static_cast<size_t>(device_.l2_bytes);
   const TimingResult single = time_launches(launch, stream.get(), cfg_, l2);
   const TimingResult replay = time_graph_replays(launch, stream.get(), cfg_, l2, 10);
-  ASSERT_EQ(replay.mode, "graph") << replay.graph_fallback;
+  ASSERT_EQ(replay.mode, LaunchMode::Graph) << replay.graph_fallback;
   EXPECT_EQ(replay.graph_batch, 10);
   if (!sanitizer_tool().empty()) {
     std::cout << "note: timing ratio not asserted under compute-sanitizer " << sanitizer_tool() << "\n";
@@ -121,12 +121,12 @@ TEST_F(GraphReplayGpu, InjectedSlowdownIsInsideTheGraph) {
   const Operator* op = smallest("matmul", Impl::CuBLAS);
   ASSERT_NE(op, nullptr);
   const TimingResult plain = *timed(*op, cfg_).timing;
-  ASSERT_EQ(plain.mode, "graph") << plain.graph_fallback;
+  ASSERT_EQ(plain.mode, LaunchMode::Graph) << plain.graph_fallback;
   ASSERT_EQ(setenv("ARCHBENCH_TEST_SLOWDOWN", (op->id() + "=0.5").c_str(), 1), 0);
   const OperatorResult slowed = timed(*op, cfg_);
   unsetenv("ARCHBENCH_TEST_SLOWDOWN");
   ASSERT_TRUE(slowed.error.empty()) << slowed.error;
-  EXPECT_EQ(slowed.timing->mode, "graph") << slowed.timing->graph_fallback;
+  EXPECT_EQ(slowed.timing->mode, LaunchMode::Graph) << slowed.timing->graph_fallback;
   EXPECT_DOUBLE_EQ(slowed.timing->injected_slowdown, 0.5);
   if (!sanitizer_tool().empty()) {
     std::cout << "note: timing ratio not asserted under compute-sanitizer " << sanitizer_tool() << "\n";
@@ -171,7 +171,7 @@ TEST_F(GraphReplayGpu, UncapturableLaunchFallsBackWithTheReason) {
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_TRUE(r.timing.has_value());
   const TimingResult& t = *r.timing;
-  EXPECT_EQ(t.mode, launch_blocking_in_effect() ? "blocking" : "async");  // the suite runs blocking
+  EXPECT_EQ(t.mode, launch_blocking_in_effect() ? LaunchMode::Blocking : LaunchMode::Async);  // the suite runs blocking
   EXPECT_EQ(t.graph_batch, 0);
   EXPECT_NE(t.graph_fallback.find("cudaStreamSynchronize"), std::string::npos) << t.graph_fallback;
   EXPECT_NE(t.graph_fallback.find("cudaErrorStreamCapture"), std::string::npos) << t.graph_fallback;
@@ -191,7 +191,7 @@ TEST_F(GraphReplayGpu, InvalidatedCaptureLeavesTheStreamUsable) {
     (void)cudaGetLastError();
   };
   const TimingResult bad = time_graph_replays(careless, stream.get(), cfg_, l2, 4);
-  EXPECT_NE(bad.mode, "graph");
+  EXPECT_NE(bad.mode, LaunchMode::Graph);
   EXPECT_NE(bad.graph_fallback.find("cudaStreamEndCapture"), std::string::npos) << bad.graph_fallback;
   EXPECT_FALSE(bad.samples_ms.empty());
 
@@ -200,7 +200,7 @@ TEST_F(GraphReplayGpu, InvalidatedCaptureLeavesTheStreamUsable) {
 
   const LaunchFn good = [&](cudaStream_t s) { ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(buf.get(), 1, buf.bytes(), s)); };
   const TimingResult ok = time_graph_replays(good, stream.get(), cfg_, l2, 4);
-  EXPECT_EQ(ok.mode, "graph") << ok.graph_fallback;
+  EXPECT_EQ(ok.mode, LaunchMode::Graph) << ok.graph_fallback;
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 

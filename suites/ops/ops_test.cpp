@@ -66,7 +66,7 @@ TEST_P(OperatorTest, ImageAndCorrectness) {
   OperatorResult r = describe(op);
   check_operator(op, build_manifest(), env.facts(dev), seed, r, *options);
 
-  if (r.image.status == "unsupported") GTEST_SKIP() << r.image.cause;
+  if (r.image.status == ImageVerdict::Unsupported) GTEST_SKIP() << r.image.cause;
   EXPECT_TRUE(r.image.agrees) << r.image.disagreement;
   ASSERT_TRUE(r.image.runs())
       << op.id() << ": " << r.image.label << ": " << r.image.cause << "\n  fix: " << r.image.fix;
@@ -118,7 +118,7 @@ TEST_P(OracleTest, NoWorseThanThreeTimesTheLibraryTwin) {
   std::vector<OperatorResult> results{describe(op), describe(*twin)};
   check_operator(op, build_manifest(), env.facts(dev), seed, results[0], *options);
   check_operator(*twin, build_manifest(), env.facts(dev), seed, results[1], *options);
-  if (results[0].image.status == "unsupported" || results[1].image.status == "unsupported") {
+  if (results[0].image.status == ImageVerdict::Unsupported || results[1].image.status == ImageVerdict::Unsupported) {
     GTEST_SKIP() << "unsupported on this device";
   }
   if (!options->bench_shape_pass) note_bench_shape_skipped(op.spec().shape + " (both operators)");

@@ -34,12 +34,12 @@ class TempDir {
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-OperatorResult op(const std::string& id, double center_ms, unsigned seed, const std::string& image = "sass") {
+OperatorResult op(const std::string& id, double center_ms, unsigned seed, ImageVerdict image = ImageVerdict::Sass) {
   OperatorResult r;
   r.id = id;
   r.family = "matmul";
   r.image.status = image;
-  r.image.label = image == "sass" ? "sass sm_90" : image;
+  r.image.label = image == ImageVerdict::Sass ? "sass sm_90" : std::string(image_verdict_name(image));
   CorrectnessResult c;
   c.passed = true;
   c.bench_shape_finite = true;
@@ -112,6 +112,12 @@ TEST(BaselineFile, RejectsCorruptForeignAndOldFiles) {
   j["device"]["memory_bytes"] = "lots";
   write(dir.file("wrongtype.json"), j.dump());
   expect_error(dir.file("wrongtype.json"), "malformed");
+  // A verdict this archbench does not know names the operator, the field and the value.
+  j = nlohmann::json::parse(text);
+  j["operators"][0]["image"]["status"] = "error";
+  write(dir.file("verdict.json"), j.dump());
+  expect_error(dir.file("verdict.json"), R"(operator "a" is malformed)");
+  expect_error(dir.file("verdict.json"), "image.status is 'error'");
 }
 
 TEST(Compare, SameBuildSameNoiseIsSame) {
@@ -121,7 +127,7 @@ TEST(Compare, SameBuildSameNoiseIsSame) {
 
 TEST(Compare, FlagsEveryKindOfRegression) {
   auto slow = op("slow", 1.10, 5);
-  auto image = op("image", 1.0, 6, "ptx-jit");
+  auto image = op("image", 1.0, 6, ImageVerdict::PtxJit);
   auto wrong = op("wrong", 1.0, 7);
   wrong.correctness->passed = false;
   const auto base = device({op("slow", 1.0, 1), op("image", 1.0, 2), op("wrong", 1.0, 3), op("gone", 1.0, 4), op("fast", 1.0, 8)});
@@ -167,7 +173,7 @@ TEST(Compare, ASlowdownStandsOnlyWhenTheReRunIsSlowerToo) {
   EXPECT_EQ(again[0].change, Change::Slower);
   // Nor does a re-run that timed it another way (CUDA-graph replay against single launches).
   auto replayed = op("transient", 1.00, 17);
-  replayed.timing->mode = "graph";
+  replayed.timing->mode = LaunchMode::Graph;
   replayed.timing->graph_batch = 10;
   DeviceResults transient_base = base;
   std::erase_if(transient_base.operators, [](const OperatorResult& r) { return r.id != "transient"; });

@@ -27,7 +27,7 @@ class DoctorProgress : public testing::Test {
     std::filesystem::create_directories(dir_);
     OperatorResult r;
     r.id = "__ID__";
-    r.image.status = "sass";
+    r.image.status = ImageVerdict::Sass;
     r.image.label = "sass sm_90";
     CorrectnessResult c;
     c.passed = c.bench_shape_finite = true;

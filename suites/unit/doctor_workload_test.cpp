@@ -14,8 +14,10 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+using enum ImageVerdict;
+
 OperatorResult op(const std::string& family, const std::string& name, const std::string& dtype, const std::string& impl,
-                  const std::string& status) {
+                  ImageVerdict status) {
   OperatorResult r;
   r.family = family;
   r.name = name;
@@ -24,20 +26,22 @@ OperatorResult op(const std::string& family, const std::string& name, const std:
   r.impl = impl;
   r.id = family + "/" + name + "/" + dtype + "/S";
   r.image.status = status;
-  r.image.label = status == "sass" ? "sass sm_90" : status == "ptx-jit" ? "ptx-jit from compute_80" : status;
-  if (status == "missing") {
+  r.image.label = status == Sass     ? "sass sm_90"
+                  : status == PtxJit ? "ptx-jit from compute_80"
+                                     : std::string(image_verdict_name(status));
+  if (status == Missing) {
     r.image.cause = "built for SASS sm_80 and PTX none; a 9.0 device needs SASS 9.x";
     r.image.fix = "add 9.0 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";
   }
-  if (status == "ptx-jit") {
+  if (status == PtxJit) {
     r.image.cause = "no SASS fits; the driver JIT-compiles compute_80 at first use";
     r.image.fix = "add 9.0 to ARCHBENCH_ARCH_LIST for SASS";
   }
-  if (status == "jit-disabled") {
+  if (status == JitDisabled) {
     r.image.cause = "only PTX compute_80 fits and CUDA_DISABLE_PTX_JIT is set";
     r.image.fix = "unset CUDA_DISABLE_PTX_JIT, or add 9.0";
   }
-  if (status == "sass" || status == "ptx-jit" || status == "library") {
+  if (status == Sass || status == PtxJit || status == Library) {
     CorrectnessResult c;
     c.passed = true;
     c.bench_shape_finite = true;
@@ -60,8 +64,8 @@ WorkloadInputs h200(std::vector<OperatorResult> results) {
 TEST(DoctorWorkload, AllGoodIsOnePass) {
   Checklist c;
   check_workload(
-      h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("matmul", "gemm_cublas", "f16", "cublas", "library"),
-            op("matmul", "gemm_tc", "f32", "own", "unsupported")}),
+      h200({op("matmul", "gemm_tc", "f16", "own", Sass), op("matmul", "gemm_cublas", "f16", "cublas", Library),
+            op("matmul", "gemm_tc", "f32", "own", Unsupported)}),
       c);
   ASSERT_EQ(c.findings().size(), 1u);
   const Finding& f = c.findings()[0];
@@ -75,9 +79,9 @@ TEST(DoctorWorkload, PerDtypeGapGroupedWithTheWorkaround) {
   // SiLU built with sm_90 for f32 only: f16 and bf16 have no image (xformers #1251's pattern).
   Checklist c;
   check_workload(
-      h200({op("elementwise", "silu", "f32", "own", "sass"), op("elementwise", "silu", "f16", "own", "missing"),
-            op("elementwise", "silu", "bf16", "own", "missing"), op("matmul", "gemm_tc", "f16", "own", "missing"),
-            op("matmul", "gemm_cublas", "f16", "cublas", "library")}),
+      h200({op("elementwise", "silu", "f32", "own", Sass), op("elementwise", "silu", "f16", "own", Missing),
+            op("elementwise", "silu", "bf16", "own", Missing), op("matmul", "gemm_tc", "f16", "own", Missing),
+            op("matmul", "gemm_cublas", "f16", "cublas", Library)}),
       c);
   EXPECT_EQ(c.find("operators")->outcome, Outcome::Fail);
   const auto groups = c.all_of("operators-failed");
@@ -99,8 +103,8 @@ TEST(DoctorWorkload, GapAcrossImplementationsSuggestsThePrecisionFallback) {
   // The f32 path is its own kernel (flash_simt), f16/bf16 another (flash_tc); only the f32 file
   // was built without the device's arch (ARCHBENCH_KERNEL_ARCH_OVERRIDES on the H200).
   Checklist c;
-  check_workload(h200({op("attention", "flash_simt", "f32", "own", "missing"),
-                       op("attention", "flash_tc", "f16", "own", "sass"), op("attention", "flash_tc", "bf16", "own", "sass")}),
+  check_workload(h200({op("attention", "flash_simt", "f32", "own", Missing),
+                       op("attention", "flash_tc", "f16", "own", Sass), op("attention", "flash_tc", "bf16", "own", Sass)}),
                  c);
   const auto groups = c.all_of("operators-failed");
   ASSERT_EQ(groups.size(), 1u);
@@ -114,9 +118,9 @@ TEST(DoctorWorkload, GapAcrossImplementationsSuggestsThePrecisionFallback) {
 
 TEST(DoctorWorkload, AMissingLibraryTwinIsPreferredToThePrecisionFallback) {
   Checklist c;
-  check_workload(h200({op("attention", "flash_simt", "f32", "own", "missing"),
-                       op("attention", "attention_math", "f32", "cublas", "library"),
-                       op("attention", "flash_tc", "f16", "own", "sass")}),
+  check_workload(h200({op("attention", "flash_simt", "f32", "own", Missing),
+                       op("attention", "attention_math", "f32", "cublas", Library),
+                       op("attention", "flash_tc", "f16", "own", Sass)}),
                  c);
   const auto groups = c.all_of("operators-failed");
   ASSERT_EQ(groups.size(), 1u);
@@ -124,20 +128,20 @@ TEST(DoctorWorkload, AMissingLibraryTwinIsPreferredToThePrecisionFallback) {
 }
 
 TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
-  OperatorResult wrong = op("norm", "layernorm", "bf16", "own", "sass");
+  OperatorResult wrong = op("norm", "layernorm", "bf16", "own", Sass);
   wrong.correctness->passed = false;
   wrong.correctness->rel_error = 0.5;
-  OperatorResult too_far = op("matmul", "gemm_tc", "f16", "own", "sass");  // within tolerance, but 10x its twin
+  OperatorResult too_far = op("matmul", "gemm_tc", "f16", "own", Sass);  // within tolerance, but 10x its twin
   too_far.correctness->passed = false;
   too_far.correctness->twin_id = "matmul/gemm_cublas/f16/S";
   too_far.correctness->twin_rel_error = 1e-5;
-  OperatorResult crashed = op("norm", "groupnorm", "f32", "own", "sass");
+  OperatorResult crashed = op("norm", "groupnorm", "f32", "own", Sass);
   crashed.correctness.reset();
   crashed.fault = "crashed";
   crashed.error = "crashed: the check worker was killed by signal 11 (Segmentation fault) while running it";
-  OperatorResult lonely = op("attention", "sdpa", "f16", "own", "missing");
+  OperatorResult lonely = op("attention", "sdpa", "f16", "own", Missing);
   Checklist c;
-  check_workload(h200({wrong, too_far, crashed, lonely, op("matmul", "gemm_simt", "f32", "own", "ptx-jit")}), c);
+  check_workload(h200({wrong, too_far, crashed, lonely, op("matmul", "gemm_simt", "f32", "own", PtxJit)}), c);
   const auto groups = c.all_of("operators-failed");
   ASSERT_EQ(groups.size(), 3u);
   const Finding* w = nullptr;
@@ -166,23 +170,23 @@ TEST(DoctorWorkload, JitPasses) {
   m.targets = {{arch::ImageKind::Sass, 80, arch::Suffix::None, 80, {}},
                {arch::ImageKind::Sass, 90, arch::Suffix::None, 90, {}}};
   WorkloadInputs in =
-      h200({op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"),
-            op("matmul", "gemm_cublas", "f16", "cublas", "library"), op("norm", "layernorm", "f32", "own", "sass")});
+      h200({op("matmul", "gemm_tc", "f16", "own", Sass), op("norm", "rmsnorm", "f16", "own", PtxJit),
+            op("matmul", "gemm_cublas", "f16", "cublas", Library), op("norm", "layernorm", "f32", "own", Sass)});
   in.build = &m;
   in.blocking.load_ms = {{"matmul/gemm_tc/f16/S", 2.0}, {"norm/rmsnorm/f16/S", 900.0}, {"norm/layernorm/f32/S", 3.0}};
   // No-JIT: rmsnorm has no SASS (223); the others pass.
   PassResults nojit;
-  nojit.results = {op("matmul", "gemm_tc", "f16", "own", "sass"), op("norm", "rmsnorm", "f16", "own", "jit-disabled"),
-                   op("matmul", "gemm_cublas", "f16", "cublas", "library"),
-                   op("norm", "layernorm", "f32", "own", "sass")};
+  nojit.results = {op("matmul", "gemm_tc", "f16", "own", Sass), op("norm", "rmsnorm", "f16", "own", JitDisabled),
+                   op("matmul", "gemm_cublas", "f16", "cublas", Library),
+                   op("norm", "layernorm", "f32", "own", Sass)};
   nojit.load_ms = {{"matmul/gemm_tc/f16/S", 2.0}, {"norm/layernorm/f32/S", 5.0}};
   // Forced JIT: gemm_tc has no PTX (209), cuBLAS cannot start, rmsnorm JITs.
   PassResults forced;
-  OperatorResult lib = op("matmul", "gemm_cublas", "f16", "cublas", "library-error");
+  OperatorResult lib = op("matmul", "gemm_cublas", "f16", "cublas", LibraryError);
   lib.image.label = "cuBLAS CUBLAS_STATUS_INTERNAL_ERROR";
   lib.image.cause = "cublasCreate(&raw) failed";
-  forced.results = {op("matmul", "gemm_tc", "f16", "own", "missing"), op("norm", "rmsnorm", "f16", "own", "ptx-jit"),
-                    lib, op("norm", "layernorm", "f32", "own", "ptx-jit")};
+  forced.results = {op("matmul", "gemm_tc", "f16", "own", Missing), op("norm", "rmsnorm", "f16", "own", PtxJit),
+                    lib, op("norm", "layernorm", "f32", "own", PtxJit)};
   forced.load_ms = {{"norm/rmsnorm/f16/S", 1200.0}, {"norm/layernorm/f32/S", 405.0}};
   // The JIT passes are image probes: no correctness run.
   for (auto* pass : {&nojit, &forced}) {

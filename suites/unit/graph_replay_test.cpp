@@ -82,9 +82,9 @@ TEST(SamplingLoop, WarmsUpThenStopsAtTheNoiseTargetOrTheSampleCap) {
   }, cfg);
   EXPECT_EQ(warm, 3);
   EXPECT_EQ(steady.samples_ms.size(), static_cast<size_t>(cfg.min_samples));
-  EXPECT_EQ(steady.stop_reason, "noise target");
+  EXPECT_EQ(steady.stop_reason, StopReason::NoiseTarget);
   EXPECT_DOUBLE_EQ(steady.median_ms, 0.010);
-  EXPECT_EQ(steady.mode, "async");  // the caller's to set
+  EXPECT_EQ(steady.mode, LaunchMode::Async);  // the caller's to set
   EXPECT_TRUE(steady.sm_mhz.empty());  // no device uuid, no clocks
 
   cfg.max_samples = 57;
@@ -94,7 +94,7 @@ TEST(SamplingLoop, WarmsUpThenStopsAtTheNoiseTargetOrTheSampleCap) {
   taken = 0;
   TimingResult noisy = time_samples([] {}, [&] { return (++taken % 2) ? 1.0 : 3.0; }, cfg);
   EXPECT_EQ(noisy.samples_ms.size(), 57u);
-  EXPECT_EQ(noisy.stop_reason, "max samples");
+  EXPECT_EQ(noisy.stop_reason, StopReason::MaxSamples);
   EXPECT_FALSE(noisy.cold_l2);
   EXPECT_DOUBLE_EQ(noisy.min_ms, 1.0);
   EXPECT_DOUBLE_EQ(noisy.max_ms, 3.0);

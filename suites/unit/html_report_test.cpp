@@ -144,14 +144,14 @@ TEST(HtmlRunReport, HostileOperatorIdsAreText) {
 
 TEST(HtmlRunReport, VerdictStatus) {
   OperatorResult r;
-  r.image.status = "sass";
+  r.image.status = ImageVerdict::Sass;
   EXPECT_EQ(verdict_status(r), "sass");
   r.correctness = CorrectnessResult{};
   EXPECT_EQ(verdict_status(r), "wrong");
   r.correctness->passed = r.correctness->bench_shape_finite = true;
   r.error = "cudaErrorIllegalAddress";
   EXPECT_EQ(verdict_status(r), "error");
-  r.image.status = "missing";
+  r.image.status = ImageVerdict::Missing;
   EXPECT_EQ(verdict_status(r), "missing");
 }
 

@@ -23,7 +23,7 @@ OperatorResult sample() {
   r.dtype = "f16";
   r.shape = "M8192_N960_K320";
   r.impl = "own";
-  r.image.status = "sass";
+  r.image.status = ImageVerdict::Sass;
   r.image.label = "sass sm_90";
   r.image.kernels.push_back({"gemm_tc_f16", "sass sm_90", 0, 90, 90});
   CorrectnessResult c;
@@ -102,13 +102,10 @@ TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
 
 TEST(ImageResult, RunsOnlyWithAnImageThatLoadsOrALibraryThatAnswered) {
   ImageResult image;
-  for (const char* status : {"sass", "ptx-jit", "library"}) {
-    image.status = status;
-    EXPECT_TRUE(image.runs()) << status;
-  }
-  for (const char* status : {"missing", "ptx-too-new", "jit-disabled", "unsupported", "library-error", "error", ""}) {
-    image.status = status;
-    EXPECT_FALSE(image.runs()) << status;
+  for (ImageVerdict v : kImageVerdicts) {
+    image.status = v;
+    const bool loads = v == ImageVerdict::Sass || v == ImageVerdict::PtxJit || v == ImageVerdict::Library;
+    EXPECT_EQ(image.runs(), loads) << image_verdict_name(v);
   }
 }
 
@@ -140,9 +137,9 @@ TEST(ResultJson, GoogleBenchmarkFormatHasOneRepetitionPerSample) {
 TEST(ResultRules, WhatCountsAsFailure) {
   OperatorResult r = sample();
   EXPECT_FALSE(r.failed());
-  r.image.status = "missing";
+  r.image.status = ImageVerdict::Missing;
   EXPECT_TRUE(r.failed());
-  r.image.status = "unsupported";
+  r.image.status = ImageVerdict::Unsupported;
   EXPECT_FALSE(r.failed());
   r = sample();
   r.correctness->passed = false;
@@ -160,7 +157,7 @@ TEST(Console, GroupsFindingsByCause) {
   for (int i = 0; i < 3; ++i) {
     OperatorResult r = sample();
     r.id += std::to_string(i);
-    r.image.status = "missing";
+    r.image.status = ImageVerdict::Missing;
     r.image.label = "missing";
     r.image.cause = "built for SASS sm_80";
     r.image.fix = "add 9.0";

@@ -13,7 +13,7 @@ namespace {
 OperatorResult ok_result(const std::string& id) {
   OperatorResult r;
   r.id = id;
-  r.image.status = "sass";
+  r.image.status = ImageVerdict::Sass;
   r.image.label = "sass sm_90";
   CorrectnessResult c;
   c.passed = c.bench_shape_finite = true;
@@ -93,7 +93,7 @@ TEST(RunProgress, TimingVerdict) {
   bool bad = true;
   EXPECT_EQ(RunProgress::verdict("time", r, bad), "0.1234 ms, 69% of ceiling");
   EXPECT_FALSE(bad);
-  r.image.status = "missing";
+  r.image.status = ImageVerdict::Missing;
   r.image.label = "missing";
   r.correctness.reset();
   EXPECT_EQ(RunProgress::verdict("check", r, bad), "missing");

@@ -14,7 +14,7 @@
 
 namespace archbench::testing_support {
 
-inline TimingResult synthetic_timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0,
+inline TimingResult synthetic_timing(double center_ms, unsigned seed, LaunchMode mode = LaunchMode::Async, int batch = 0,
                                      int samples = 40) {
   TimingResult t;
   std::mt19937 rng(seed);
@@ -31,7 +31,7 @@ inline OperatorResult synthetic_operator(const std::string& id, const TimingResu
   OperatorResult r;
   r.id = id;
   r.family = family;
-  r.image.status = "sass";
+  r.image.status = ImageVerdict::Sass;
   r.image.label = "sass sm_90";
   CorrectnessResult c;
   c.passed = true;

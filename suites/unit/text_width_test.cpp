@@ -111,7 +111,7 @@ std::vector<OperatorResult> failing_rows() {
   missing.dtype = "bf16";
   missing.shape = "B2_C1280_H16_W16_K1280_3x3_s1";
   missing.impl = "own";
-  missing.image.status = "missing";
+  missing.image.status = ImageVerdict::Missing;
   missing.image.label = "missing";
   missing.image.cause =
       "built for SASS sm_100, sm_103, sm_120, sm_121 and PTX none; a 9.0 device needs SASS 9.x (<= 9.0) or PTX <= "
@@ -125,7 +125,7 @@ std::vector<OperatorResult> failing_rows() {
   jit.family = "norm";
   jit.name = "groupnorm_nhwc_silu";
   jit.shape = "B2_H64_W64_C320_G32";
-  jit.image.status = "ptx-jit";
+  jit.image.status = ImageVerdict::PtxJit;
   jit.image.label = "ptx-jit from compute_120";
   jit.image.agrees = false;
   jit.image.disagreement = "the probe found sass sm_90 where the static prediction of the executable's images said "
@@ -136,7 +136,7 @@ std::vector<OperatorResult> failing_rows() {
   nan.name = "attention_math";
   nan.shape = "B1_H24_Nq4608_Nk4608_D128";
   nan.impl = "cublas";
-  nan.image.status = "sass";
+  nan.image.status = ImageVerdict::Sass;
   nan.image.label = "sass sm_90";
   nan.image.agrees = true;
   CorrectnessResult c;

@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 constexpr double kHostShiftMs = 0.0017;  // the other host's extra fixed cost per sample
 
-TimingResult timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0) {
+TimingResult timing(double center_ms, unsigned seed, LaunchMode mode = LaunchMode::Async, int batch = 0) {
   return testing_support::synthetic_timing(center_ms, seed, mode, batch, 60);
 }
 
@@ -174,8 +174,8 @@ TEST(TimerFloorCompare, NoFloorOnEitherSideMeansNoCorrection) {
 TEST(TimerFloorCompare, GraphReplayIsComparedAsMeasured) {
   // A graph sample amortises the floor over its batch: shifting it by a whole floor would turn
   // an unchanged 4 us launch into a "faster" one.
-  const auto base = device({op("g", timing(0.004, 1, "graph", 50))}, 0.0021);
-  const auto now = device({op("g", timing(0.004, 2, "graph", 50))}, 0.0021 + kHostShiftMs);
+  const auto base = device({op("g", timing(0.004, 1, LaunchMode::Graph, 50))}, 0.0021);
+  const auto now = device({op("g", timing(0.004, 2, LaunchMode::Graph, 50))}, 0.0021 + kHostShiftMs);
   const auto row = compare_results(base, now, {})[0];
   EXPECT_EQ(row.change, Change::Same) << row.detail;
   EXPECT_NEAR(row.now_ms, 0.004, 0.0001);

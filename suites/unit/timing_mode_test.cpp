@@ -20,7 +20,7 @@
 namespace archbench {
 namespace {
 
-TimingResult timing(double center_ms, unsigned seed, const std::string& mode = "async", int batch = 0) {
+TimingResult timing(double center_ms, unsigned seed, LaunchMode mode = LaunchMode::Async, int batch = 0) {
   return testing_support::synthetic_timing(center_ms, seed, mode, batch);
 }
 
@@ -29,9 +29,9 @@ OperatorResult op(const std::string& id, const TimingResult& t) { return testing
 DeviceResults device(std::vector<OperatorResult> ops) { return testing_support::synthetic_h200(std::move(ops)); }
 
 TEST(TimingJson, GraphFieldsRoundTrip) {
-  TimingResult t = timing(0.004, 1, "graph", 50);
+  TimingResult t = timing(0.004, 1, LaunchMode::Graph, 50);
   const auto back = nlohmann::json(t).get<TimingResult>();
-  EXPECT_EQ(back.mode, "graph");
+  EXPECT_EQ(back.mode, LaunchMode::Graph);
   EXPECT_EQ(back.graph_batch, 50);
   EXPECT_TRUE(back.graph_fallback.empty());
 
@@ -40,7 +40,7 @@ TEST(TimingJson, GraphFieldsRoundTrip) {
   const auto j = nlohmann::json(t);
   EXPECT_EQ(j.at("graph_batch"), 0);
   const auto fell_back = j.get<TimingResult>();
-  EXPECT_EQ(fell_back.mode, "async");
+  EXPECT_EQ(fell_back.mode, LaunchMode::Async);
   EXPECT_EQ(fell_back.graph_fallback, t.graph_fallback);
 }
 
@@ -49,13 +49,53 @@ TEST(TimingJson, ResultsWithoutGraphFieldsStillRead) {
   j.erase("graph_batch");
   j.erase("graph_fallback");
   const auto old = j.get<TimingResult>();
-  EXPECT_EQ(old.mode, "async");
+  EXPECT_EQ(old.mode, LaunchMode::Async);
   EXPECT_EQ(old.graph_batch, 0);
   EXPECT_TRUE(old.graph_fallback.empty());
   EXPECT_EQ(old.samples_ms.size(), 40u);
   // A present field of the wrong type is still an error, not a silent default.
   j["graph_batch"] = "many";
   EXPECT_THROW((void)j.get<TimingResult>(), nlohmann::json::exception);
+}
+
+TEST(TimingJson, ModesAndStopReasonsRoundTripThroughTheirNames) {
+  for (LaunchMode m : kLaunchModes) {
+    EXPECT_EQ(parse_launch_mode(launch_mode_name(m)), m) << launch_mode_name(m);
+    TimingResult t = timing(1.0, 4, m);
+    EXPECT_EQ(nlohmann::json(t).get<TimingResult>().mode, m) << launch_mode_name(m);
+  }
+  for (StopReason r : kStopReasons) {
+    EXPECT_EQ(parse_stop_reason(stop_reason_name(r)), r) << stop_reason_name(r);
+    TimingResult t = timing(1.0, 5);
+    t.stop_reason = r;
+    EXPECT_EQ(nlohmann::json(t).get<TimingResult>().stop_reason, r) << stop_reason_name(r);
+  }
+  EXPECT_EQ(stop_reason_name(TimingResult{}.stop_reason), "") << "hand-built timings record no reason";
+  CorrectnessResult c;
+  EXPECT_EQ(nlohmann::json(c).at("mode"), "blocking");
+  c.mode = LaunchMode::Async;
+  EXPECT_EQ(nlohmann::json(c).get<CorrectnessResult>().mode, LaunchMode::Async);
+}
+
+TEST(TimingJson, AnUnknownModeOrStopReasonIsRejectedNamingFieldAndValue) {
+  auto expect_rejected = [](const auto& read, const std::string& says) {
+    try {
+      read();
+      ADD_FAILURE() << "accepted: " << says;
+    } catch (const nlohmann::json::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  const auto good = nlohmann::json(timing(1.0, 6));
+  auto j = good;
+  j["mode"] = "replay";
+  expect_rejected([&] { (void)j.get<TimingResult>(); }, "timing.mode is 'replay', not one of 'async', 'blocking', 'graph'");
+  j = good;
+  j["stop_reason"] = "done";
+  expect_rejected([&] { (void)j.get<TimingResult>(); }, "timing.stop_reason is 'done', not one of '', 'noise target'");
+  auto c = nlohmann::json(CorrectnessResult{});
+  c["mode"] = "Blocking";
+  expect_rejected([&] { (void)c.get<CorrectnessResult>(); }, "correctness.mode is 'Blocking'");
 }
 
 // The committed files were written before the graph fields existed.
@@ -73,7 +113,7 @@ TEST(TimingJson, CommittedResultsAndBaselinesStillLoad) {
   for (const auto& r : ops) {
     if (!r.timing) continue;
     ++timed;
-    EXPECT_NE(r.timing->mode, "graph") << r.id;
+    EXPECT_NE(r.timing->mode, LaunchMode::Graph) << r.id;
     EXPECT_EQ(r.timing->graph_batch, 0) << r.id;
     EXPECT_TRUE(r.timing->graph_fallback.empty()) << r.id;
   }
@@ -81,9 +121,9 @@ TEST(TimingJson, CommittedResultsAndBaselinesStillLoad) {
 }
 
 TEST(CompareModes, GraphAgainstAsyncIsNotComparedButShown) {
-  const auto base = device({op("a", timing(0.010, 1)), op("b", timing(0.010, 2, "graph", 20))});
+  const auto base = device({op("a", timing(0.010, 1)), op("b", timing(0.010, 2, LaunchMode::Graph, 20))});
   // 50% "faster" and 50% "slower": neither may be reported as a speed change.
-  const auto now = device({op("a", timing(0.005, 3, "graph", 40)), op("b", timing(0.015, 4))});
+  const auto now = device({op("a", timing(0.005, 3, LaunchMode::Graph, 40)), op("b", timing(0.015, 4))});
   const auto rows = compare_results(base, now, {});
   ASSERT_EQ(rows.size(), 2u);
   for (const auto& r : rows) {
@@ -98,27 +138,27 @@ TEST(CompareModes, GraphAgainstAsyncIsNotComparedButShown) {
 }
 
 TEST(CompareModes, ImageAndCorrectnessStillComeFirst) {
-  auto wrong = op("a", timing(0.010, 2, "graph", 20));
+  auto wrong = op("a", timing(0.010, 2, LaunchMode::Graph, 20));
   wrong.correctness->passed = false;
   const auto rows = compare_results(device({op("a", timing(0.010, 1))}), device({wrong}), {});
   EXPECT_EQ(rows[0].change, Change::CorrectnessRegressed);
 }
 
 TEST(CompareModes, GraphAgainstGraphIsComparedAsUsual) {
-  const auto base = device({op("a", timing(0.010, 1, "graph", 20)), op("b", timing(0.010, 2, "graph", 20))});
-  const auto now = device({op("a", timing(0.0101, 3, "graph", 20)), op("b", timing(0.013, 4, "graph", 16))});
+  const auto base = device({op("a", timing(0.010, 1, LaunchMode::Graph, 20)), op("b", timing(0.010, 2, LaunchMode::Graph, 20))});
+  const auto now = device({op("a", timing(0.0101, 3, LaunchMode::Graph, 20)), op("b", timing(0.013, 4, LaunchMode::Graph, 16))});
   const auto rows = compare_results(base, now, {});
   EXPECT_EQ(rows[0].change, Change::Same) << rows[0].detail;
   EXPECT_EQ(rows[1].change, Change::Slower) << rows[1].detail;
   EXPECT_NE(rows[1].detail.find("batch 20 -> 16"), std::string::npos) << rows[1].detail;
   // async and blocking are both single launches: compared as before.
-  const auto blocking = compare_results(device({op("a", timing(0.010, 1))}), device({op("a", timing(0.010, 5, "blocking"))}), {});
+  const auto blocking = compare_results(device({op("a", timing(0.010, 1))}), device({op("a", timing(0.010, 5, LaunchMode::Blocking))}), {});
   EXPECT_EQ(blocking[0].change, Change::Same) << blocking[0].detail;
 }
 
 TEST(BaselinePooling, RefusesRunsOfDifferentModes) {
   const auto async_run = device({op("a", timing(0.010, 1))});
-  const auto graph_run = device({op("a", timing(0.008, 2, "graph", 25))});
+  const auto graph_run = device({op("a", timing(0.008, 2, LaunchMode::Graph, 25))});
   try {
     (void)merge_runs({async_run, graph_run});
     ADD_FAILURE() << "pooled a graph run into an async baseline";
@@ -128,8 +168,8 @@ TEST(BaselinePooling, RefusesRunsOfDifferentModes) {
               std::string::npos)
         << e.what();
   }
-  const auto pooled = merge_runs({graph_run, device({op("a", timing(0.008, 3, "graph", 25))})});
-  EXPECT_EQ(pooled.operators[0].timing->mode, "graph");
+  const auto pooled = merge_runs({graph_run, device({op("a", timing(0.008, 3, LaunchMode::Graph, 25))})});
+  EXPECT_EQ(pooled.operators[0].timing->mode, LaunchMode::Graph);
   EXPECT_EQ(pooled.operators[0].timing->samples_ms.size(), 80u);
 }
 
@@ -137,7 +177,7 @@ TEST(ConsoleFindings, GraphFallbackIsAFindingWithItsReason) {
   DeviceReport d;
   auto fell_back = op("elementwise/x/f16/N1", timing(0.010, 1));
   fell_back.timing->graph_fallback = "cudaStreamEndCapture: cudaErrorStreamCaptureInvalidated (901)";
-  d.operators = {fell_back, op("elementwise/y/f16/N1", timing(0.010, 2, "graph", 20))};
+  d.operators = {fell_back, op("elementwise/y/f16/N1", timing(0.010, 2, LaunchMode::Graph, 20))};
   const std::string findings = format_findings(d);
   EXPECT_NE(findings.find("1 operator(s): elementwise/x/f16/N1"), std::string::npos) << findings;
   EXPECT_NE(findings.find("not CUDA-graph replay: cudaStreamEndCapture"), std::string::npos) << findings;

@@ -66,7 +66,7 @@ std::string graph_replay_line(const DeviceReport& d) {
   int replayed = 0, fell_back = 0, min_batch = kGraphMaxBatch, max_batch = 0;
   for (const auto& r : d.operators) {
     if (!r.timing) continue;
-    if (r.timing->mode == "graph") {
+    if (r.timing->mode == LaunchMode::Graph) {
       ++replayed;
       min_batch = std::min(min_batch, r.timing->graph_batch);
       max_batch = std::max(max_batch, r.timing->graph_batch);
