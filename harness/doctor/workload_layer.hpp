@@ -24,6 +24,7 @@ struct PassResults {
   std::vector<OperatorResult> results;    // every operator sent, in order; unreported ones carry the worker's error
   std::map<std::string, double> load_ms;  // per operator: first load of its kernels (cudaFuncGetAttributes)
   std::string failure;                    // a worker failure that stopped the pass ("" = none)
+  double seconds = 0;                     // the pass's wall time (--jit-passes reports each pass's)
 };
 
 struct WorkloadInputs {

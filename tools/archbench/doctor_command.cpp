@@ -118,7 +118,14 @@ class FreshCacheDir {
 nlohmann::json pass_to_json(int device, const std::string& name, const doctor::PassResults& p) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& r : p.results) ops.push_back(r);
-  return {{"device", device}, {"pass", name}, {"failure", p.failure}, {"load_ms", p.load_ms}, {"operators", ops}};
+  return {{"device", device}, {"pass", name}, {"failure", p.failure}, {"load_ms", p.load_ms},
+          {"seconds", p.seconds}, {"operators", ops}};
+}
+
+// Each workload pass says how long it took (the JIT passes can take minutes on a large build).
+void say_pass_time(int device, const std::string& name, const doctor::PassResults& p) {
+  std::cerr << fmt::format("archbench doctor: device {}: {} pass: {} operator(s) in {:.1f} s\n", device, name,
+                           p.results.size(), p.seconds);
 }
 
 std::pair<int, std::string> exit_code_for(Diagnosis d) {
@@ -199,6 +206,7 @@ int doctor_command(const DoctorOptions& o) {
                                  d.index, ops.size(), o.full ? "check and benchmark shapes" : "quick tier: check shapes",
                                  seed);
         in.blocking = run_doctor_pass({"check", d.index, ops, seed, {}, 0, false, "", !o.full, d.memory_bytes}, progress);
+        say_pass_time(d.index, "blocking", in.blocking);
         workload.push_back(pass_to_json(d.index, "blocking", in.blocking));
         if (o.jit_passes) {
           std::cerr << fmt::format(
@@ -216,6 +224,7 @@ int doctor_command(const DoctorOptions& o) {
                                        true,
                                        ""},
                                       progress);
+          say_pass_time(d.index, "no-jit", *in.no_jit);
           workload.push_back(pass_to_json(d.index, "no-jit", *in.no_jit));
           const FreshCacheDir cache;
           std::cerr << fmt::format(
@@ -235,6 +244,7 @@ int doctor_command(const DoctorOptions& o) {
                                            true,
                                            ""},
                                           progress);
+          say_pass_time(d.index, "forced-jit", *in.forced_jit);
           workload.push_back(pass_to_json(d.index, "forced-jit", *in.forced_jit));
         }
       } catch (const std::exception& e) {

@@ -27,6 +27,7 @@ doctor::PassResults run_doctor_pass(const DoctorPass& p, RunProgress& progress) 
   pass.failure = std::move(outcome.failure);
   pass.load_ms = std::move(outcome.load_ms);
   pass.results = std::move(outcome.results);
+  pass.seconds = outcome.seconds;
   return pass;
 }
 

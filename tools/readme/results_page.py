@@ -2,10 +2,12 @@
 """Writes the measured-results page (docs/results.md) from one run's JSON: a header that names the run and
 the command that made the page, then the tables of tables.py.
 
-Usage: results_page.py RUN.json --date YYYY-MM-DD [--torch TORCH.json] [-o docs/results.md]
+Usage: results_page.py RUN.json --date YYYY-MM-DD [--torch TORCH.json] [--loop LOOP.json] [-o docs/results.md]
 
 RUN.json is the --json output of a full `archbench run`; --date is the day it ran (the JSON does not record it);
---torch adds tools/torch_twins/torch_twins.py's timings of PyTorch at the same shapes.
+--torch adds tools/torch_twins/torch_twins.py's timings of PyTorch at the same shapes; --loop adds the table of
+the after-change loop's wall times (docs/data/loop_h200.json: what was timed, before and after a change, each
+with the revision it was measured at).
 """
 import argparse
 import collections
@@ -52,11 +54,34 @@ def header(run_path, date, command):
     return "\n".join(lines)
 
 
+def loop_table(path):
+    """The after-change loop: wall seconds of each step before and after, against its target."""
+    loop = json.load(open(path))
+    b, a = loop["before"], loop["after"]
+    lines = [
+        "## The after-change loop",
+        "",
+        f"Wall time on {loop['device']}, default build, {loop['date']}: before at `{b['revision']}`, after at "
+        f"`{a['revision']}`. {loop['how']}",
+        "",
+        "| step | before | after | target |",
+        "|---|---:|---:|---:|",
+    ]
+    for row in loop["rows"]:
+        def cell(side):
+            v = row.get(side)
+            return "-" if v is None else v if isinstance(v, str) else f"{v:.1f} s"
+        lines.append(f"| {row['what']} | {cell('before_s')} | {cell('after_s')} | "
+                     f"{'-' if row.get('target_s') is None else '%g s' % row['target_s']} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("run")
     p.add_argument("--date", required=True)
     p.add_argument("--torch")
+    p.add_argument("--loop")
     p.add_argument("-o", "--out", default=None, help="file to write (default: stdout)")
     a = p.parse_args()
     tables_cmd = [sys.executable, str(Path(__file__).with_name("tables.py")), a.run]
@@ -67,9 +92,14 @@ def main():
     command = f"python3 tools/readme/results_page.py {Path(a.run).name} --date {a.date}"
     if a.torch:
         command += f" --torch {Path(a.torch).name}"
+    if a.loop:
+        command += f" --loop {a.loop}"
     if a.out:
         command += f" -o {a.out}"
-    page = header(a.run, a.date, command) + "\n" + tables.strip() + "\n"
+    page = header(a.run, a.date, command) + "\n"
+    if a.loop:
+        page += loop_table(a.loop) + "\n"
+    page += tables.strip() + "\n"
     if a.out:
         Path(a.out).write_text(page)
     else:
