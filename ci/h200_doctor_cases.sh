@@ -17,7 +17,7 @@ configure() {  # name arch-list [extra cmake args]
 if [ "$step" = build ]; then
   configure sm80 "8.0" &
   configure ptx "8.0+PTX" &
-  configure gap "9.0" "-DARCHBENCH_KERNEL_ARCH_OVERRIDES=attention/flash_attention_f32.cu=8.0" &
+  configure gap "9.0" "-DARCHBENCH_KERNEL_ARCH_OVERRIDES=attention/flash_simt.cu=8.0" &
   wait; exit 0
 fi
 

@@ -58,7 +58,7 @@ function(archbench_cuda_targets target)
 endfunction()
 
 # Per-file arch-list overrides, for diagnosis and tests only (e.g. the doctor's per-dtype gap on a
-# real device): ARCHBENCH_KERNEL_ARCH_OVERRIDES="attention/flash_attention_f32.cu=8.0|norm/*.cu=8.0+PTX"
+# real device): ARCHBENCH_KERNEL_ARCH_OVERRIDES="attention/flash_simt.cu=8.0|norm/*.cu=8.0+PTX"
 # compiles the kernel sources matching each glob (relative to kernels/) for that list instead of
 # the build's. The build manifest records the overrides, so every report says the build is not
 # uniform. Sets ARCHBENCH_KERNEL_OVERRIDE_COUNT and, per entry i, ARCHBENCH_KERNEL_OVERRIDE_<i>_GLOB

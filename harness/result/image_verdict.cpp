@@ -1,5 +1,7 @@
 #include "harness/result/image_verdict.hpp"
 
+#include "harness/util/enum_names.hpp"
+
 namespace archbench {
 namespace {
 
@@ -38,10 +40,7 @@ std::string_view image_verdict_name(ImageVerdict v) {
 }
 
 std::optional<ImageVerdict> parse_image_verdict(std::string_view name) {
-  for (ImageVerdict v : kImageVerdicts) {
-    if (name == image_verdict_name(v)) return v;
-  }
-  return std::nullopt;
+  return parse_by_name(kImageVerdicts, image_verdict_name, name);
 }
 
 bool lacks_loadable_image(ImageVerdict v) {

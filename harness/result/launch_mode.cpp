@@ -1,5 +1,7 @@
 #include "harness/result/launch_mode.hpp"
 
+#include "harness/util/enum_names.hpp"
+
 namespace archbench {
 
 std::string_view launch_mode_name(LaunchMode m) {
@@ -12,10 +14,7 @@ std::string_view launch_mode_name(LaunchMode m) {
 }
 
 std::optional<LaunchMode> parse_launch_mode(std::string_view name) {
-  for (LaunchMode m : kLaunchModes) {
-    if (name == launch_mode_name(m)) return m;
-  }
-  return std::nullopt;
+  return parse_by_name(kLaunchModes, launch_mode_name, name);
 }
 
 }  // namespace archbench

@@ -1,5 +1,7 @@
 #include "harness/result/stop_reason.hpp"
 
+#include "harness/util/enum_names.hpp"
+
 namespace archbench {
 
 std::string_view stop_reason_name(StopReason r) {
@@ -13,10 +15,7 @@ std::string_view stop_reason_name(StopReason r) {
 }
 
 std::optional<StopReason> parse_stop_reason(std::string_view name) {
-  for (StopReason r : kStopReasons) {
-    if (name == stop_reason_name(r)) return r;
-  }
-  return std::nullopt;
+  return parse_by_name(kStopReasons, stop_reason_name, name);
 }
 
 }  // namespace archbench

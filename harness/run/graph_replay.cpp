@@ -9,6 +9,7 @@
 
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 namespace {
@@ -120,10 +121,8 @@ std::string_view cuda_graph_mode_name(CudaGraphMode mode) {
 }
 
 std::optional<CudaGraphMode> parse_cuda_graph_mode(std::string_view name) {
-  for (CudaGraphMode m : {CudaGraphMode::Off, CudaGraphMode::Auto, CudaGraphMode::All}) {
-    if (name == cuda_graph_mode_name(m)) return m;
-  }
-  return std::nullopt;
+  return parse_by_name(std::array{CudaGraphMode::Off, CudaGraphMode::Auto, CudaGraphMode::All}, cuda_graph_mode_name,
+                       name);
 }
 
 int graph_batch_for(double launch_ms) {

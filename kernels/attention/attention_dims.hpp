@@ -1,5 +1,5 @@
-// The shape of one scaled-dot-product attention call, O = softmax(Q Kᵀ / sqrt(d)) V, and its
-// float64 CPU reference.
+// The shape of one scaled-dot-product attention call, O = softmax(Q Kᵀ / sqrt(d)) V (its float64
+// reference: attention_reference.hpp).
 //
 // Layout (every implementation of this family): BHND, dense and contiguous.
 //   Q [B, H, Nq, d], K [B, H, Nk, d], V [B, H, Nk, d], O [B, H, Nq, d]
@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <string>
-#include <vector>
 
 #include "harness/ops/dtype.hpp"
 
@@ -34,10 +33,5 @@ struct AttentionDims {
   // query tile).
   [[nodiscard]] AttentionDims check_dims() const;
 };
-
-// O in float64, in the layout above, with scale 1/sqrt(D); softmax with its maximum subtracted
-// (so logits of any size are safe). Sizes of q, k, v must match dims (std::invalid_argument).
-[[nodiscard]] std::vector<double> reference_attention(const std::vector<double>& q, const std::vector<double>& k,
-                                                      const std::vector<double>& v, const AttentionDims& dims);
 
 }  // namespace archbench::kernels::attention

@@ -10,11 +10,11 @@
 //
 // Operators (family/name/dtype/shape):
 //   flash_tc        own, f16 and bf16, CC >= 8.0: FlashAttention-2-style tensor-core kernel
-//                   (flash_attention.cu): mma.sync m16n8k16 with fp32 accumulation, ldmatrix,
+//                   (flash_tc.cu): mma.sync m16n8k16 with fp32 accumulation, ldmatrix,
 //                   cp.async double buffering of K/V, fp32 online softmax; one instantiation per
 //                   head dim (40 runs zero-padded to 48 in shared memory). Every shape.
 //                   oracle_twin = sdpa_cudnn.
-//   flash_simt      own, f32, any CC: the same algorithm on the SIMT cores (flash_attention_f32.cu).
+//   flash_simt      own, f32, any CC: the same algorithm on the SIMT cores (flash_simt.cu).
 //                   A subset of shapes (own_f32 in the table below): every SD1.5 shape, SDXL L2 and
 //                   Flux, so that every head dim is covered; the large d = 64 shapes (SDXL L1, SD3)
 //                   are left to the math path.
@@ -23,7 +23,7 @@
 //                   S and P are allocated in make_problem. It launches that own softmax kernel,
 //                   which is listed in kernels() so the image probe checks it too.
 //   sdpa_cudnn      cuDNN, f16 and bf16, CC >= 8.0, every shape: cuDNN's fused flash attention through
-//                   the backend graph API (cudnn_sdpa.hpp: the frontend's composite SDPA graph, else
+//                   the backend graph API (sdpa_cudnn.hpp: the frontend's composite SDPA graph, else
 //                   the unified SDPA_FWD operation); the plan is built in make_problem, and a refusal
 //                   becomes a LibraryError naming the graph, the step and the cuDNN status.
 //
@@ -42,7 +42,7 @@
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/attention_math.hpp"
 #include "kernels/attention/attention_problem.hpp"
-#include "kernels/attention/cudnn_sdpa.hpp"
+#include "kernels/attention/sdpa_cudnn.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
@@ -116,7 +116,7 @@ void register_operators(Registry& r) {
     }
     for (DType dtype : {DType::F16, DType::BF16}) {
       r.add(std::make_unique<AttentionOperator>(make_spec("sdpa_cudnn", dtype, Impl::CuDNN, kAmpere, shape), shape.dims,
-                                                make_cudnn_sdpa_launch, std::vector<KernelRef>{}));
+                                                make_sdpa_cudnn_launch, std::vector<KernelRef>{}));
     }
     for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = dtype == DType::BF16 ? kAmpere : kAnyCc;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kernels/attention/attention_reference.hpp"
+
 namespace archbench::kernels::attention {
 
 AttentionProblem::AttentionProblem(AttentionDims dims, DType dtype, const AttentionLaunchFactory& factory,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/attention/attention_dims.hpp"
+#include "kernels/attention/attention_reference.hpp"
 #include "kernels/conv/conv_reference.hpp"
 #include "kernels/elementwise/elementwise_reference.hpp"
 #include "kernels/norm/norm_reference.hpp"

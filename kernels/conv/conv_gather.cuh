@@ -1,6 +1,6 @@
 // How the own convolution kernels find their operands: the kernel parameters, the input window
 // of an output pixel, and the walk along the reduction (r, s, c). Host and device code, so that
-// the unit tests run the very arithmetic the kernels run (suites/unit/conv_loader_test.cpp);
+// the unit tests run the very arithmetic the kernels run (suites/unit/kernels/conv/conv_loader_test.cpp);
 // g++ compiles it too, hence CONV_HD instead of __host__ __device__.
 #pragma once
 

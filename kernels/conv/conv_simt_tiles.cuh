@@ -1,6 +1,6 @@
 // The tiling of the SIMT convolution kernel (conv_simt.cu): block tile sizes and which float4 of
 // the gathered input and of the filter each thread fetches per k-tile. Host and device code, so
-// that suites/unit/conv_loader_test.cpp can replay every thread's fetches on the CPU.
+// that suites/unit/kernels/conv/conv_loader_test.cpp can replay every thread's fetches on the CPU.
 #pragma once
 
 #include "kernels/conv/conv_gather.cuh"

@@ -1,6 +1,6 @@
-// The tiling of the tensor-core convolution kernel (conv_tensor_core.cu): block and warp tile
+// The tiling of the tensor-core convolution kernel (conv_tc.cu): block and warp tile
 // sizes, the shared-memory layout, which copies each thread makes for a k-tile, and where each
-// accumulator lands. Host and device code, so that suites/unit/conv_loader_test.cpp can replay
+// accumulator lands. Host and device code, so that suites/unit/kernels/conv/conv_loader_test.cpp can replay
 // every thread's copies and stores on the CPU and check that they assemble exactly the im2col
 // tile and cover the output tile once.
 #pragma once

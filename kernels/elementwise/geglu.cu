@@ -7,8 +7,8 @@
 
 #include "harness/util/cuda_check.hpp"
 #include "kernels/elementwise/elementwise_kernels.hpp"
-#include "kernels/elementwise/launch_config.hpp"
-#include "kernels/elementwise/vector_io.cuh"
+#include "kernels/common/launch_config.hpp"
+#include "kernels/common/vector_io.cuh"
 
 namespace archbench::kernels::elementwise {
 namespace {

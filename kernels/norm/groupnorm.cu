@@ -25,8 +25,8 @@
 #include <stdexcept>
 
 #include "harness/util/cuda_check.hpp"
-#include "kernels/elementwise/launch_config.hpp"
-#include "kernels/elementwise/vector_io.cuh"
+#include "kernels/common/launch_config.hpp"
+#include "kernels/common/vector_io.cuh"
 #include "kernels/norm/norm_kernels.hpp"
 #include "kernels/norm/reduce.cuh"
 #include "kernels/norm/unit_barrier.cuh"

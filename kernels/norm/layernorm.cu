@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "harness/util/cuda_check.hpp"
-#include "kernels/elementwise/vector_io.cuh"
+#include "kernels/common/vector_io.cuh"
 #include "kernels/norm/norm_kernels.hpp"
 #include "kernels/norm/reduce.cuh"
 

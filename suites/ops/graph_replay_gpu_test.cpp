@@ -1,7 +1,7 @@
 // CUDA-graph replay timing on a GPU (skipped without one, saying why): the replay of an own
 // elementwise operator and a cuBLAS GEMM twin, samples per launch, the slowdown knob inside the
 // graph, and the fallback of launches that cannot be captured. In the GPU suite so that ctest
-// labels them gpu (the CPU side is suites/unit/graph_replay_test.cpp); that suite runs with
+// labels them gpu (the CPU side is suites/unit/harness/run/graph_replay_test.cpp); that suite runs with
 // CUDA_LAUNCH_BLOCKING=1, under which capture works as well (tested on the H200).
 
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-#include "kernels/elementwise/launch_config.hpp"
+#include "kernels/common/launch_config.hpp"
 
 #include <cuda_runtime.h>
 

@@ -32,6 +32,6 @@ enum class SdpaGraph { Composite, Unified };
 
 // Builds the execution plan and its workspace for one shape (so in make_problem); the returned
 // launch only sets the stream and executes. dtype: f16 or bf16 (std::invalid_argument otherwise).
-[[nodiscard]] AttentionLaunch make_cudnn_sdpa_launch(const AttentionDims& dims, DType dtype);
+[[nodiscard]] AttentionLaunch make_sdpa_cudnn_launch(const AttentionDims& dims, DType dtype);
 
 }  // namespace archbench::kernels::attention

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/attention/attention_dims.hpp"
+#include "kernels/attention/attention_reference.hpp"
 
 namespace archbench::kernels::attention {
 namespace {

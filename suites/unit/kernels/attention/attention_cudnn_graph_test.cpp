@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "kernels/attention/attention_operators.hpp"
-#include "kernels/attention/cudnn_sdpa.hpp"
+#include "kernels/attention/sdpa_cudnn.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
@@ -34,7 +34,7 @@ TEST(AttentionCudnnGraph, UnifiedOperationBuildsAtEveryShape) {
 TEST(AttentionCudnnGraph, OnlyHalfTypes) {
   const AttentionDims dims{1, 1, 64, 64, 64};
   EXPECT_THROW((void)build_sdpa_graph_without_device(dims, DType::F32, SdpaGraph::Composite), std::invalid_argument);
-  EXPECT_THROW((void)make_cudnn_sdpa_launch(dims, DType::TF32), std::invalid_argument);
+  EXPECT_THROW((void)make_sdpa_cudnn_launch(dims, DType::TF32), std::invalid_argument);
 }
 
 }  // namespace

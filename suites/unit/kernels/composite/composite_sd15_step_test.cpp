@@ -14,6 +14,7 @@
 
 #include "harness/ops/registry.hpp"
 #include "kernels/attention/attention_dims.hpp"
+#include "kernels/attention/attention_reference.hpp"
 #include "kernels/composite/sd15_step_dims.hpp"
 #include "kernels/composite/sd15_step_problem.hpp"
 #include "kernels/composite/sd15_step_reference.hpp"

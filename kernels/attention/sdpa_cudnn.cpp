@@ -1,4 +1,4 @@
-#include "kernels/attention/cudnn_sdpa.hpp"
+#include "kernels/attention/sdpa_cudnn.hpp"
 
 #include <cudnn.h>
 
@@ -283,7 +283,7 @@ size_t build_sdpa_graph_without_device(const AttentionDims& dims, DType dtype, S
   return parts.ops.size();
 }
 
-AttentionLaunch make_cudnn_sdpa_launch(const AttentionDims& dims, DType dtype) {
+AttentionLaunch make_sdpa_cudnn_launch(const AttentionDims& dims, DType dtype) {
   (void)io_type(dtype);  // std::invalid_argument before any cuDNN call
   cudnnHandle_t handle = cudnn_handle();
   std::unique_ptr<Plan> plan;

@@ -1,0 +1,63 @@
+#include "kernels/attention/attention_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace archbench::kernels::attention {
+
+std::vector<double> reference_attention(const std::vector<double>& q, const std::vector<double>& k,
+                                        const std::vector<double>& v, const AttentionDims& d) {
+  if (d.B < 1 || d.H < 1 || d.Nq < 1 || d.Nk < 1 || d.D < 1) {
+    throw std::invalid_argument("reference_attention: every dimension must be >= 1, got " + d.str());
+  }
+  if (q.size() != d.q_numel() || k.size() != d.kv_numel() || v.size() != d.kv_numel()) {
+    throw std::invalid_argument("reference_attention: tensor sizes do not match " + d.str());
+  }
+  const auto D = static_cast<size_t>(d.D);
+  const auto Nq = static_cast<size_t>(d.Nq);
+  const auto Nk = static_cast<size_t>(d.Nk);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d.D));
+  std::vector<double> o(d.q_numel());
+  const size_t rows = d.heads() * Nq;  // one task per query row
+  const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  std::vector<std::jthread> pool;
+  for (unsigned w = 0; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      std::vector<double> p(Nk);
+      for (size_t row = w; row < rows; row += workers) {
+        const size_t head = row / Nq;
+        const double* qi = &q[row * D];
+        const double* kh = &k[head * Nk * D];
+        const double* vh = &v[head * Nk * D];
+        double m = -std::numeric_limits<double>::infinity();
+        for (size_t j = 0; j < Nk; ++j) {
+          double s = 0;
+          for (size_t c = 0; c < D; ++c) s += qi[c] * kh[j * D + c];
+          p[j] = s * scale;
+          m = std::max(m, p[j]);
+        }
+        double sum = 0;
+        for (size_t j = 0; j < Nk; ++j) {
+          p[j] = std::exp(p[j] - m);
+          sum += p[j];
+        }
+        double* oi = &o[row * D];
+        for (size_t c = 0; c < D; ++c) oi[c] = 0;
+        for (size_t j = 0; j < Nk; ++j) {
+          const double w_j = p[j] / sum;
+          for (size_t c = 0; c < D; ++c) oi[c] += w_j * vh[j * D + c];
+        }
+      }
+    });
+  }
+  pool.clear();  // joins
+  return o;
+}
+
+}  // namespace archbench::kernels::attention
