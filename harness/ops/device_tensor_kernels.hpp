@@ -17,10 +17,12 @@ namespace archbench::device_kernels {
 [[nodiscard]] bool available();
 
 // out[i] = lo + (hi - lo) * u_i rounded to dtype's storage, u_i uniform in [0, 1) from a
-// counter-based hash of (seed, i): the values depend on the seed alone. Synchronous.
+// counter-based hash of (seed, i): in [lo, hi] after rounding, and the values depend on the seed
+// alone. Synchronous.
 void fill_uniform(void* out, DType dtype, size_t numel, uint64_t seed, double lo, double hi);
 
-// How many of the numel elements are NaN or infinite (the poison, 0xFF bytes, is a NaN).
+// How many of the numel elements are NaN or infinite (the poison, 0xFF bytes, is a NaN). Runs on
+// the legacy stream: the stream that wrote `data` must be finished first.
 [[nodiscard]] size_t count_non_finite(const void* data, DType dtype, size_t numel);
 
 }  // namespace archbench::device_kernels

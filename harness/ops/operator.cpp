@@ -1,5 +1,8 @@
 #include "harness/ops/operator.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace archbench {
 
 std::string_view impl_name(Impl i) {
@@ -9,6 +12,10 @@ std::string_view impl_name(Impl i) {
     case Impl::CuDNN: return "cudnn";
   }
   return "?";
+}
+
+void require_check_scale(bool has_host_inputs, const char* problem) {
+  if (!has_host_inputs) throw std::logic_error(std::string(problem) + "::check needs a ProblemScale::Check problem");
 }
 
 std::string operator_id(const std::string& family, const std::string& name, DType dtype, const std::string& shape) {

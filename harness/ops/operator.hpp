@@ -81,8 +81,13 @@ class Problem {
 };
 
 // Check: a shape small enough for the float64 CPU reference, keeping what drives rounding
-// error (the reduction length); Bench: the real workload shape.
+// error (the reduction length); Bench: the real workload shape, whose inputs are drawn on the GPU
+// and kept nowhere on the host, so check() cannot run there.
 enum class ProblemScale { Check, Bench };
+
+// The guard every Problem::check() starts with: `has_host_inputs` false (a benchmark-scale
+// problem) is a caller's mistake, std::logic_error naming `problem`.
+void require_check_scale(bool has_host_inputs, const char* problem);
 
 class Operator {
  public:

@@ -36,7 +36,7 @@ OperatorSpec memory_bound_spec(std::string family, std::string name, DType dtype
 }
 
 CheckResult SimpleProblem::check() const {
-  if (host_inputs_.empty()) throw std::logic_error("SimpleProblem::check needs a ProblemScale::Check problem");
+  require_check_scale(!host_inputs_.empty(), "SimpleProblem");
   std::vector<std::vector<double>> in;
   for (const auto& h : host_inputs_) in.push_back(h.values);
   return compare_to_reference(download(output_), reference_(in), tolerance_);

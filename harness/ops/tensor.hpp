@@ -1,6 +1,7 @@
-// Host and device tensors for checking operators: inputs are drawn at random in float64,
-// rounded to the storage type (so the float64 reference sees exactly what the GPU sees),
-// uploaded, and outputs are poisoned with NaN before every run.
+// Host and device tensors for checking operators. Inputs the float64 reference reads (the check
+// scale) are drawn at random in float64 on the host, rounded to the storage type (so the reference
+// sees exactly what the GPU sees) and uploaded; benchmark-scale inputs are drawn on the GPU.
+// Outputs are poisoned with NaN before every run.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +33,9 @@ struct DeviceTensor {
 [[nodiscard]] HostTensor random_tensor(DType dtype, size_t numel, std::mt19937_64& rng, double lo = -1.0, double hi = 1.0);
 [[nodiscard]] DeviceTensor upload(const HostTensor& t);
 [[nodiscard]] DeviceTensor allocate(DType dtype, size_t numel);
-// Uniform in [lo, hi), rounded to dtype's storage, drawn on the device (device_tensor_kernels.hpp),
-// or on the host and uploaded where this build has no image of the fill kernel for the device.
+// Uniform in [lo, hi] after rounding to dtype's storage, drawn on the device
+// (device_tensor_kernels.hpp), or on the host and uploaded where this build has no image of the
+// fill kernel for the device (other values for the same seed: a different generator).
 [[nodiscard]] DeviceTensor random_device_tensor(DType dtype, size_t numel, uint64_t seed, double lo = -1.0,
                                                 double hi = 1.0);
 // One random input of a problem. With `keep`, drawn on the host and kept there for the float64

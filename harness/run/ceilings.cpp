@@ -39,6 +39,7 @@ double copy_gbps(cudaStream_t stream, size_t l2_bytes) {
   const size_t bytes = size_t{1} << 30;  // 1 GiB each way: far beyond any L2
   DeviceBuffer src(bytes), dst(bytes);
   ARCHBENCH_CUDA_CHECK(cudaMemset(src.get(), 0x3c, bytes));
+  finish_legacy_stream();  // the copies run on a non-blocking stream
   auto launch = [&](cudaStream_t s) {
     ARCHBENCH_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
   };

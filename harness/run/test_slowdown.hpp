@@ -28,7 +28,8 @@ class TestSlowdown {
   [[nodiscard]] LaunchFn wrap(LaunchFn launch, const TimingResult& pilot, bool replayed, cudaStream_t stream,
                               size_t l2_bytes);
 
-  // Records what was injected in the timing result (fraction and delay per launch).
+  // Records what was injected in the timing result (fraction and delay per launch); the delay is
+  // known once wrap() has planned it.
   void record(TimingResult& t) const;
 
  private:

@@ -1,7 +1,6 @@
-// Splits [0, n) into fixed chunks and runs them on all host cores. The benchmark-scale inputs
-// (tens of millions of elements drawn, rounded and converted one by one) made data preparation,
-// not the GPU, the bulk of a run; chunk boundaries depend only on n and `chunk`, so results do
-// not depend on the core count.
+// Splits [0, n) into fixed chunks and runs them on all host cores: the host's share of a run
+// (check-scale inputs drawn, rounded and converted one by one; float64 references). Chunk
+// boundaries depend only on n and `chunk`, so results do not depend on the core count.
 #pragma once
 
 #include <algorithm>

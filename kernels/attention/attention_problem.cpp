@@ -22,7 +22,7 @@ AttentionProblem::AttentionProblem(AttentionDims dims, DType dtype, const Attent
 }
 
 CheckResult AttentionProblem::check() const {
-  if (host_q_.values.empty()) throw std::logic_error("AttentionProblem::check needs a ProblemScale::Check problem");
+  require_check_scale(!host_q_.values.empty(), "AttentionProblem");
   return compare_to_reference(download(o_), reference_attention(host_q_.values, host_k_.values, host_v_.values, dims_),
                               tolerance(dtype_));
 }

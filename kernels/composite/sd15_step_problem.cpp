@@ -65,7 +65,7 @@ class Sd15StepProblem final : public Problem {
     for (int s = 0; s < dims_.steps; ++s) enqueue_step(s, stream);
   }
   [[nodiscard]] CheckResult check() const override {
-    if (host_x_.empty()) throw std::logic_error("Sd15StepProblem::check needs a ProblemScale::Check problem");
+    require_check_scale(!host_x_.empty(), "Sd15StepProblem");
     // Tolerance: the dtype's own. The reference rounds every stored intermediate as the GPU does,
     // so each kernel adds only its own rounding error, and the residual connections keep the
     // chain's output from amplifying earlier errors (every branch is normalized before use).

@@ -32,7 +32,7 @@ ConvProblem::ConvProblem(const ConvDims& bench, ConvLayout layout, DType math, c
 }
 
 CheckResult ConvProblem::check() const {
-  if (host_x_.values.empty()) throw std::logic_error("ConvProblem::check needs a ProblemScale::Check problem");
+  require_check_scale(!host_x_.values.empty(), "ConvProblem");
   return compare_to_reference(download(y_), reference_conv(host_x_.values, host_w_.values, dims_, layout_),
                               tolerance(math_));
 }

@@ -40,7 +40,7 @@ class RopeProblem final : public Problem {
   }
   // Against the exact rotation (the fp64 table), so the fp32 rounding of the table counts as error.
   [[nodiscard]] CheckResult check() const override {
-    if (x_.values.empty()) throw std::logic_error("RopeProblem::check needs a ProblemScale::Check problem");
+    require_check_scale(!x_.values.empty(), "RopeProblem");
     return compare_to_reference(download(dy_),
                                 rope_reference(x_.values, table_, static_cast<size_t>(shape_.batch),
                                                static_cast<size_t>(shape_.heads)),

@@ -28,7 +28,7 @@ GemmProblem::GemmProblem(GemmDims dims, DType math, GemmLaunch launch, ProblemSc
 }
 
 CheckResult GemmProblem::check() const {
-  if (host_a_.values.empty()) throw std::logic_error("GemmProblem::check needs a ProblemScale::Check problem");
+  require_check_scale(!host_a_.values.empty(), "GemmProblem");
   return compare_to_reference(download(c_), reference_gemm(host_a_.values, host_b_.values, dims_), tolerance(math_));
 }
 

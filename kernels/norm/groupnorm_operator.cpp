@@ -44,7 +44,7 @@ class GroupNormProblem final : public Problem {
                      workspace_.get(), eps_, stream);
   }
   [[nodiscard]] CheckResult check() const override {
-    if (x_.values.empty()) throw std::logic_error("GroupNormProblem::check needs a ProblemScale::Check problem");
+    require_check_scale(!x_.values.empty(), "GroupNormProblem");
     const GroupNormDims d{static_cast<size_t>(shape_.n), static_cast<size_t>(shape_.c), static_cast<size_t>(shape_.hw),
                           static_cast<size_t>(shape_.groups), shape_.layout == GroupNormLayout::NHWC};
     return compare_to_reference(download(dy_), groupnorm_reference(x_.values, gamma_.values, beta_.values, d, eps_, shape_.silu),

@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -43,10 +44,11 @@ void RunProgress::begin_phase(int device, const std::string& phase, size_t total
 std::string RunProgress::terminal_prefix(double elapsed_s) const {
   if (elapsed_s < 1.0 || done_ == 0 || total_ == 0) return fmt::format("[gpu{} {} {}/{}]", device_, phase_, done_, total_);
   constexpr size_t kBar = 10;
-  const size_t filled = kBar * done_ / total_;
-  const auto left = static_cast<long>(std::lround(elapsed_s / static_cast<double>(done_) *
-                                                  static_cast<double>(total_ - done_)));
-  return fmt::format("[gpu{} {} {}/{} {}{} {}:{:02} left]", device_, phase_, done_, total_, std::string(filled, '#'),
+  const size_t done = std::min(done_, total_);  // a repeated event must not wrap the arithmetic
+  const size_t filled = kBar * done / total_;
+  const auto left = static_cast<long>(std::lround(elapsed_s / static_cast<double>(done) *
+                                                  static_cast<double>(total_ - done)));
+  return fmt::format("[gpu{} {} {}/{} {}{} {}:{:02} left]", device_, phase_, done, total_, std::string(filled, '#'),
                      std::string(kBar - filled, '-'), left / 60, left % 60);
 }
 

@@ -7,7 +7,6 @@
 
 #include <cstdio>
 #include <functional>
-#include <optional>
 #include <string>
 
 #include "harness/result/result.hpp"
@@ -38,7 +37,8 @@ class RunProgress {
   // after `elapsed_s` seconds of the phase; plain "[gpu0 check 50/199]" in its first second or before
   // the first operator is done.
   [[nodiscard]] std::string terminal_prefix(double elapsed_s) const;
-  // Seconds since the phase began (a fake clock for tests).
+  // The monotonic clock, in seconds, that phases are timed by (a fake one for tests; set it before
+  // begin_phase).
   void set_clock(std::function<double()> seconds_now) { now_ = std::move(seconds_now); }
   [[nodiscard]] static std::string verdict(const std::string& phase, const OperatorResult& r, bool& bad);
 

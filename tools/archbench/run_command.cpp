@@ -35,7 +35,7 @@ namespace {
 
 // The time phase's results into the checked records: its timing and, since the timing worker
 // built the problem again in its own process, what it timed (a library may choose differently)
-// and any error or fault it met.
+// and any error or fault it met, including "not reported by the time worker" (then it fails).
 void add_timing(std::vector<OperatorResult>& records, const std::vector<OperatorResult>& timed) {
   std::map<std::string, const OperatorResult*> by_id;
   for (const auto& t : timed) by_id[t.id] = &t;
