@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "harness/ops/tensor.hpp"
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 
@@ -80,9 +81,7 @@ void fill_uniform(void* out, DType dtype, size_t numel, uint64_t seed, double lo
     default: fill_uniform_kernel<<<blocks, kThreads>>>(static_cast<float*>(out), numel, seed, l, span); break;
   }
   ARCHBENCH_CHECK_LAUNCH();
-  // The legacy stream does not order the problems' non-blocking streams: finish here (as
-  // finish_legacy_stream() in tensor.hpp does).
-  ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+  finish_legacy_stream();  // the problems launch on non-blocking streams (tensor.hpp)
 }
 
 size_t count_non_finite(const void* data, DType dtype, size_t numel) {
