@@ -6,19 +6,32 @@
 
 namespace archbench {
 
-SimpleProblem::SimpleProblem(std::string shape, const std::vector<TensorShape>& inputs, TensorShape output,
-                             SimpleLaunch launch, SimpleReference reference, double tolerance, ProblemScale scale,
-                             uint64_t seed)
-    : shape_(std::move(shape)), launch_(std::move(launch)), reference_(std::move(reference)), tolerance_(tolerance) {
+SimpleProblem::SimpleProblem(const SimpleShape& shape, double tolerance, ProblemScale scale, uint64_t seed)
+    : shape_(shape.name), launch_(shape.launch), reference_(shape.reference), tolerance_(tolerance) {
   std::mt19937_64 rng(seed);
   const bool keep = scale == ProblemScale::Check;
-  host_inputs_.resize(keep ? inputs.size() : 0);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const TensorShape& in = inputs[i];
+  host_inputs_.resize(keep ? shape.inputs.size() : 0);
+  for (size_t i = 0; i < shape.inputs.size(); ++i) {
+    const TensorShape& in = shape.inputs[i];
     inputs_.push_back(random_input(in.dtype, in.numel, rng, keep ? &host_inputs_[i] : nullptr, in.lo, in.hi));
   }
-  output_ = allocate(output.dtype, output.numel);
+  output_ = allocate(shape.output.dtype, shape.output.numel);
 }
+
+SimpleOperator::SimpleOperator(OperatorSpec spec, SimpleShape bench, SimpleShape check, std::vector<KernelRef> kernels)
+    : Operator(std::move(spec)), bench_(std::move(bench)), check_(std::move(check)), kernels_(std::move(kernels)) {
+  if (bench_.name != this->spec().shape) {
+    throw std::logic_error("SimpleOperator " + this->spec().name + ": benchmark shape " + bench_.name +
+                           " is not the spec's " + this->spec().shape);
+  }
+}
+
+SimpleOperator::SimpleOperator(OperatorSpec spec, std::vector<TensorShape> inputs, TensorShape output,
+                               SimpleLaunch launch, SimpleReference reference, std::vector<KernelRef> kernels)
+    : Operator(std::move(spec)),
+      bench_{this->spec().shape, std::move(inputs), output, std::move(launch), std::move(reference)},
+      check_(bench_),
+      kernels_(std::move(kernels)) {}
 
 OperatorSpec memory_bound_spec(std::string family, std::string name, DType dtype, std::string shape, std::string model,
                                double bytes) {

@@ -117,6 +117,9 @@ struct OperatorResult {
   std::string fault;
   // What a library twin chose at the benchmark shape (Problem::implementation); empty for own kernels.
   std::string implementation;
+  // Wall time this operator took in each phase's worker ("check": probe, inputs, launches, the
+  // float64 reference; "time": set-up and sampling): where a run's seconds go, per operator.
+  std::map<std::string, double> phase_seconds;
 
   // Not "unsupported", and something went wrong: no image, wrong answer, disagreement, error.
   [[nodiscard]] bool failed() const;

@@ -140,6 +140,7 @@ void to_json(json& j, const OperatorResult& r) {
            {"bytes", r.bytes},   {"image", r.image},   {"error", r.error}, {"failed", r.failed()}};
   j["fault"] = r.fault.empty() ? json(nullptr) : json(r.fault);
   if (!r.implementation.empty()) j["implementation"] = r.implementation;
+  if (!r.phase_seconds.empty()) j["phase_seconds"] = r.phase_seconds;
   j["correctness"] = r.correctness ? json(*r.correctness) : json(nullptr);
   j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
 }
@@ -158,6 +159,7 @@ void from_json(const json& j, OperatorResult& r) {
   j.at("error").get_to(r.error);
   if (j.contains("fault") && !j.at("fault").is_null()) j.at("fault").get_to(r.fault);
   r.implementation = j.value("implementation", std::string());
+  r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});  // absent before it was recorded
   if (!j.at("correctness").is_null()) r.correctness = j.at("correctness").get<CorrectnessResult>();
   if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimingResult>();
 }

@@ -20,38 +20,52 @@ OperatorSpec spec(const char* name, DType d, std::string shape, const char* mode
   return memory_bound_spec("norm", name, d, std::move(shape), model, 2.0 * static_cast<double>(storage_bytes(d)) * numel);
 }
 
+// LayerNorm over rows of `cols` elements (with gamma and beta when affine).
+SimpleShape layernorm_shape(DType d, bool affine, size_t rows, int cols, float eps) {
+  std::vector<TensorShape> inputs{{d, rows * cols}};
+  if (affine) inputs.insert(inputs.end(), {{d, static_cast<size_t>(cols), 0.5, 1.5}, {d, static_cast<size_t>(cols), -0.5, 0.5}});
+  return {"M" + std::to_string(rows) + "_N" + std::to_string(cols), inputs, {d, rows * cols},
+          [d, affine, rows, cols, eps](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
+            launch_layernorm(d, in[0].buffer.get(), affine ? in[1].buffer.get() : nullptr,
+                             affine ? in[2].buffer.get() : nullptr, out.buffer.get(), rows, cols, eps, s);
+          },
+          [affine, rows, cols, eps](const Inputs& in) {
+            return affine ? layernorm_reference(in[0], in[1], in[2], rows, static_cast<size_t>(cols), eps)
+                          : layernorm_reference(in[0], {}, {}, rows, static_cast<size_t>(cols), eps);
+          }};
+}
+
 void add_layernorm(Registry& r, DType d, bool affine) {
-  // SD1.5 transformer LayerNorm (affine, eps 1e-5) at L0; Flux's LayerNorm (no affine, eps 1e-6).
+  // SD1.5 transformer LayerNorm (affine, eps 1e-5) at L0, checked at that shape; Flux's LayerNorm
+  // (no affine, eps 1e-6), checked on 768 of its 4608 rows (whole rows: the reduction is kept).
   const size_t rows = affine ? 8192 : 4608;
   const int cols = affine ? 320 : 3072;
   const float eps = affine ? 1e-5f : 1e-6f;
-  std::vector<TensorShape> inputs{{d, rows * cols}};
-  if (affine) inputs.insert(inputs.end(), {{d, static_cast<size_t>(cols), 0.5, 1.5}, {d, static_cast<size_t>(cols), -0.5, 0.5}});
+  const char* name = affine ? "layernorm" : "layernorm_noaffine";
+  const SimpleShape bench = layernorm_shape(d, affine, rows, cols, eps);
   r.add(std::make_unique<SimpleOperator>(
-      spec(affine ? "layernorm" : "layernorm_noaffine", d, "M" + std::to_string(rows) + "_N" + std::to_string(cols),
-           affine ? "SD1.5 transformer" : "Flux block", static_cast<double>(rows * cols)),
-      inputs, TensorShape{d, rows * cols},
-      [d, affine, rows, cols, eps](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
-        launch_layernorm(d, in[0].buffer.get(), affine ? in[1].buffer.get() : nullptr, affine ? in[2].buffer.get() : nullptr,
-                         out.buffer.get(), rows, cols, eps, s);
-      },
-      [affine, rows, cols, eps](const Inputs& in) {
-        return affine ? layernorm_reference(in[0], in[1], in[2], rows, static_cast<size_t>(cols), eps)
-                      : layernorm_reference(in[0], {}, {}, rows, static_cast<size_t>(cols), eps);
-      },
-      std::vector<KernelRef>{{affine ? "layernorm" : "layernorm_noaffine", layernorm_kernel(d, affine, cols)}}));
+      spec(name, d, bench.name, affine ? "SD1.5 transformer" : "Flux block", static_cast<double>(rows * cols)), bench,
+      affine ? bench : layernorm_shape(d, affine, 768, cols, eps),
+      std::vector<KernelRef>{{name, layernorm_kernel(d, affine, cols)}}));
+}
+
+// RMSNorm over rows of 128 (one head of q or k), [1, heads, tokens, 128].
+SimpleShape rmsnorm128_shape(DType d, int heads, int tokens) {
+  const size_t rows = static_cast<size_t>(heads) * tokens;
+  return {"B1_H" + std::to_string(heads) + "_N" + std::to_string(tokens) + "_D128",
+          {{d, rows * 128}, {d, 128, 0.5, 1.5}}, {d, rows * 128},
+          [d, rows](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
+            launch_rmsnorm128(d, in[0].buffer.get(), in[1].buffer.get(), out.buffer.get(), rows, 1e-6f, s);
+          },
+          [rows](const Inputs& in) { return rmsnorm_reference(in[0], in[1], rows, 128, 1e-6); }};
 }
 
 void add_rmsnorm(Registry& r, DType d) {
-  const size_t rows = size_t{24} * 4608;  // Flux QK-norm: [1, 24 heads, 4608 tokens, 128]
-  r.add(std::make_unique<SimpleOperator>(
-      spec("rmsnorm128", d, "B1_H24_N4608_D128", "Flux QK-norm", static_cast<double>(rows * 128)),
-      std::vector<TensorShape>{{d, rows * 128}, {d, 128, 0.5, 1.5}}, TensorShape{d, rows * 128},
-      [d](const std::vector<DeviceTensor>& in, DeviceTensor& out, cudaStream_t s) {
-        launch_rmsnorm128(d, in[0].buffer.get(), in[1].buffer.get(), out.buffer.get(), rows, 1e-6f, s);
-      },
-      [](const Inputs& in) { return rmsnorm_reference(in[0], in[1], rows, 128, 1e-6); },
-      std::vector<KernelRef>{{"rmsnorm128", rmsnorm128_kernel(d)}}));
+  // Flux QK-norm on [1, 24 heads, 4608 tokens, 128]; checked on 4 of the heads.
+  const SimpleShape bench = rmsnorm128_shape(d, 24, 4608);
+  r.add(std::make_unique<SimpleOperator>(spec("rmsnorm128", d, bench.name, "Flux QK-norm", 24.0 * 4608 * 128), bench,
+                                         rmsnorm128_shape(d, 4, 4608),
+                                         std::vector<KernelRef>{{"rmsnorm128", rmsnorm128_kernel(d)}}));
 }
 
 void add_groupnorm(Registry& r, DType d, GroupNormLayout layout, bool silu) {

@@ -13,20 +13,13 @@ foreach(line IN LISTS lines)
     set(suite "${CMAKE_MATCH_1}")
   elseif(line MATCHES "^  ([^ ]+)")             # "  ImageAndCorrectness/matmul__gemm_tc__f16__M8192_N960_K320  # GetParam() = ..."
     set(test "${suite}.${CMAKE_MATCH_1}")
-    set(serial "")
     if(CMAKE_MATCH_1 MATCHES "/([a-z0-9_]+)__[a-z0-9_]+__(f32|tf32|f16|bf16)__")
       set(labels "gpu;${CMAKE_MATCH_1};${CMAKE_MATCH_2}")
-      # The composite step checks that device memory in use stays the same across steps; with
-      # other tests allocating on the same GPU that device-wide figure moves (seen on the H200
-      # under ctest -j4), so these run alone.
-      if(CMAKE_MATCH_1 STREQUAL "composite")
-        set(serial "RUN_SERIAL TRUE ")
-      endif()
     else()
       set(labels "gpu")
     endif()
     string(APPEND script "add_test([==[${test}]==] [==[${EXE}]==] [==[--gtest_filter=${test}]==])\n"
-      "set_tests_properties([==[${test}]==] PROPERTIES LABELS [==[${labels}]==] ENVIRONMENT CUDA_LAUNCH_BLOCKING=1 RESOURCE_GROUPS gpus:1 ${serial}"
+      "set_tests_properties([==[${test}]==] PROPERTIES LABELS [==[${labels}]==] ENVIRONMENT CUDA_LAUNCH_BLOCKING=1 RESOURCE_GROUPS gpus:1 "
       "SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n")
   endif()
 endforeach()

@@ -19,8 +19,9 @@ doctor::PassResults run_doctor_pass(const DoctorPass& p, RunProgress& progress) 
   plan.worker.load_times = true;
   plan.worker.probe_only = p.probe_only;
   plan.worker.quick = p.quick;
-  // As run --quick: several workers at once when only the check shapes run.
-  plan.workers = p.quick ? quick_check_workers(p.device_memory_bytes) : 1;
+  // As run --quick: several workers at once when only the check shapes run. A --full pass keeps
+  // one: it measures each operator's first module load, which other workers' loads would slow.
+  plan.workers = p.quick ? check_workers(p.device_memory_bytes, true) : 1;
   PhaseOutcome outcome = run_device_phase(plan, progress);
 
   doctor::PassResults pass;

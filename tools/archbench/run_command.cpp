@@ -44,6 +44,7 @@ void add_timing(std::vector<OperatorResult>& records, const std::vector<Operator
     if (it == by_id.end()) continue;
     const OperatorResult& t = *it->second;
     r.timing = t.timing;
+    r.phase_seconds.insert(t.phase_seconds.begin(), t.phase_seconds.end());
     if (!t.implementation.empty()) r.implementation = t.implementation;
     if (!t.error.empty()) r.error = t.error;
     if (!t.fault.empty()) r.fault = t.fault;
@@ -139,9 +140,9 @@ int run_command(const RunOptions& o) {
     plan.worker.hot_l2 = o.hot_l2;
     plan.worker.quick = o.quick;
     plan.worker.cuda_graph = o.cuda_graph;
-    // The quick tier's check is CPU work at small shapes: several workers at once. A full check
-    // keeps one, since its benchmark shapes can fill the device.
-    plan.workers = o.quick ? quick_check_workers(dr.device.memory_bytes) : 1;
+    // The check is mostly host work (inputs, references, library set-up): several workers at once,
+    // as many as the device's memory allows (fewer for the full check's benchmark shapes).
+    plan.workers = check_workers(dr.device.memory_bytes, o.quick);
     const PhaseOutcome check = run_device_phase(plan, progress);
     dr.operators = check.results;
     dr.phase_seconds["check"] = check.seconds;

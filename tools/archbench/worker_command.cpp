@@ -74,9 +74,11 @@ int worker_command(const WorkerOptions& o) {
       append_line(o.out_path, nlohmann::json{{"type", "load"}, {"id", id}, {"ms", ms}}.dump());
     }
     OperatorResult r = describe(*op);
+    const auto started = std::chrono::steady_clock::now();
     if (o.phase == "check" && o.probe_only) r.image = probe_image(*op, build_manifest(), env.facts(dev));
     else if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r, CheckOptions{!o.quick});
     else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);
+    r.phase_seconds[o.phase] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // A sticky error (illegal address, trap, ...) leaves this context unusable: report the
     // operator that caused it and let the parent start a fresh worker for the rest.
     const cudaError_t state = cudaDeviceSynchronize();

@@ -298,9 +298,9 @@ WorkerOutcome run_phase_parallel(const WorkerRequest& req, int workers) {
   return out;
 }
 
-int quick_check_workers(size_t device_memory_bytes) {
+int check_workers(size_t device_memory_bytes, bool quick) {
   const int by_cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()) / 2);
-  const int by_memory = static_cast<int>(device_memory_bytes / (size_t{4} << 30));
+  const int by_memory = static_cast<int>(device_memory_bytes / ((quick ? size_t{4} : size_t{16}) << 30));
   return std::clamp(std::min(by_cores, by_memory), 1, 8);
 }
 

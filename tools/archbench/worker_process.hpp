@@ -74,14 +74,16 @@ struct WorkerRequest {
 
 // The same phase split over `workers` worker processes at once, each with every workers-th
 // operator (so each gets a share of every family), supervised each on its own thread; on_event is
-// serialised. For the quick tier, whose check is mostly CPU work (inputs and float64 references
-// at the check shapes) in one thread per worker: more workers use more cores. Outcomes merged:
+// serialised. For the check phase, whose time is mostly spent on the host (inputs, float64
+// references, library set-up) while the device waits: more workers keep it busy. Outcomes merged:
 // results and faults of all, the failures joined.
 [[nodiscard]] WorkerOutcome run_phase_parallel(const WorkerRequest& request, int workers);
 
-// How many workers the quick tier runs at once on a device: half the cores, at most one per
-// 4 GiB of device memory (each holds a CUDA context and its check-shape buffers), 1 to 8.
-[[nodiscard]] int quick_check_workers(size_t device_memory_bytes);
+// How many check workers run at once on a device: half the cores, 1 to 8, and at most one per
+// 4 GiB of device memory for the quick tier (a CUDA context and check-shape buffers) or per
+// 16 GiB for the full check (its benchmark-shape pass holds up to about 5 GB: the attention
+// score matrix of Flux's 4608 tokens), so that a 24 GB card checks with one.
+[[nodiscard]] int check_workers(size_t device_memory_bytes, bool quick);
 
 // The worker's side: one JSON object per line, flushed as soon as it is known.
 void append_line(const std::string& path, const std::string& json_line);

@@ -144,9 +144,11 @@ TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
   // Fewer operators than workers: one worker each; one worker: run_phase itself.
   req.ids = {"a"};
   EXPECT_EQ(run_phase_parallel(req, 8).workers_started, 1);
-  EXPECT_EQ(quick_check_workers(size_t{2} << 30), 1);   // a 2 GiB device: one
-  EXPECT_LE(quick_check_workers(size_t{140} << 30), 8);
-  EXPECT_GE(quick_check_workers(size_t{140} << 30), 1);
+  EXPECT_EQ(check_workers(size_t{2} << 30, true), 1);   // a 2 GiB device: one
+  EXPECT_EQ(check_workers(size_t{24} << 30, false), 1);  // a 24 GB card's full check: one
+  EXPECT_LE(check_workers(size_t{140} << 30, true), 8);
+  EXPECT_GE(check_workers(size_t{140} << 30, true), 1);
+  EXPECT_LE(check_workers(size_t{140} << 30, false), check_workers(size_t{140} << 30, true));
 }
 
 TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash) {
