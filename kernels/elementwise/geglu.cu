@@ -85,9 +85,7 @@ void launch_geglu(DType dtype, const void* x, void* y, size_t rows, size_t cols,
 }
 
 const void* geglu_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&geglu<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &geglu<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::elementwise

@@ -147,9 +147,7 @@ const void* activation_kernel(Activation act, DType dtype) {
 }
 
 const void* add_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&map_kernel<decltype(tag), 2, AddOp>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &map_kernel<decltype(tag), 2, AddOp>; });
 }
 
 }  // namespace archbench::kernels::elementwise

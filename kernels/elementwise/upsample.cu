@@ -91,9 +91,7 @@ void launch_upsample_nearest2x(DType dtype, const void* x, void* y, size_t plane
 }
 
 const void* upsample_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&upsample_nearest2x<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &upsample_nearest2x<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::elementwise
