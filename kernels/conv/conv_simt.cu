@@ -21,6 +21,7 @@
 #include <string>
 
 #include "harness/util/cuda_check.hpp"
+#include "kernels/common/grouped_tile.cuh"
 #include "kernels/conv/conv_gather.cuh"
 #include "kernels/conv/conv_simt_tiles.cuh"
 

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "harness/util/cuda_check.hpp"
+#include "kernels/common/grouped_tile.cuh"
 #include "kernels/common/tensor_core.cuh"
 #include "kernels/conv/conv_gather.cuh"
 #include "kernels/conv/conv_tc_tiles.cuh"

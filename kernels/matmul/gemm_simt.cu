@@ -11,6 +11,7 @@
 //     the current one is used, then written to the other buffer; one barrier per k-step.
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_launch_checks.hpp"
+#include "kernels/common/grouped_tile.cuh"
 #include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
@@ -47,19 +48,6 @@ static_assert(kBlockM * kBlockK == 4 * kThreads, "one float4 of A and of B per t
 static_assert(kThreadsPerDim * kThreadsPerDim == kThreads, "16x16 thread grid");
 static_assert(kThreadsPerDim * kThreadTile == kBlockM, "thread grid covers the block tile");
 
-// Maps the linear block index to (tile_m, tile_n) in groups of kGroupM tile rows (see kGroupM).
-__device__ __forceinline__ void swizzled_tile(int& tile_m, int& tile_n) {
-  const int tiles_n = static_cast<int>(gridDim.x);
-  const int tiles_m = static_cast<int>(gridDim.y);
-  const int block = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
-  const int blocks_per_group = kGroupM * tiles_n;
-  const int first_m = (block / blocks_per_group) * kGroupM;
-  const int group_rows = min(tiles_m - first_m, kGroupM);
-  const int in_group = block % blocks_per_group;
-  tile_m = first_m + in_group % group_rows;
-  tile_n = in_group / group_rows;
-}
-
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_simt_f32(const float* __restrict__ A, const float* __restrict__ B,
                   float* __restrict__ C, int M, int N, int K) {
@@ -68,7 +56,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   int tile_m = 0;
   int tile_n = 0;
-  swizzled_tile(tile_m, tile_n);
+  grouped_tile<kGroupM>(tile_m, tile_n);
   const int tid = static_cast<int>(threadIdx.x);
 
   // Loader: each k-step needs 128 rows x 8 k of A and of B = 256 float4 each, one per thread.

@@ -15,6 +15,7 @@
 //     C tile with quiet NaN, so running such code fails any correctness check visibly.
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_launch_checks.hpp"
+#include "kernels/common/grouped_tile.cuh"
 #include "kernels/common/tensor_core.cuh"
 #include "harness/util/cuda_check.hpp"
 
@@ -54,7 +55,7 @@ constexpr int kChunk = 8;                                       // halves per 16
 constexpr int kChunksPerRow = kBlockK / kChunk;                 // 4
 constexpr int kCopiesPerThread = kBlockM * kChunksPerRow / kThreads;  // 2 for A, 2 for B
 constexpr int kRowsPerCopyPass = kThreads / kChunksPerRow;            // 64
-constexpr int kGroupM = 8;  // swizzle group height, see swizzled_tile
+constexpr int kGroupM = 8;  // swizzle group height, see grouped_tile
 
 static_assert(kBlockM == kBlockN, "one copy mapping serves both A and B tiles");
 static_assert((kBlockM / kWarpM) * kWarpsN * 32 == kThreads, "2 x 4 warps");
@@ -65,21 +66,6 @@ static_assert(kFragsM * kMmaM == kWarpM && kFragsN * kMmaN == kWarpN, "mma tiles
 static_assert(kFragsN % 2 == 0, "one ldmatrix.x4 loads the B fragments of two n8 tiles");
 static_assert((kSmemStride * 2) % 16 == 0, "rows must stay 16-byte aligned");
 
-// Maps the linear block index to (tile_m, tile_n) so that consecutive blocks cover kGroupM
-// tile rows of one tile column before moving to the next column: the blocks resident at one
-// time then share A and B tiles through L2 instead of each streaming its own.
-__device__ __forceinline__ void swizzled_tile(int& tile_m, int& tile_n) {
-  const int tiles_n = static_cast<int>(gridDim.x);
-  const int tiles_m = static_cast<int>(gridDim.y);
-  const int block = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
-  const int blocks_per_group = kGroupM * tiles_n;
-  const int first_m = (block / blocks_per_group) * kGroupM;
-  const int group_rows = min(tiles_m - first_m, kGroupM);
-  const int in_group = block % blocks_per_group;
-  tile_m = first_m + in_group % group_rows;
-  tile_n = in_group / group_rows;
-}
-
 using namespace tensor_core;  // ElementTraits, cp.async, ldmatrix, mma (kernels/common/tensor_core.cuh)
 
 template <typename T>
@@ -88,7 +74,7 @@ __global__ void __launch_bounds__(kThreads, 2)
             int K) {
   int tile_m = 0;
   int tile_n = 0;
-  swizzled_tile(tile_m, tile_n);
+  grouped_tile<kGroupM>(tile_m, tile_n);
   const int tid = static_cast<int>(threadIdx.x);
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
