@@ -37,8 +37,8 @@
 #include "harness/util/cuda_check.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/head_dim_dispatch.hpp"
-#include "kernels/attention/shared_memory_opt_in.hpp"
 #include "kernels/attention/tensor_core_primitives.cuh"
+#include "kernels/common/shared_memory_opt_in.hpp"
 
 namespace archbench::kernels::attention {
 // Tile geometry lives in a named namespace: internal-linkage members that one target's device pass
@@ -353,7 +353,7 @@ template <typename T, int kHeadDim>
 void launch_for(const void* q, const void* k, const void* v, void* o, const AttentionDims& d, cudaStream_t stream) {
   using Tile = FlashTile<kHeadDim>;
   const void* kernel = reinterpret_cast<const void*>(&flash_attention_tc<T, kHeadDim>);
-  opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes);
+  opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, "attention kernel");
   const dim3 grid(static_cast<unsigned>((d.Nq + Tile::kBlockM - 1) / Tile::kBlockM), static_cast<unsigned>(d.heads()));
   const float scale_log2 = static_cast<float>(kLog2e / std::sqrt(static_cast<double>(kHeadDim)));
   flash_attention_tc<T, kHeadDim><<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(
