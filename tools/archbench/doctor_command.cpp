@@ -88,32 +88,13 @@
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
+#include "tools/archbench/temp_dir.hpp"
 #include "tools/archbench/worker_process.hpp"
 
 namespace archbench::cli {
 namespace {
 
 using doctor::Diagnosis;
-
-// A fresh, empty JIT cache directory for the forced-JIT pass, removed afterwards.
-class FreshCacheDir {
- public:
-  FreshCacheDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "archbench-jit-cache.XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("cannot create a temporary JIT cache directory");
-    path_ = tmpl;
-  }
-  ~FreshCacheDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  FreshCacheDir(const FreshCacheDir&) = delete;
-  FreshCacheDir& operator=(const FreshCacheDir&) = delete;
-  [[nodiscard]] const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 nlohmann::json pass_to_json(int device, const std::string& name, const doctor::PassResults& p) {
   nlohmann::json ops = nlohmann::json::array();
@@ -226,7 +207,7 @@ int doctor_command(const DoctorOptions& o) {
                                       progress);
           say_pass_time(d.index, "no-jit", *in.no_jit);
           workload.push_back(pass_to_json(d.index, "no-jit", *in.no_jit));
-          const FreshCacheDir cache;
+          const TempDir cache("archbench-jit-cache", "temporary JIT cache directory");  // fresh and empty
           std::cerr << fmt::format(
               "archbench doctor: device {}: forced-JIT pass (CUDA_FORCE_PTX_JIT=1, CUDA_CACHE_PATH={})...\n", d.index,
               cache.path());
