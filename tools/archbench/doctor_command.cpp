@@ -123,13 +123,9 @@ std::pair<int, std::string> exit_code_for(Diagnosis d) {
 
 int doctor_command(const DoctorOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
-  std::vector<const Operator*> ops;
-  try {
-    ops = select_operators(o.filter, {});
-  } catch (const UsageError& e) {
-    std::cerr << "archbench doctor: " << e.what() << "\n";
-    return kUsage;
-  }
+  const auto selected = select_or_explain("doctor", o.filter, {});
+  if (!selected) return kUsage;
+  const std::vector<const Operator*>& ops = *selected;
   const BuildManifest& build = build_manifest();
   // CUDA initialises here (libcuda maps now, when there is one); the parent never creates a
   // context: the workload runs in worker processes.
