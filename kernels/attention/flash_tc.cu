@@ -55,38 +55,32 @@ namespace flash_detail {
 //          launch says so (opt_in_dynamic_shared_memory) instead of running;
 //   d 160: about 240 registers, 4 warps per block (its shape is small: N = 256).
 // These (and 8 vs 4 warps for d 128) are the first knobs to tune on the H200.
-template <int kHeadDim>
-struct FlashConfig;
-template <>
-struct FlashConfig<40> {
-  static constexpr int kWarps = 8, kBlockN = 64, kMinBlocks = 2;
+struct FlashConfig {
+  int warps;
+  int block_n;
+  int min_blocks;
 };
-template <>
-struct FlashConfig<64> {
-  static constexpr int kWarps = 8, kBlockN = 64, kMinBlocks = 2;
-};
-template <>
-struct FlashConfig<80> {
-  static constexpr int kWarps = 8, kBlockN = 32, kMinBlocks = 2;
-};
-template <>
-struct FlashConfig<128> {
-  static constexpr int kWarps = 8, kBlockN = 64, kMinBlocks = 1;
-};
-template <>
-struct FlashConfig<160> {
-  static constexpr int kWarps = 4, kBlockN = 32, kMinBlocks = 1;
-};
+constexpr FlashConfig flash_config(int head_dim) {
+  switch (head_dim) {
+    case 40: return {8, 64, 2};
+    case 64: return {8, 64, 2};
+    case 80: return {8, 32, 2};
+    case 128: return {8, 64, 1};
+    case 160: return {4, 32, 1};
+    default: return {0, 0, 0};  // no kernel for this head dim (FlashTile refuses it)
+  }
+}
 
 template <int kHeadDim>
 struct FlashTile {
   static constexpr int kD = kHeadDim;
   static constexpr int kPadded = (kHeadDim + 15) / 16 * 16;
-  static constexpr int kWarps = FlashConfig<kHeadDim>::kWarps;
+  static_assert(flash_config(kHeadDim).warps > 0, "a head dim with a FlashConfig");
+  static constexpr int kWarps = flash_config(kHeadDim).warps;
   static constexpr int kThreads = kWarps * 32;
-  static constexpr int kMinBlocks = FlashConfig<kHeadDim>::kMinBlocks;
+  static constexpr int kMinBlocks = flash_config(kHeadDim).min_blocks;
   static constexpr int kBlockM = kWarps * 16;
-  static constexpr int kBlockN = FlashConfig<kHeadDim>::kBlockN;
+  static constexpr int kBlockN = flash_config(kHeadDim).block_n;
   static constexpr int kStride = kPadded + 8;        // shared row stride in elements
   static constexpr int kRowBytes = kStride * 2;
   static constexpr int kChunks = kPadded / 8;        // 16-byte chunks per padded row
