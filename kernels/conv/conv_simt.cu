@@ -46,9 +46,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   __shared__ __align__(16) float As[2][kBlockK][kSmemStride];
   __shared__ __align__(16) float Bs[2][kBlockK][kSmemStride];
 
-  int tile_m = 0;
-  int tile_n = 0;
-  grouped_tile<kGroupM>(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
 
   // Loader (conv_simt_tiles.cuh): one float4 of A and of B per thread per k-tile.

@@ -53,9 +53,7 @@ __global__ void __launch_bounds__(Tiles<kBlockN, kChunk>::kThreads, Tiles<kBlock
             ConvParams p) {
   using Cfg = Tiles<kBlockN, kChunk>;
   using Traits = ElementTraits<T>;
-  int tile_m = 0;
-  int tile_n = 0;
-  grouped_tile<kGroupM>(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
   const int split = static_cast<int>(blockIdx.z);
   const bool split_k = gridDim.z > 1;

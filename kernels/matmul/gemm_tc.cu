@@ -58,9 +58,7 @@ template <typename T>
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_tc(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
             int K) {
-  int tile_m = 0;
-  int tile_n = 0;
-  grouped_tile<kGroupM>(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
