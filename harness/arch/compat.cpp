@@ -4,6 +4,7 @@
 #include <utility>
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace archbench::arch {
 namespace {
@@ -81,24 +82,32 @@ bool in_family(int family_arch, int device_arch) {
   return std::ranges::find(m, device_arch) != m.end();
 }
 
-bool sass_runs_on(const CodeTarget& t, ComputeCapability device) {
-  const int d = device.number();
+namespace {
+
+// The rule SASS and PTX share for suffixed targets: an arch-specific one ('a') serves only its own
+// arch, a family-specific one ('f') the members of its family. nullopt for a plain target, whose
+// rule differs between the two.
+std::optional<bool> suffixed_target_serves(const CodeTarget& t, int device_arch) {
   switch (t.suffix) {
-    case Suffix::ArchSpecific: return t.arch == d;
-    case Suffix::FamilySpecific: return in_family(t.arch, d);
+    case Suffix::ArchSpecific: return t.arch == device_arch;
+    case Suffix::FamilySpecific: return in_family(t.arch, device_arch);
     case Suffix::None: break;
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool sass_runs_on(const CodeTarget& t, ComputeCapability device) {
+  const int d = device.number();
+  if (const auto serves = suffixed_target_serves(t, d)) return *serves;
   if (is_tegra(t.arch) || is_tegra(d)) return t.arch == d;
   return t.arch / 10 == d / 10 && d >= t.arch;
 }
 
 bool ptx_can_target(const CodeTarget& t, ComputeCapability device) {
   const int d = device.number();
-  switch (t.suffix) {
-    case Suffix::ArchSpecific: return t.arch == d;
-    case Suffix::FamilySpecific: return in_family(t.arch, d);
-    case Suffix::None: break;
-  }
+  if (const auto serves = suffixed_target_serves(t, d)) return *serves;
   return d >= t.arch;
 }
 

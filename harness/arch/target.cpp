@@ -24,23 +24,35 @@ std::string CodeTarget::virtual_name() const {
   return "compute_" + std::to_string(virtual_arch) + std::string(suffix_letter(suffix));
 }
 
+namespace {
+
+// Removes `prefix` from the front of s (or `suffix` from its end) when it is there; says whether it was.
+bool take_prefix(std::string_view& s, std::string_view prefix) {
+  if (!s.starts_with(prefix)) return false;
+  s.remove_prefix(prefix.size());
+  return true;
+}
+bool take_suffix(std::string_view& s, char suffix) {
+  if (!s.ends_with(suffix)) return false;
+  s.remove_suffix(1);
+  return true;
+}
+
+}  // namespace
+
 std::optional<CodeTarget> parse_target_name(std::string_view name) {
   CodeTarget t;
-  if (name.starts_with("sm_")) {
+  if (take_prefix(name, "sm_")) {
     t.kind = ImageKind::Sass;
-    name.remove_prefix(3);
-  } else if (name.starts_with("compute_")) {
+  } else if (take_prefix(name, "compute_")) {
     t.kind = ImageKind::Ptx;
-    name.remove_prefix(8);
   } else {
     return std::nullopt;
   }
-  if (name.ends_with('a')) {
+  if (take_suffix(name, 'a')) {
     t.suffix = Suffix::ArchSpecific;
-    name.remove_suffix(1);
-  } else if (name.ends_with('f')) {
+  } else if (take_suffix(name, 'f')) {
     t.suffix = Suffix::FamilySpecific;
-    name.remove_suffix(1);
   }
   if (name.empty() || name.size() > 4) return std::nullopt;
   auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), t.arch);

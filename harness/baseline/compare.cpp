@@ -35,8 +35,6 @@ double run_spread(const TimingResult& t) {
   return mid > 0 ? (*std::ranges::max_element(m) - *std::ranges::min_element(m)) / mid : 0;
 }
 
-std::string variant_of(const OperatorResult& r) { return r.family + "/" + r.name; }
-
 // Instability is a property of a code path more than of one shape: when at least half of a
 // variant's operators (family/name, two or more) spread beyond max_spread in the baseline, the
 // others may simply not have shown their second mode in these few runs (cuDNN's legacy conv path
@@ -45,7 +43,7 @@ std::map<std::string, std::string> unstable_variants(const DeviceResults& baseli
   std::map<std::string, std::pair<size_t, size_t>> counts;  // unstable, timed
   for (const auto& b : baseline.operators) {
     if (!b.timing || b.timing->samples_ms.empty()) continue;
-    auto& [unstable, timed] = counts[variant_of(b)];
+    auto& [unstable, timed] = counts[b.variant()];
     ++timed;
     if (run_spread(*b.timing) > th.rule(b.family).max_spread) ++unstable;
   }
@@ -113,7 +111,7 @@ Comparison compare_one(const OperatorResult& base, const OperatorResult& now, co
                            c.base_ms, n.median_ms, 100 * c.effect, medians.size(), 100 * spread, 100 * rule.max_spread);
     return c;
   }
-  if (auto v = unstable.find(variant_of(base)); v != unstable.end()) {
+  if (auto v = unstable.find(base.variant()); v != unstable.end()) {
     c.change = Change::Unstable;
     c.detail = fmt::format("{:.4f} -> {:.4f} ms ({:+.1f}%): not gated, {} operators of {} spread beyond max_spread "
                            "{:.0f}% between the baseline's runs (this one {:.1f}%)",

@@ -537,27 +537,28 @@ void check_duplicate_libraries(const RuntimeFacts& f, Checklist& out) {
 }
 
 void check_stub_libcuda(const RuntimeFacts& f, Checklist& out) {
-  // The stub is fine to link against, never to load.
-  for (const auto& c : f.mapped) {
-    if (c.family != "libcuda" || !c.stub()) continue;
-    out.add(Finding(Layer::Runtime, "stub-libcuda", Outcome::Fail, "the stub libcuda is loaded: " + c.real_path,
-                    "the toolkit's stubs/libcuda.so only satisfies the linker; loaded at run time every CUDA call "
-                    "fails (cudaErrorStubLibrary, 34) or behaves as if there were no driver",
-                    "remove " + fs::path(c.real_path).parent_path().string() +
-                        " from LD_LIBRARY_PATH so the driver's libcuda.so.1 is found",
+  // The stub is fine to link against, never to load. Either way the fix takes its directory
+  // off LD_LIBRARY_PATH.
+  auto add = [&](Outcome outcome, std::string summary, const char* cause, const LibraryCopy& c,
+                 const std::string& path, const char* so_that) {
+    out.add(Finding(Layer::Runtime, "stub-libcuda", outcome, std::move(summary), cause,
+                    "remove " + fs::path(path).parent_path().string() + " from LD_LIBRARY_PATH" + so_that,
                     {MixedCudaLibraries})
                 .with_details({describe(c)}));
+  };
+  for (const auto& c : f.mapped) {
+    if (c.family != "libcuda" || !c.stub()) continue;
+    add(Outcome::Fail, "the stub libcuda is loaded: " + c.real_path,
+        "the toolkit's stubs/libcuda.so only satisfies the linker; loaded at run time every CUDA call fails "
+        "(cudaErrorStubLibrary, 34) or behaves as if there were no driver",
+        c, c.real_path, " so the driver's libcuda.so.1 is found");
   }
   for (const auto& c : f.reachable) {
     if (c.family != "libcuda" || !c.stub()) continue;
-    out.add(Finding(Layer::Runtime, "stub-libcuda", Outcome::Warn,
-                    "a stub libcuda is reachable through " + c.via + ": " + c.path,
-                    "a program that opens libcuda.so (not libcuda.so.1) may load the stub instead of the driver, and "
-                    "then every CUDA call fails",
-                    "remove " + fs::path(c.path).parent_path().string() +
-                        " from LD_LIBRARY_PATH (stubs are for linking only)",
-                    {MixedCudaLibraries})
-                .with_details({describe(c)}));
+    add(Outcome::Warn, "a stub libcuda is reachable through " + c.via + ": " + c.path,
+        "a program that opens libcuda.so (not libcuda.so.1) may load the stub instead of the driver, and then "
+        "every CUDA call fails",
+        c, c.path, " (stubs are for linking only)");
   }
 }
 

@@ -25,8 +25,6 @@ bool wrong_result(const OperatorResult& r) {
          !r.correctness->correct();
 }
 
-std::string variant(const OperatorResult& r) { return r.family + "/" + r.name; }
-
 // A JIT-pass result (an image probe, or a full check when one ran) without a problem.
 bool ran_in_pass(const OperatorResult& r) {
   if (!r.error.empty() || !r.fault.empty() || !r.image.agrees) return false;
@@ -68,15 +66,15 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
   std::vector<std::string> parts;
   std::set<std::string> done;
   for (const auto* f : failing) {
-    const std::string v = variant(*f);
+    const std::string v = f->variant();
     if (!done.insert(v).second) continue;
     std::set<std::string> bad_dtypes, ok_dtypes, twins;
     for (const auto* g : failing) {
-      if (variant(*g) == v) bad_dtypes.insert(g->dtype);
+      if (g->variant() == v) bad_dtypes.insert(g->dtype);
     }
     for (const auto& r : all) {
       if (r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
-      if (variant(r) == v && !bad_dtypes.contains(r.dtype)) ok_dtypes.insert(r.dtype);
+      if (r.variant() == v && !bad_dtypes.contains(r.dtype)) ok_dtypes.insert(r.dtype);
       if (r.family == f->family && r.name != f->name && bad_dtypes.contains(r.dtype) && r.shape == f->shape)
         twins.insert(r.name);
     }
@@ -104,9 +102,9 @@ std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& fa
                                     const std::vector<OperatorResult>& all) {
   std::vector<std::string> out;
   std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_variant;  // ok, bad
-  for (const auto* f : failing) by_variant[variant(*f)].second.insert(f->dtype);
+  for (const auto* f : failing) by_variant[f->variant()].second.insert(f->dtype);
   for (const auto& r : all) {
-    auto it = by_variant.find(variant(r));
+    auto it = by_variant.find(r.variant());
     if (it != by_variant.end() && !r.failed() && !it->second.second.contains(r.dtype)) it->second.first.insert(r.dtype);
   }
   for (const auto& [v, sets] : by_variant) {

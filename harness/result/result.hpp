@@ -123,6 +123,9 @@ struct OperatorResult {
 
   // Not "unsupported", and something went wrong: no image, wrong answer, disagreement, error.
   [[nodiscard]] bool failed() const;
+  // "family/name": the operator's code path, over all its dtypes and shapes (the doctor's
+  // per-variant findings, compare's unstable variants).
+  [[nodiscard]] std::string variant() const { return family + "/" + name; }
 };
 
 // The ceilings of one device, measured at the start of the timing phase.

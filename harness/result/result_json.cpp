@@ -33,11 +33,90 @@ Enum read_enum(const json& j, const char* key, std::string_view field, std::opti
   reject_field(j, std::string(field) + " is '" + value + "', not one of " + known);
 }
 
+// The fields a type writes and reads back under the same key, one list per type: each calls
+// field(key, member) in turn, with `r` const when writing. Fields with a default for older
+// files, enums and nested objects are handled beside the lists.
+template <typename R, typename Field>
+void image_fields(R& r, Field&& field) {
+  field("label", r.label);
+  field("cause", r.cause);
+  field("fix", r.fix);
+  field("agrees", r.agrees);
+  field("disagreement", r.disagreement);
+}
+
+template <typename R, typename Field>
+void correctness_fields(R& r, Field&& field) {
+  field("passed", r.passed);
+  field("check_shape", r.check_shape);
+  field("rel_error", r.rel_error);
+  field("max_abs_error", r.max_abs_error);
+  field("tolerance", r.tolerance);
+  field("non_finite", r.non_finite);
+  field("elements", r.elements);
+  field("bench_shape_finite", r.bench_shape_finite);
+  field("seed", r.seed);
+}
+
+template <typename R, typename Field>
+void timing_fields(R& r, Field&& field) {
+  field("median_ms", r.median_ms);
+  field("q1_ms", r.q1_ms);
+  field("q3_ms", r.q3_ms);
+  field("min_ms", r.min_ms);
+  field("max_ms", r.max_ms);
+  field("samples_ms", r.samples_ms);
+  field("tflops", r.tflops);
+  field("gbps", r.gbps);
+  field("pct_of_ceiling", r.pct_of_ceiling);
+  field("ceiling", r.ceiling);
+  field("cold_l2", r.cold_l2);
+  field("sm_mhz", r.sm_mhz);
+  field("event_reasons", r.event_reasons);
+  field("throttled_samples", r.throttled_samples);
+  field("median_sm_mhz", r.median_sm_mhz);
+  field("median_cycles", r.median_cycles);
+  field("rel_noise", r.rel_noise);
+  field("injected_slowdown", r.injected_slowdown);
+}
+
+template <typename R, typename Field>
+void operator_fields(R& r, Field&& field) {
+  field("id", r.id);
+  field("family", r.family);
+  field("name", r.name);
+  field("dtype", r.dtype);
+  field("shape", r.shape);
+  field("model", r.model);
+  field("impl", r.impl);
+  field("flops", r.flops);
+  field("bytes", r.bytes);
+  field("image", r.image);
+  field("error", r.error);
+}
+
+template <typename R, typename Field>
+void ceiling_fields(R& c, Field&& field) {
+  field("f32_tflops", c.f32_tflops);
+  field("tf32_tflops", c.tf32_tflops);
+  field("f16_tflops", c.f16_tflops);
+  field("bf16_tflops", c.bf16_tflops);
+  field("dram_gbps", c.dram_gbps);
+}
+
+// A list's fields written into the object j, or read from it (each one required).
+auto writer(json& j) {
+  return [&j](const char* key, const auto& value) { j[key] = value; };
+}
+auto reader(const json& j) {
+  return [&j](const char* key, auto& value) { j.at(key).get_to(value); };
+}
+
 }  // namespace
 
 void to_json(json& j, const ImageResult& r) {
-  j = json{{"status", image_verdict_name(r.status)}, {"label", r.label}, {"cause", r.cause}, {"fix", r.fix},
-           {"agrees", r.agrees}, {"disagreement", r.disagreement}, {"note", r.note}, {"kernels", json::array()}};
+  j = json{{"status", image_verdict_name(r.status)}, {"note", r.note}, {"kernels", json::array()}};
+  image_fields(r, writer(j));
   for (const auto& k : r.kernels) {
     j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
                             {"binary_version", k.binary_version}, {"ptx_version", k.ptx_version}});
@@ -46,11 +125,7 @@ void to_json(json& j, const ImageResult& r) {
 
 void from_json(const json& j, ImageResult& r) {
   r.status = read_enum(j, "status", "image.status", parse_image_verdict, image_verdict_name, kImageVerdicts);
-  j.at("label").get_to(r.label);
-  j.at("cause").get_to(r.cause);
-  j.at("fix").get_to(r.fix);
-  j.at("agrees").get_to(r.agrees);
-  j.at("disagreement").get_to(r.disagreement);
+  image_fields(r, reader(j));
   r.note = j.value("note", "");
   for (const auto& k : j.at("kernels")) {
     r.kernels.push_back({k.at("name"), k.at("label"), k.at("runtime_error"), k.at("binary_version"), k.at("ptx_version")});
@@ -58,25 +133,15 @@ void from_json(const json& j, ImageResult& r) {
 }
 
 void to_json(json& j, const CorrectnessResult& r) {
-  j = json{{"passed", r.passed}, {"check_shape", r.check_shape}, {"rel_error", r.rel_error},
-           {"max_abs_error", r.max_abs_error}, {"tolerance", r.tolerance}, {"non_finite", r.non_finite},
-           {"elements", r.elements}, {"bench_shape_finite", r.bench_shape_finite}, {"seed", r.seed},
-           {"mode", launch_mode_name(r.mode)}};
+  j = json{{"mode", launch_mode_name(r.mode)}};
+  correctness_fields(r, writer(j));
   j["twin"] = r.twin_rel_error ? json{{"id", r.twin_id}, {"rel_error", *r.twin_rel_error}} : json(nullptr);
   // Written only for a quick check, so files from full runs stay as they were.
   if (r.scope == CheckScope::Quick) j["scope"] = check_scope_name(r.scope);
 }
 
 void from_json(const json& j, CorrectnessResult& r) {
-  j.at("passed").get_to(r.passed);
-  j.at("check_shape").get_to(r.check_shape);
-  j.at("rel_error").get_to(r.rel_error);
-  j.at("max_abs_error").get_to(r.max_abs_error);
-  j.at("tolerance").get_to(r.tolerance);
-  j.at("non_finite").get_to(r.non_finite);
-  j.at("elements").get_to(r.elements);
-  j.at("bench_shape_finite").get_to(r.bench_shape_finite);
-  j.at("seed").get_to(r.seed);
+  correctness_fields(r, reader(j));
   r.mode = read_enum(j, "mode", "correctness.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
   r.scope = CheckScope::Full;
   if (j.contains("scope")) {
@@ -93,40 +158,19 @@ void from_json(const json& j, CorrectnessResult& r) {
 }
 
 void to_json(json& j, const TimingResult& r) {
-  j = json{{"median_ms", r.median_ms}, {"q1_ms", r.q1_ms},       {"q3_ms", r.q3_ms},
-           {"min_ms", r.min_ms},       {"max_ms", r.max_ms},     {"samples_ms", r.samples_ms},
-           {"tflops", r.tflops},       {"gbps", r.gbps},         {"pct_of_ceiling", r.pct_of_ceiling},
-           {"ceiling", r.ceiling},     {"mode", launch_mode_name(r.mode)},  {"cold_l2", r.cold_l2},
-           {"sm_mhz", r.sm_mhz},       {"event_reasons", r.event_reasons},
-           {"throttled_samples", r.throttled_samples},        {"median_sm_mhz", r.median_sm_mhz},
-           {"median_cycles", r.median_cycles},                {"rel_noise", r.rel_noise},
-           {"stop_reason", stop_reason_name(r.stop_reason)},  {"injected_slowdown", r.injected_slowdown},
+  j = json{{"mode", launch_mode_name(r.mode)},
+           {"stop_reason", stop_reason_name(r.stop_reason)},
            {"injected_delay_ms", r.injected_delay_ms},
-           {"run_medians_ms", r.run_medians_ms}, {"graph_batch", r.graph_batch},
+           {"run_medians_ms", r.run_medians_ms},
+           {"graph_batch", r.graph_batch},
            {"graph_fallback", r.graph_fallback}};
+  timing_fields(r, writer(j));
 }
 
 void from_json(const json& j, TimingResult& r) {
-  j.at("median_ms").get_to(r.median_ms);
-  j.at("q1_ms").get_to(r.q1_ms);
-  j.at("q3_ms").get_to(r.q3_ms);
-  j.at("min_ms").get_to(r.min_ms);
-  j.at("max_ms").get_to(r.max_ms);
-  j.at("samples_ms").get_to(r.samples_ms);
-  j.at("tflops").get_to(r.tflops);
-  j.at("gbps").get_to(r.gbps);
-  j.at("pct_of_ceiling").get_to(r.pct_of_ceiling);
-  j.at("ceiling").get_to(r.ceiling);
+  timing_fields(r, reader(j));
   r.mode = read_enum(j, "mode", "timing.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
-  j.at("cold_l2").get_to(r.cold_l2);
-  j.at("sm_mhz").get_to(r.sm_mhz);
-  j.at("event_reasons").get_to(r.event_reasons);
-  j.at("throttled_samples").get_to(r.throttled_samples);
-  j.at("median_sm_mhz").get_to(r.median_sm_mhz);
-  j.at("median_cycles").get_to(r.median_cycles);
-  j.at("rel_noise").get_to(r.rel_noise);
   r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", parse_stop_reason, stop_reason_name, kStopReasons);
-  j.at("injected_slowdown").get_to(r.injected_slowdown);
   r.injected_delay_ms = j.value("injected_delay_ms", 0.0);  // absent before the knob counted the spin's own cost
   r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});
   // Absent from results written before CUDA-graph replay existed (and from older baselines).
@@ -135,9 +179,8 @@ void from_json(const json& j, TimingResult& r) {
 }
 
 void to_json(json& j, const OperatorResult& r) {
-  j = json{{"id", r.id},         {"family", r.family}, {"name", r.name},   {"dtype", r.dtype},
-           {"shape", r.shape},   {"model", r.model},   {"impl", r.impl},   {"flops", r.flops},
-           {"bytes", r.bytes},   {"image", r.image},   {"error", r.error}, {"failed", r.failed()}};
+  j = json{{"failed", r.failed()}};
+  operator_fields(r, writer(j));
   j["fault"] = r.fault.empty() ? json(nullptr) : json(r.fault);
   if (!r.implementation.empty()) j["implementation"] = r.implementation;
   if (!r.phase_seconds.empty()) j["phase_seconds"] = r.phase_seconds;
@@ -146,17 +189,7 @@ void to_json(json& j, const OperatorResult& r) {
 }
 
 void from_json(const json& j, OperatorResult& r) {
-  j.at("id").get_to(r.id);
-  j.at("family").get_to(r.family);
-  j.at("name").get_to(r.name);
-  j.at("dtype").get_to(r.dtype);
-  j.at("shape").get_to(r.shape);
-  j.at("model").get_to(r.model);
-  j.at("impl").get_to(r.impl);
-  j.at("flops").get_to(r.flops);
-  j.at("bytes").get_to(r.bytes);
-  j.at("image").get_to(r.image);
-  j.at("error").get_to(r.error);
+  operator_fields(r, reader(j));
   if (j.contains("fault") && !j.at("fault").is_null()) j.at("fault").get_to(r.fault);
   r.implementation = j.value("implementation", std::string());
   r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});  // absent before it was recorded
@@ -165,16 +198,12 @@ void from_json(const json& j, OperatorResult& r) {
 }
 
 void to_json(json& j, const Ceilings& c) {
-  j = json{{"f32_tflops", c.f32_tflops}, {"tf32_tflops", c.tf32_tflops}, {"f16_tflops", c.f16_tflops},
-           {"bf16_tflops", c.bf16_tflops}, {"dram_gbps", c.dram_gbps}, {"timer_floor_ms", c.timer_floor_ms}};
+  j = json{{"timer_floor_ms", c.timer_floor_ms}};
+  ceiling_fields(c, writer(j));
 }
 
 void from_json(const json& j, Ceilings& c) {
-  j.at("f32_tflops").get_to(c.f32_tflops);
-  j.at("tf32_tflops").get_to(c.tf32_tflops);
-  j.at("f16_tflops").get_to(c.f16_tflops);
-  j.at("bf16_tflops").get_to(c.bf16_tflops);
-  j.at("dram_gbps").get_to(c.dram_gbps);
+  ceiling_fields(c, reader(j));
   c.timer_floor_ms = j.value("timer_floor_ms", 0.0);  // absent from results older than the floor
 }
 

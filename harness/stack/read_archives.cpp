@@ -39,9 +39,13 @@ std::string member_path(const std::string& name, const std::string& archive, Inv
   return s;
 }
 
-// The current member, if it is device code, as an inventory file (errors become Unreadable).
-std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember& m, const std::string& display,
-                                          const ReadOptions& o, Inventory& inv) {
+// The current member, `name` in the archive `archive` (the wheel, or an image's layer) of the file
+// `source`, if it is device code: an inventory file of `source` keyed by `name` (errors become
+// Unreadable, under "ARCHIVE!NAME").
+std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember& m, const std::string& source,
+                                          const std::string& archive, const std::string& name, const ReadOptions& o,
+                                          Inventory& inv) {
+  const std::string display = archive + "!" + name;
   ++inv.files_seen;
   try {
     if (m.size && *m.size > kMaxMemberBytes) {  // refused before a byte of it is inflated
@@ -52,7 +56,12 @@ std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember&
     if (!binary::may_hold_device_code(r.peek(4))) return std::nullopt;
     const auto file = binary::BinaryFile::from_bytes(display, r.read());
     auto f = describe(file, o.kernels);
-    if (f) f->size = m.size.value_or(0);
+    if (f) {
+      f->size = m.size.value_or(0);
+      f->source = source;
+      f->key = name;
+      f->path = name;
+    }
     return f;
   } catch (const std::exception& e) {
     inv.unreadable.push_back({display, e.what()});
@@ -97,11 +106,8 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
         ++inv.files_seen;
         continue;
       }
-      auto f = read_member(*r, m, path + "!" + name, o, inv);
+      auto f = read_member(*r, m, path, path, name, o, inv);
       if (!f) continue;
-      f->source = path;
-      f->key = name;
-      f->path = name;
       inv.files.push_back(std::move(*f));
       if (o.progress) o.progress(inv.files_seen, inv.files.size());
     }
@@ -234,11 +240,8 @@ void read_image(const std::string& path, const ReadOptions& o, Inventory& inv, s
           texts[name] = as_text(layer->read(kMaxTextBytes));
           continue;
         }
-        auto f = read_member(*layer, m, layer_name + "!" + name, o, inv);
+        auto f = read_member(*layer, m, path, layer_name, name, o, inv);
         if (!f) continue;
-        f->source = path;
-        f->key = name;
-        f->path = name;
         found.emplace(name, std::move(*f));
         if (o.progress) o.progress(inv.files_seen, inv.files.size() + view.files.size() + found.size());
       }

@@ -1,9 +1,7 @@
 #include "harness/util/cublas_check.hpp"
 
-#include <map>
-#include <memory>
-
 #include "harness/util/cuda_check.hpp"
+#include "harness/util/device_handle.hpp"
 
 namespace archbench {
 
@@ -25,19 +23,8 @@ std::string cublas_runtime_version() {
 }
 
 cublasHandle_t cublas_handle() {
-  struct Deleter {
-    void operator()(cublasHandle_t h) const { cublasDestroy(h); }
-  };
-  thread_local std::map<int, std::unique_ptr<cublasContext, Deleter>> handles;
-  int device = 0;
-  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  auto& h = handles[device];
-  if (!h) {
-    cublasHandle_t raw = nullptr;
-    ARCHBENCH_CUBLAS_CHECK(cublasCreate(&raw));
-    h.reset(raw);
-  }
-  return h.get();
+  return thread_device_handle<cublasContext, &cublasDestroy>(
+      [](cublasHandle_t* h) { ARCHBENCH_CUBLAS_CHECK(cublasCreate(h)); });
 }
 
 }  // namespace archbench

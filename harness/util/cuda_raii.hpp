@@ -43,32 +43,9 @@ class DeviceBuffer {
   size_t bytes_ = 0;
 };
 
-class CudaStream {
- public:
-  CudaStream() { ARCHBENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~CudaStream() { cudaStreamDestroy(s_); }
-  CudaStream(const CudaStream&) = delete;
-  CudaStream& operator=(const CudaStream&) = delete;
-  [[nodiscard]] cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-class CudaEvent {
- public:
-  CudaEvent() { ARCHBENCH_CUDA_CHECK(cudaEventCreate(&e_)); }
-  ~CudaEvent() { cudaEventDestroy(e_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  [[nodiscard]] cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
-
 // An owned CUDA handle that may be empty, released by `Destroy` (whose status nobody could act on
-// in a destructor). Used for what stream capture hands over: a graph and its executable form.
+// in a destructor). Used for what stream capture hands over (a graph and its executable form),
+// and under the streams and events created below.
 template <typename Handle, auto Destroy>
 class CudaHandle {
  public:
@@ -87,15 +64,29 @@ class CudaHandle {
   CudaHandle& operator=(const CudaHandle&) = delete;
   [[nodiscard]] Handle get() const { return h_; }
 
+ protected:
+  Handle h_ = nullptr;  // a derived owner's constructor creates into it
+
  private:
   void reset() {
     if (h_ != nullptr) (void)Destroy(h_);
     h_ = nullptr;
   }
-  Handle h_ = nullptr;
 };
 
 using CudaGraph = CudaHandle<cudaGraph_t, &cudaGraphDestroy>;
 using CudaGraphExec = CudaHandle<cudaGraphExec_t, &cudaGraphExecDestroy>;
+
+// A new non-blocking stream, owned.
+class CudaStream final : public CudaHandle<cudaStream_t, &cudaStreamDestroy> {
+ public:
+  CudaStream() { ARCHBENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking)); }
+};
+
+// A new event, owned.
+class CudaEvent final : public CudaHandle<cudaEvent_t, &cudaEventDestroy> {
+ public:
+  CudaEvent() { ARCHBENCH_CUDA_CHECK(cudaEventCreate(&h_)); }
+};
 
 }  // namespace archbench

@@ -57,6 +57,17 @@ void Descriptor::set_desc(cudnnBackendAttributeName_t attr, const char* attr_nam
 
 void Descriptor::finalize() { check(cudnnBackendFinalize(d_), name_ + ": finalize"); }
 
+std::unique_ptr<Descriptor> make_variant_pack(const std::string& label, const std::vector<int64_t>& uids,
+                                              const std::vector<void*>& pointers, void* workspace) {
+  auto pack = std::make_unique<Descriptor>(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, label + ": variant pack");
+  const auto n = static_cast<int64_t>(uids.size());
+  pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS), CUDNN_TYPE_INT64, n, uids.data());
+  pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS), CUDNN_TYPE_VOID_PTR, n, pointers.data());
+  pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_WORKSPACE), CUDNN_TYPE_VOID_PTR, 1, &workspace);
+  pack->finalize();
+  return pack;
+}
+
 Descriptor make_operation_graph(const std::vector<cudnnBackendDescriptor_t>& ops, cudnnHandle_t handle,
                                 const std::string& label) {
   Descriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, label + ": operation graph");

@@ -8,6 +8,7 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ class Descriptor {
 
 // The attribute and its name, for the step text: d.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_X), ...).
 #define ARCHBENCH_CUDNN_ATTR(name) name, #name
+
+// A finalized variant pack ("<label>: variant pack"): the pointer of each tensor uid (device
+// memory; host memory for by-value tensors) and the plan's workspace. Both vectors have one
+// entry per uid.
+[[nodiscard]] std::unique_ptr<Descriptor> make_variant_pack(const std::string& label, const std::vector<int64_t>& uids,
+                                                            const std::vector<void*>& pointers, void* workspace);
 
 // The finalized operation graph of `ops` ("<label>: operation graph"). With handle == nullptr it
 // still finalizes, which is what a machine without a GPU can check; heuristics need the handle.

@@ -1,9 +1,7 @@
 #include "harness/util/cudnn_check.hpp"
 
-#include <map>
-#include <memory>
-
 #include "harness/util/cuda_check.hpp"
+#include "harness/util/device_handle.hpp"
 
 namespace archbench {
 
@@ -24,19 +22,8 @@ std::string cudnn_runtime_version() {
 }
 
 cudnnHandle_t cudnn_handle() {
-  struct Deleter {
-    void operator()(cudnnHandle_t h) const { cudnnDestroy(h); }
-  };
-  thread_local std::map<int, std::unique_ptr<cudnnContext, Deleter>> handles;
-  int device = 0;
-  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  auto& h = handles[device];
-  if (!h) {
-    cudnnHandle_t raw = nullptr;
-    ARCHBENCH_CUDNN_CHECK(cudnnCreate(&raw));
-    h.reset(raw);
-  }
-  return h.get();
+  return thread_device_handle<cudnnContext, &cudnnDestroy>(
+      [](cudnnHandle_t* h) { ARCHBENCH_CUDNN_CHECK(cudnnCreate(h)); });
 }
 
 }  // namespace archbench

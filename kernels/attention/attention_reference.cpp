@@ -6,8 +6,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "harness/util/parallel_for.hpp"
 
 namespace archbench::kernels::attention {
 
@@ -24,39 +25,33 @@ std::vector<double> reference_attention(const std::vector<double>& q, const std:
   const auto Nk = static_cast<size_t>(d.Nk);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d.D));
   std::vector<double> o(d.q_numel());
-  const size_t rows = d.heads() * Nq;  // one task per query row
-  const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  std::vector<std::jthread> pool;
-  for (unsigned w = 0; w < workers; ++w) {
-    pool.emplace_back([&, w] {
-      std::vector<double> p(Nk);
-      for (size_t row = w; row < rows; row += workers) {
-        const size_t head = row / Nq;
-        const double* qi = &q[row * D];
-        const double* kh = &k[head * Nk * D];
-        const double* vh = &v[head * Nk * D];
-        double m = -std::numeric_limits<double>::infinity();
-        for (size_t j = 0; j < Nk; ++j) {
-          double s = 0;
-          for (size_t c = 0; c < D; ++c) s += qi[c] * kh[j * D + c];
-          p[j] = s * scale;
-          m = std::max(m, p[j]);
-        }
-        double sum = 0;
-        for (size_t j = 0; j < Nk; ++j) {
-          p[j] = std::exp(p[j] - m);
-          sum += p[j];
-        }
-        double* oi = &o[row * D];
-        for (size_t c = 0; c < D; ++c) oi[c] = 0;
-        for (size_t j = 0; j < Nk; ++j) {
-          const double w_j = p[j] / sum;
-          for (size_t c = 0; c < D; ++c) oi[c] += w_j * vh[j * D + c];
-        }
-      }
-    });
-  }
-  pool.clear();  // joins
+  // Query rows are independent: spread over the host's cores, each computed in the same order on
+  // any core count.
+  parallel_rows(d.heads() * Nq, [&](size_t row) {
+    const size_t head = row / Nq;
+    const double* qi = &q[row * D];
+    const double* kh = &k[head * Nk * D];
+    const double* vh = &v[head * Nk * D];
+    std::vector<double> p(Nk);
+    double m = -std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < Nk; ++j) {
+      double s = 0;
+      for (size_t c = 0; c < D; ++c) s += qi[c] * kh[j * D + c];
+      p[j] = s * scale;
+      m = std::max(m, p[j]);
+    }
+    double sum = 0;
+    for (size_t j = 0; j < Nk; ++j) {
+      p[j] = std::exp(p[j] - m);
+      sum += p[j];
+    }
+    double* oi = &o[row * D];
+    for (size_t c = 0; c < D; ++c) oi[c] = 0;
+    for (size_t j = 0; j < Nk; ++j) {
+      const double w_j = p[j] / sum;
+      for (size_t c = 0; c < D; ++c) oi[c] += w_j * vh[j * D + c];
+    }
+  });
   return o;
 }
 

@@ -61,9 +61,7 @@ void launch_softmax_rows(DType dtype, const float* s, void* p, size_t rows, int 
 }
 
 const void* softmax_rows_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&softmax_rows<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &softmax_rows<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::attention

@@ -22,7 +22,7 @@
 #include "harness/util/cuda_check.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/head_dim_dispatch.hpp"
-#include "kernels/attention/shared_memory_opt_in.hpp"
+#include "kernels/common/shared_memory_opt_in.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
@@ -172,7 +172,7 @@ void launch_flash_attention_f32(const float* q, const float* k, const float* v, 
     constexpr int kD = decltype(d)::value;
     using Tile = SimtTile<kD>;
     const void* kernel = reinterpret_cast<const void*>(&flash_attention_simt_f32<kD>);
-    opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes);
+    opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, "attention kernel");
     const dim3 grid(static_cast<unsigned>((dims.Nq + Tile::kBlockM - 1) / Tile::kBlockM),
                     static_cast<unsigned>(dims.heads()));
     const float scale_log2 = static_cast<float>(kLog2e / std::sqrt(static_cast<double>(kD)));

@@ -37,8 +37,8 @@
 #include "harness/util/cuda_check.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/head_dim_dispatch.hpp"
-#include "kernels/attention/shared_memory_opt_in.hpp"
 #include "kernels/attention/tensor_core_primitives.cuh"
+#include "kernels/common/shared_memory_opt_in.hpp"
 
 namespace archbench::kernels::attention {
 // Tile geometry lives in a named namespace: internal-linkage members that one target's device pass
@@ -55,38 +55,32 @@ namespace flash_detail {
 //          launch says so (opt_in_dynamic_shared_memory) instead of running;
 //   d 160: about 240 registers, 4 warps per block (its shape is small: N = 256).
 // These (and 8 vs 4 warps for d 128) are the first knobs to tune on the H200.
-template <int kHeadDim>
-struct FlashConfig;
-template <>
-struct FlashConfig<40> {
-  static constexpr int kWarps = 8, kBlockN = 64, kMinBlocks = 2;
+struct FlashConfig {
+  int warps;
+  int block_n;
+  int min_blocks;
 };
-template <>
-struct FlashConfig<64> {
-  static constexpr int kWarps = 8, kBlockN = 64, kMinBlocks = 2;
-};
-template <>
-struct FlashConfig<80> {
-  static constexpr int kWarps = 8, kBlockN = 32, kMinBlocks = 2;
-};
-template <>
-struct FlashConfig<128> {
-  static constexpr int kWarps = 8, kBlockN = 64, kMinBlocks = 1;
-};
-template <>
-struct FlashConfig<160> {
-  static constexpr int kWarps = 4, kBlockN = 32, kMinBlocks = 1;
-};
+constexpr FlashConfig flash_config(int head_dim) {
+  switch (head_dim) {
+    case 40: return {8, 64, 2};
+    case 64: return {8, 64, 2};
+    case 80: return {8, 32, 2};
+    case 128: return {8, 64, 1};
+    case 160: return {4, 32, 1};
+    default: return {0, 0, 0};  // no kernel for this head dim (FlashTile refuses it)
+  }
+}
 
 template <int kHeadDim>
 struct FlashTile {
   static constexpr int kD = kHeadDim;
   static constexpr int kPadded = (kHeadDim + 15) / 16 * 16;
-  static constexpr int kWarps = FlashConfig<kHeadDim>::kWarps;
+  static_assert(flash_config(kHeadDim).warps > 0, "a head dim with a FlashConfig");
+  static constexpr int kWarps = flash_config(kHeadDim).warps;
   static constexpr int kThreads = kWarps * 32;
-  static constexpr int kMinBlocks = FlashConfig<kHeadDim>::kMinBlocks;
+  static constexpr int kMinBlocks = flash_config(kHeadDim).min_blocks;
   static constexpr int kBlockM = kWarps * 16;
-  static constexpr int kBlockN = FlashConfig<kHeadDim>::kBlockN;
+  static constexpr int kBlockN = flash_config(kHeadDim).block_n;
   static constexpr int kStride = kPadded + 8;        // shared row stride in elements
   static constexpr int kRowBytes = kStride * 2;
   static constexpr int kChunks = kPadded / 8;        // 16-byte chunks per padded row
@@ -353,7 +347,7 @@ template <typename T, int kHeadDim>
 void launch_for(const void* q, const void* k, const void* v, void* o, const AttentionDims& d, cudaStream_t stream) {
   using Tile = FlashTile<kHeadDim>;
   const void* kernel = reinterpret_cast<const void*>(&flash_attention_tc<T, kHeadDim>);
-  opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes);
+  opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, "attention kernel");
   const dim3 grid(static_cast<unsigned>((d.Nq + Tile::kBlockM - 1) / Tile::kBlockM), static_cast<unsigned>(d.heads()));
   const float scale_log2 = static_cast<float>(kLog2e / std::sqrt(static_cast<double>(kHeadDim)));
   flash_attention_tc<T, kHeadDim><<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(

@@ -68,19 +68,38 @@ Descriptor make_tensor(const GraphParts& g, const TensorSpec& t) {
   return d;
 }
 
+// An input or output of an operation: the attribute that names it and the tensor (nullptr: none).
+struct Operand {
+  cudnnBackendAttributeName_t attr;
+  const char* attr_name;
+  const Descriptor* tensor;
+};
+
+// Adds the operation op_type ("<label>: <what> op") to the graph, holding `desc` (finalized, under
+// desc_attr) and the operands; the graph keeps both alive.
+void add_operation(GraphParts& g, const std::string& what, cudnnBackendDescriptorType_t op_type,
+                   cudnnBackendAttributeName_t desc_attr, const char* desc_attr_name, Descriptor&& desc,
+                   std::initializer_list<Operand> operands) {
+  Descriptor op(op_type, g.label + ": " + what + " op");
+  op.set_desc(desc_attr, desc_attr_name, desc);
+  for (const Operand& o : operands) {
+    if (o.tensor != nullptr) op.set_desc(o.attr, o.attr_name, *o.tensor);
+  }
+  op.finalize();
+  g.add(std::move(desc));
+  g.ops.push_back(g.add(std::move(op))->get());
+}
+
 void add_matmul(GraphParts& g, const char* name, const Descriptor& a, const Descriptor& b, const Descriptor& c) {
   Descriptor desc(CUDNN_BACKEND_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul descriptor");
   const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
   desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_MATMUL_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
   desc.finalize();
-  Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul op");
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_ADESC), a);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_BDESC), b);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_CDESC), c);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC), desc);
-  op.finalize();
-  g.add(std::move(desc));
-  g.ops.push_back(g.add(std::move(op))->get());
+  add_operation(g, std::string(name) + " matmul", CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
+                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC), std::move(desc),
+                {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_ADESC), &a},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_BDESC), &b},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_CDESC), &c}});
 }
 
 // y = x (op) b, or y = op(x) when b is null; fp32 math.
@@ -91,14 +110,11 @@ void add_pointwise(GraphParts& g, const char* name, cudnnPointwiseMode_t mode, c
   desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MODE), CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
   desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MATH_PREC), CUDNN_TYPE_DATA_TYPE, 1, &prec);
   desc.finalize();
-  Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, g.label + ": " + name + " pointwise op");
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR), desc);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_XDESC), x);
-  if (b != nullptr) op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_BDESC), *b);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_YDESC), y);
-  op.finalize();
-  g.add(std::move(desc));
-  g.ops.push_back(g.add(std::move(op))->get());
+  add_operation(g, std::string(name) + " pointwise", CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
+                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR), std::move(desc),
+                {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_XDESC), &x},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_BDESC), b},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_YDESC), &y}});
 }
 
 // y[b,h,i,0] = reduce over the last dim of x; fp32 math.
@@ -109,13 +125,10 @@ void add_reduction(GraphParts& g, const char* name, cudnnReduceTensorOp_t mode, 
   desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_OPERATOR), CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &mode);
   desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
   desc.finalize();
-  Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR, g.label + ": " + name + " reduction op");
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_XDESC), x);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_YDESC), y);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC), desc);
-  op.finalize();
-  g.add(std::move(desc));
-  g.ops.push_back(g.add(std::move(op))->get());
+  add_operation(g, std::string(name) + " reduction", CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR,
+                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC), std::move(desc),
+                {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_XDESC), &x},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_YDESC), &y}});
 }
 
 struct Shapes {
@@ -262,15 +275,9 @@ struct SdpaState {
   void bind(void* q, void* k, void* v, void* o) {
     const std::array<void*, 4> want{q, k, v, o};
     if (variant_pack && want == bound) return;
-    auto pack = std::make_unique<Descriptor>(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "cuDNN SDPA: variant pack");
-    const std::array<int64_t, 5> uids{kUidQ, kUidK, kUidV, kUidO, kUidScale};
-    std::array<void*, 5> pointers{q, k, v, o, &scale};  // by-value tensors point at host memory
-    void* ws = workspace.get();
-    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS), CUDNN_TYPE_INT64, 5, uids.data());
-    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS), CUDNN_TYPE_VOID_PTR, 5, pointers.data());
-    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_WORKSPACE), CUDNN_TYPE_VOID_PTR, 1, &ws);
-    pack->finalize();
-    variant_pack = std::move(pack);
+    // The scale is a by-value tensor: its pointer is host memory.
+    variant_pack = cudnn_backend::make_variant_pack("cuDNN SDPA", {kUidQ, kUidK, kUidV, kUidO, kUidScale},
+                                                    {q, k, v, o, &scale}, workspace.get());
     bound = want;
   }
 };

@@ -37,4 +37,14 @@ void dispatch_storage(DType dtype, F&& f) {
   throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
 }
 
+// Host side: the storage type's instance of a kernel template, as the untyped address that
+// occupancy queries and the image probe take. `address_of(tag)` returns that instance
+// (&kernel<decltype(tag)>).
+template <typename AddressOf>
+const void* storage_kernel(DType dtype, AddressOf&& address_of) {
+  const void* k = nullptr;
+  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(address_of(tag)); });
+  return k;
+}
+
 }  // namespace archbench::kernels

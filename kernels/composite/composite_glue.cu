@@ -113,21 +113,15 @@ void launch_merge_heads(DType dtype, const void* o, void* y, int batch, int toke
 }
 
 const void* add_channel_vector_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&add_channel_vector<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &add_channel_vector<decltype(tag)>; });
 }
 
 const void* split_heads_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&split_heads<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &split_heads<decltype(tag)>; });
 }
 
 const void* merge_heads_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&merge_heads<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &merge_heads<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::composite

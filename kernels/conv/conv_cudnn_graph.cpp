@@ -135,15 +135,9 @@ class CudnnGraphConvLauncher final : public ConvLauncher {
         description_(std::move(description)) {}
 
   void bind(const DeviceTensor& x, const DeviceTensor& w, const DeviceTensor& y) override {
-    auto pack = std::make_unique<Descriptor>(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, parts_.label + ": variant pack");
-    const std::array<int64_t, 3> uids{kUidX, kUidW, kUidY};
-    std::array<void*, 3> pointers{x.buffer.get(), w.buffer.get(), y.buffer.get()};
-    void* ws = workspace_.get();
-    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS), CUDNN_TYPE_INT64, 3, uids.data());
-    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS), CUDNN_TYPE_VOID_PTR, 3, pointers.data());
-    pack->set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_VARIANT_PACK_WORKSPACE), CUDNN_TYPE_VOID_PTR, 1, &ws);
-    pack->finalize();
-    variant_pack_ = std::move(pack);
+    const std::array<void*, 3> pointers{x.buffer.get(), w.buffer.get(), y.buffer.get()};
+    variant_pack_ = cudnn_backend::make_variant_pack(parts_.label, {kUidX, kUidW, kUidY},
+                                                     {pointers.begin(), pointers.end()}, workspace_.get());
     bound_ = pointers;
   }
 

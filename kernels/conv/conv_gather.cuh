@@ -126,22 +126,4 @@ struct TapCursor {
   [[nodiscard]] CONV_HD bool in_range(const ConvParams& p) const { return r < p.R; }
 };
 
-#if defined(__CUDACC__)
-// Maps the block index (x: output-channel tile, y: pixel tile) so that consecutive blocks cover
-// kGroup pixel tiles of one channel tile before moving to the next: the blocks resident at one
-// time then share input windows and filter rows through L2. blockIdx.z (the split) is untouched.
-template <int kGroup>
-__device__ __forceinline__ void grouped_tile(int& tile_m, int& tile_n) {
-  const int tiles_n = static_cast<int>(gridDim.x);
-  const int tiles_m = static_cast<int>(gridDim.y);
-  const int block = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
-  const int blocks_per_group = kGroup * tiles_n;
-  const int first_m = (block / blocks_per_group) * kGroup;
-  const int group_rows = min(tiles_m - first_m, kGroup);
-  const int in_group = block % blocks_per_group;
-  tile_m = first_m + in_group % group_rows;
-  tile_n = in_group / group_rows;
-}
-#endif
-
 }  // namespace archbench::kernels::conv

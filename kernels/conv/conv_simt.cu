@@ -21,6 +21,8 @@
 #include <string>
 
 #include "harness/util/cuda_check.hpp"
+#include "kernels/common/grouped_tile.cuh"
+#include "kernels/common/simt_tile.cuh"
 #include "kernels/conv/conv_gather.cuh"
 #include "kernels/conv/conv_simt_tiles.cuh"
 
@@ -29,19 +31,14 @@ namespace {
 
 using namespace simt;  // tile sizes, SimtLoader (conv_simt_tiles.cuh)
 
-constexpr int kThreadTile = 8;
-// Thread (tx, ty) of the 16x16 thread grid owns rows {ty*4 + 0..3, 64 + ty*4 + 0..3} and
-// columns {tx*4 + 0..3, 64 + tx*4 + 0..3}: two float4 per operand per k, conflict-free, and
-// 256-byte runs per output row (see gemm_simt.cu).
-constexpr int kThreadsPerDim = 16;
-constexpr int kHalf = kBlockM / 2;
-// Row stride of the transposed tiles: 132 floats put the two k0 groups (0 and 4) of one warp's
-// scalar stores 16 banks apart, and keep every row 16-byte aligned.
-constexpr int kSmemStride = kBlockM + 4;
+// The micro-tiling of the SIMT GEMM (kernels/common/simt_tile.cuh).
+using simt_tile::kSmemStride;
+using simt_tile::kThreadTile;
+using simt_tile::kThreadsPerDim;
 constexpr int kGroupM = 8;
 
-static_assert(kThreadsPerDim * kThreadsPerDim == kThreads, "16x16 thread grid");
-static_assert(kThreadsPerDim * kThreadTile == kBlockM, "thread grid covers the block tile");
+static_assert(kBlockM == simt_tile::kBlockTile && kBlockN == simt_tile::kBlockTile, "128 x 128 block tiles");
+static_assert(kThreads == simt_tile::kThreads, "16x16 thread grid");
 
 __global__ void __launch_bounds__(kThreads, 2)
     conv_simt_f32(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y,
@@ -49,9 +46,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   __shared__ __align__(16) float As[2][kBlockK][kSmemStride];
   __shared__ __align__(16) float Bs[2][kBlockK][kSmemStride];
 
-  int tile_m = 0;
-  int tile_n = 0;
-  grouped_tile<kGroupM>(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
 
   // Loader (conv_simt_tiles.cuh): one float4 of A and of B per thread per k-tile.
@@ -74,16 +69,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       }
     });
   };
-  auto stash = [&](int buf) {
-    As[buf][load_k + 0][load_row] = a_next.x;
-    As[buf][load_k + 1][load_row] = a_next.y;
-    As[buf][load_k + 2][load_row] = a_next.z;
-    As[buf][load_k + 3][load_row] = a_next.w;
-    Bs[buf][load_k + 0][load_row] = b_next.x;
-    Bs[buf][load_k + 1][load_row] = b_next.y;
-    Bs[buf][load_k + 2][load_row] = b_next.z;
-    Bs[buf][load_k + 3][load_row] = b_next.w;
-  };
+  auto stash = [&](int buf) { simt_tile::stash_k_major(As[buf], Bs[buf], load_k, load_row, a_next, b_next); };
 
   const int tx = tid % kThreadsPerDim;
   const int ty = tid / kThreadsPerDim;
@@ -102,22 +88,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     if (has_next) {
       fetch(tiles.begin + kt + 1);
     }
-#pragma unroll
-    for (int k = 0; k < kBlockK; ++k) {
-      const float4 a_lo = *reinterpret_cast<const float4*>(&As[buf][k][ty * 4]);
-      const float4 a_hi = *reinterpret_cast<const float4*>(&As[buf][k][kHalf + ty * 4]);
-      const float4 b_lo = *reinterpret_cast<const float4*>(&Bs[buf][k][tx * 4]);
-      const float4 b_hi = *reinterpret_cast<const float4*>(&Bs[buf][k][kHalf + tx * 4]);
-      const float a[kThreadTile] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-      const float b[kThreadTile] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
-#pragma unroll
-      for (int i = 0; i < kThreadTile; ++i) {
-#pragma unroll
-        for (int j = 0; j < kThreadTile; ++j) {
-          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        }
-      }
-    }
+    simt_tile::multiply_slices(As[buf], Bs[buf], tx, ty, acc);
     // The other buffer was last read during step kt-1, which every thread finished before the
     // barrier that ended it; the barrier below publishes it for step kt+1 and keeps anyone from
     // overwriting `buf` (at step kt+1) while it is still read.
@@ -127,34 +98,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     __syncthreads();
   }
 
-  // Epilogue: one float4 per (row, column group) when K % 4 == 0 (then every row starts 16-byte
-  // aligned, in y and in every workspace slice), scalar stores with bounds checks otherwise.
-  const bool vector_ok = p.K % 4 == 0;
-  // With split-K this block's fp32 partial sums go to slice blockIdx.z of the workspace.
+  // With split-K this block's fp32 partial sums go to slice blockIdx.z of the workspace; rows of
+  // K outputs there as in y.
   float* const out = gridDim.z > 1 ? partial + static_cast<std::size_t>(blockIdx.z) * p.M * p.K : y;
-#pragma unroll
-  for (int i = 0; i < kThreadTile; ++i) {
-    const int row = tile_m * kBlockM + (i / 4) * kHalf + ty * 4 + i % 4;
-    if (row >= p.M) {
-      continue;
-    }
-    float* out_row = out + static_cast<std::size_t>(row) * p.K;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int col = tile_n * kBlockN + h * kHalf + tx * 4;
-      const float* v = &acc[i][h * 4];
-      if (vector_ok && col + 3 < p.K) {
-        *reinterpret_cast<float4*>(out_row + col) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          if (col + j < p.K) {
-            out_row[col + j] = v[j];
-          }
-        }
-      }
-    }
-  }
+  simt_tile::store_micro_tile(out, p.M, p.K, tile_m, tile_n, tx, ty, acc);
 }
 
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }

@@ -53,12 +53,7 @@ void launch_conv_splitk_reduce(DType dtype, const float* partial, void* y, std::
 }
 
 const void* conv_splitk_reduce_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto element) {
-    using T = decltype(element);
-    k = reinterpret_cast<const void*>(&conv_splitk_reduce<T>);
-  });
-  return k;
+  return storage_kernel(dtype, [](auto element) { return &conv_splitk_reduce<decltype(element)>; });
 }
 
 }  // namespace archbench::kernels::conv

@@ -26,14 +26,15 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "harness/util/cuda_check.hpp"
+#include "kernels/common/grouped_tile.cuh"
+#include "kernels/common/shared_memory_opt_in.hpp"
 #include "kernels/common/tensor_core.cuh"
+#include "kernels/common/warp_tile.cuh"
 #include "kernels/conv/conv_gather.cuh"
 #include "kernels/conv/conv_tc_tiles.cuh"
 
@@ -52,9 +53,7 @@ __global__ void __launch_bounds__(Tiles<kBlockN, kChunk>::kThreads, Tiles<kBlock
             ConvParams p) {
   using Cfg = Tiles<kBlockN, kChunk>;
   using Traits = ElementTraits<T>;
-  int tile_m = 0;
-  int tile_n = 0;
-  grouped_tile<kGroupM>(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
   const int split = static_cast<int>(blockIdx.z);
   const bool split_k = gridDim.z > 1;
@@ -96,30 +95,7 @@ __global__ void __launch_bounds__(Tiles<kBlockN, kChunk>::kThreads, Tiles<kBlock
   float acc[kFragsM][kFragsN][4] = {};
 
   auto compute_tile = [&](int stage) {
-    const std::uint32_t stage_offset = stage * Cfg::kStageBytes;
-#pragma unroll
-    for (int ks = 0; ks < kBlockK / kMmaK; ++ks) {
-      const std::uint32_t k_bytes = ks * kMmaK * 2;
-      std::uint32_t a[kFragsM][4];
-      std::uint32_t b[kFragsN][2];
-#pragma unroll
-      for (int mi = 0; mi < kFragsM; ++mi) {
-        ldmatrix_x4(a_frag_base + stage_offset + mi * kMmaM * kSmemStride * 2 + k_bytes, a[mi][0], a[mi][1],
-                    a[mi][2], a[mi][3]);
-      }
-#pragma unroll
-      for (int nj = 0; nj < kFragsN / 2; ++nj) {
-        ldmatrix_x4(b_frag_base + stage_offset + nj * 2 * kMmaN * kSmemStride * 2 + k_bytes, b[2 * nj][0],
-                    b[2 * nj][1], b[2 * nj + 1][0], b[2 * nj + 1][1]);
-      }
-#pragma unroll
-      for (int mi = 0; mi < kFragsM; ++mi) {
-#pragma unroll
-        for (int ni = 0; ni < kFragsN; ++ni) {
-          mma_16816<T>(acc[mi][ni], a[mi], b[ni]);
-        }
-      }
-    }
+    warp_tile::multiply_k_tile<T>(acc, a_frag_base, b_frag_base, stage * Cfg::kStageBytes);
   };
 
   // ---- Pipeline. One commit group per k-tile, committed even when empty, so that group g is
@@ -212,22 +188,8 @@ struct Variant {
 
   static const void* kernel() { return reinterpret_cast<const void*>(&conv_tc<T, kBlockN, kChunk>); }
 
-  // More than 48 KB of dynamic shared memory needs an opt-in, which belongs to the kernel as
-  // loaded on one device: once per kernel (template instance) per device.
-  static void opt_in_shared_memory() {
-    static std::mutex mutex;
-    static std::vector<bool> done_on_device;
-    int device = 0;
-    ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto index = static_cast<std::size_t>(device);
-    if (index >= done_on_device.size()) done_on_device.resize(index + 1, false);
-    if (!done_on_device[index]) {
-      ARCHBENCH_CUDA_CHECK(
-          cudaFuncSetAttribute(kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
-      done_on_device[index] = true;
-    }
-  }
+  // More than 48 KB of dynamic shared memory needs an opt-in (kernels/common/shared_memory_opt_in).
+  static void opt_in_shared_memory() { opt_in_dynamic_shared_memory(kernel(), Cfg::kSmemBytes, "conv_tc"); }
 
   static int resident_blocks_per_sm() {
     opt_in_shared_memory();

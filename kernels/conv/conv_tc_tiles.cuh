@@ -7,31 +7,29 @@
 
 #include <cstdint>
 
+#include "kernels/common/warp_tile.cuh"
 #include "kernels/conv/conv_gather.cuh"
 
 namespace archbench::kernels::conv::tc {
+
+// The warp tile and k-tile of the tensor-core GEMM (kernels/common/warp_tile.cuh).
+using warp_tile::kFragsM;
+using warp_tile::kFragsN;
+using warp_tile::kMmaK;
+using warp_tile::kMmaM;
+using warp_tile::kMmaN;
+using warp_tile::kSmemStride;
+using warp_tile::kWarpM;
+using warp_tile::kWarpN;
 
 constexpr int kBlockM = kTensorCoreBlockM;  // 128 output pixels per block
 constexpr int kBlockK = kTensorCoreBlockK;  // 32 reduction elements per k-tile
 constexpr int kStages = 4;
 constexpr int kWarpsM = 2;
-constexpr int kWarpM = 64;
-constexpr int kWarpN = 32;
-constexpr int kMmaM = 16;
-constexpr int kMmaN = 8;
-constexpr int kMmaK = 16;
-constexpr int kFragsM = kWarpM / kMmaM;  // 4 mma tiles down M per warp
-constexpr int kFragsN = kWarpN / kMmaN;  // 4 mma tiles across N per warp
-// Shared rows hold 32 k-values plus 8 halves of padding: 80 bytes. The 8 rows of one ldmatrix
-// 8x8 matrix then start at banks 0,20,8,28,16,4,24,12 (mod 32 words), 4 banks each: all 32
-// banks, no conflict. 80 is a multiple of 16, as cp.async and ldmatrix need.
-constexpr int kSmemStride = kBlockK + 8;
 constexpr int kElementBytes = 2;  // f16 / bf16
 
+static_assert(kBlockK == warp_tile::kBlockK, "the warp tile's k-tile");
 static_assert(kBlockM == kWarpsM * kWarpM, "two warps down M");
-static_assert(kBlockK % kMmaK == 0, "k tiling");
-static_assert(kFragsN % 2 == 0, "one ldmatrix.x4 loads the B fragments of two n8 tiles");
-static_assert((kSmemStride * kElementBytes) % 16 == 0, "rows must stay 16-byte aligned");
 
 // One tile variant: kBlockN output channels per block (128: 8 warps in 2 x 4; 64: 4 warps in
 // 2 x 2), kChunk elements per cp.async copy (8 = 16 bytes; 4 = 8 bytes for C % 8 != 0). A stage

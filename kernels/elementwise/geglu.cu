@@ -8,6 +8,7 @@
 #include "harness/util/cuda_check.hpp"
 #include "kernels/elementwise/elementwise_kernels.hpp"
 #include "kernels/common/launch_config.hpp"
+#include "kernels/common/unrolled_grid_stride.cuh"
 #include "kernels/common/vector_io.cuh"
 
 namespace archbench::kernels::elementwise {
@@ -24,31 +25,21 @@ template <typename T, typename Index>
 __device__ __forceinline__ void geglu_packs(const T* x, T* y, Index rows, Index cols) {
   constexpr int W = Pack<T>::kSize;
   const Index row_packs = cols / W;
-  const Index packs = rows * row_packs;
-  const Index pass = static_cast<Index>(gridDim.x) * kThreads * kUnroll;
-  for (Index base = static_cast<Index>(blockIdx.x) * kThreads * kUnroll + threadIdx.x; base < packs; base += pass) {
-    Pack<T> hidden[kUnroll], gate[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const Index p = base + static_cast<Index>(u) * kThreads;
-      if (p < packs) {
+  Pack<T> hidden[kUnroll], gate[kUnroll];
+  unrolled_grid_stride<kThreads, kUnroll>(
+      rows * row_packs,
+      [&](int u, Index p) {
         const Index r = p / row_packs, c = p - r * row_packs;
         const T* h = x + static_cast<size_t>(r) * 2 * cols + static_cast<size_t>(c) * W;
         hidden[u] = load_pack(h);
         gate[u] = load_pack(h + cols);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const Index p = base + static_cast<Index>(u) * kThreads;
-      if (p < packs) {
+      },
+      [&](int u, Index p) {
         Pack<T> out;
 #pragma unroll
         for (int e = 0; e < W; ++e) out.v[e] = from_float<T>(element(hidden[u], e) * gelu_erf(element(gate[u], e)));
         store_pack(y + static_cast<size_t>(p) * W, out);
-      }
-    }
-  }
+      });
 }
 
 template <typename T>
@@ -85,9 +76,7 @@ void launch_geglu(DType dtype, const void* x, void* y, size_t rows, size_t cols,
 }
 
 const void* geglu_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&geglu<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &geglu<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::elementwise

@@ -8,6 +8,7 @@
 #include "harness/util/cuda_check.hpp"
 #include "kernels/elementwise/elementwise_kernels.hpp"
 #include "kernels/common/launch_config.hpp"
+#include "kernels/common/unrolled_grid_stride.cuh"
 #include "kernels/common/vector_io.cuh"
 
 namespace archbench::kernels::elementwise {
@@ -59,21 +60,14 @@ __global__ void __launch_bounds__(kThreads) map_kernel(MapArgs<T, kArity> a) {
   size_t scalar_begin = 0;
   if (a.vectorized) {
     const size_t packs = a.n / W;
-    const size_t pass = static_cast<size_t>(gridDim.x) * kThreads * kUnroll;
-    for (size_t base = static_cast<size_t>(blockIdx.x) * kThreads * kUnroll + threadIdx.x; base < packs; base += pass) {
-      Pack<T> v[kUnroll][kArity];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        const size_t p = base + static_cast<size_t>(u) * kThreads;
-        if (p < packs) {
+    Pack<T> v[kUnroll][kArity];
+    unrolled_grid_stride<kThreads, kUnroll>(
+        packs,
+        [&](int u, size_t p) {
 #pragma unroll
           for (int k = 0; k < kArity; ++k) v[u][k] = load_pack(a.in[k] + p * W);
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        const size_t p = base + static_cast<size_t>(u) * kThreads;
-        if (p < packs) {
+        },
+        [&](int u, size_t p) {
           Pack<T> r;
 #pragma unroll
           for (int e = 0; e < W; ++e) {
@@ -83,9 +77,7 @@ __global__ void __launch_bounds__(kThreads) map_kernel(MapArgs<T, kArity> a) {
             r.v[e] = from_float<T>(op(x));
           }
           store_pack(a.out + p * W, r);
-        }
-      }
-    }
+        });
     scalar_begin = packs * W;  // fewer than W elements remain
   }
   const size_t stride = static_cast<size_t>(gridDim.x) * kThreads;
@@ -147,9 +139,7 @@ const void* activation_kernel(Activation act, DType dtype) {
 }
 
 const void* add_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&map_kernel<decltype(tag), 2, AddOp>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &map_kernel<decltype(tag), 2, AddOp>; });
 }
 
 }  // namespace archbench::kernels::elementwise

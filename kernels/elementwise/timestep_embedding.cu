@@ -53,9 +53,7 @@ void launch_timestep_embedding(DType dtype, const float* t, void* y, int batch, 
 }
 
 const void* timestep_embedding_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&timestep_embedding<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &timestep_embedding<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::elementwise

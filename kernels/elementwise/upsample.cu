@@ -9,6 +9,7 @@
 #include "harness/util/cuda_check.hpp"
 #include "kernels/elementwise/elementwise_kernels.hpp"
 #include "kernels/common/launch_config.hpp"
+#include "kernels/common/unrolled_grid_stride.cuh"
 #include "kernels/common/vector_io.cuh"
 
 namespace archbench::kernels::elementwise {
@@ -21,19 +22,11 @@ template <typename T, typename Index>
 __device__ __forceinline__ void upsample_packs(const T* x, T* y, Index in_rows, Index w) {
   constexpr int W = Pack<T>::kSize;
   const Index row_packs = w / W;
-  const Index packs = in_rows * row_packs;
-  const Index pass = static_cast<Index>(gridDim.x) * kThreads * kUnroll;
-  for (Index base = static_cast<Index>(blockIdx.x) * kThreads * kUnroll + threadIdx.x; base < packs; base += pass) {
-    Pack<T> v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const Index p = base + static_cast<Index>(u) * kThreads;
-      if (p < packs) v[u] = load_pack(x + static_cast<size_t>(p) * W);  // input rows are contiguous packs
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const Index p = base + static_cast<Index>(u) * kThreads;
-      if (p < packs) {
+  Pack<T> v[kUnroll];
+  unrolled_grid_stride<kThreads, kUnroll>(
+      in_rows * row_packs,
+      [&](int u, Index p) { v[u] = load_pack(x + static_cast<size_t>(p) * W); },  // input rows are contiguous packs
+      [&](int u, Index p) {
         const Index r = p / row_packs, c = p - r * row_packs;
         Pack<T> left, right;  // output columns 2cW .. 2cW + W - 1 and the next W
 #pragma unroll
@@ -47,9 +40,7 @@ __device__ __forceinline__ void upsample_packs(const T* x, T* y, Index in_rows, 
         store_pack(top + W, right);
         store_pack(top + out_w, left);
         store_pack(top + out_w + W, right);
-      }
-    }
-  }
+      });
 }
 
 template <typename T>
@@ -91,9 +82,7 @@ void launch_upsample_nearest2x(DType dtype, const void* x, void* y, size_t plane
 }
 
 const void* upsample_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&upsample_nearest2x<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &upsample_nearest2x<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::elementwise

@@ -11,6 +11,8 @@
 //     the current one is used, then written to the other buffer; one barrier per k-step.
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_launch_checks.hpp"
+#include "kernels/common/grouped_tile.cuh"
+#include "kernels/common/simt_tile.cuh"
 #include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
@@ -22,43 +24,17 @@
 namespace archbench::kernels::matmul {
 namespace {
 
-constexpr int kBlockM = 128;
-constexpr int kBlockN = 128;
+using namespace simt_tile;  // micro-tiles, slices, epilogue (kernels/common/simt_tile.cuh)
+
+constexpr int kBlockM = kBlockTile;
+constexpr int kBlockN = kBlockTile;
 constexpr int kBlockK = 8;
-constexpr int kThreads = 256;
-constexpr int kThreadTile = 8;  // each thread: 8 rows x 8 columns of C
-// Thread (tx, ty) of the 16x16 thread grid owns rows {ty*4 + 0..3, 64 + ty*4 + 0..3} and
-// columns {tx*4 + 0..3, 64 + tx*4 + 0..3}: two float4 per operand per k. Splitting the 8 rows
-// into two groups 64 apart (rather than 8 adjacent rows) keeps the 16 threads of a half-warp on
-// 16 consecutive float4 of Bs (no bank conflicts) and makes each C store a 256-byte run.
-constexpr int kThreadsPerDim = 16;
-constexpr int kHalf = kBlockM / 2;
-// Row stride of the transposed tiles. The loader writes a float4 of A (4 consecutive k of one
-// row m) as 4 scalar stores As[k0+i][m]; within a warp 16 rows m and two k0 (0 and 4) occur.
-// With a stride of 128 floats both k0 would hit the same banks (2-way conflict); 132 shifts
-// k0 = 4 by 4*132 = 528 words = 16 banks, and 132*4 bytes keeps every row 16-byte aligned.
-constexpr int kSmemStride = kBlockM + 4;
 // Swizzle: consecutive blocks cover kGroupM tile rows of one tile column before moving on, so
 // the blocks resident at one time share A and B tiles through L2.
 constexpr int kGroupM = 8;
 
 static_assert(kBlockM == kBlockN, "the loader maps one float4 of A and of B per thread");
 static_assert(kBlockM * kBlockK == 4 * kThreads, "one float4 of A and of B per thread per k-step");
-static_assert(kThreadsPerDim * kThreadsPerDim == kThreads, "16x16 thread grid");
-static_assert(kThreadsPerDim * kThreadTile == kBlockM, "thread grid covers the block tile");
-
-// Maps the linear block index to (tile_m, tile_n) in groups of kGroupM tile rows (see kGroupM).
-__device__ __forceinline__ void swizzled_tile(int& tile_m, int& tile_n) {
-  const int tiles_n = static_cast<int>(gridDim.x);
-  const int tiles_m = static_cast<int>(gridDim.y);
-  const int block = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
-  const int blocks_per_group = kGroupM * tiles_n;
-  const int first_m = (block / blocks_per_group) * kGroupM;
-  const int group_rows = min(tiles_m - first_m, kGroupM);
-  const int in_group = block % blocks_per_group;
-  tile_m = first_m + in_group % group_rows;
-  tile_n = in_group / group_rows;
-}
 
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_simt_f32(const float* __restrict__ A, const float* __restrict__ B,
@@ -66,9 +42,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   __shared__ __align__(16) float As[2][kBlockK][kSmemStride];
   __shared__ __align__(16) float Bs[2][kBlockK][kSmemStride];
 
-  int tile_m = 0;
-  int tile_n = 0;
-  swizzled_tile(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
 
   // Loader: each k-step needs 128 rows x 8 k of A and of B = 256 float4 each, one per thread.
@@ -92,16 +66,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     a_next = a_valid ? __ldg(reinterpret_cast<const float4*>(a_src + offset)) : zero;
     b_next = b_valid ? __ldg(reinterpret_cast<const float4*>(b_src + offset)) : zero;
   };
-  auto stash = [&](int buf) {
-    As[buf][load_k + 0][load_row] = a_next.x;
-    As[buf][load_k + 1][load_row] = a_next.y;
-    As[buf][load_k + 2][load_row] = a_next.z;
-    As[buf][load_k + 3][load_row] = a_next.w;
-    Bs[buf][load_k + 0][load_row] = b_next.x;
-    Bs[buf][load_k + 1][load_row] = b_next.y;
-    Bs[buf][load_k + 2][load_row] = b_next.z;
-    Bs[buf][load_k + 3][load_row] = b_next.w;
-  };
+  auto stash = [&](int buf) { stash_k_major(As[buf], Bs[buf], load_k, load_row, a_next, b_next); };
 
   const int tx = tid % kThreadsPerDim;
   const int ty = tid / kThreadsPerDim;
@@ -119,22 +84,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     if (has_next) {
       fetch(kt + 1);
     }
-#pragma unroll
-    for (int k = 0; k < kBlockK; ++k) {
-      const float4 a_lo = *reinterpret_cast<const float4*>(&As[buf][k][ty * 4]);
-      const float4 a_hi = *reinterpret_cast<const float4*>(&As[buf][k][kHalf + ty * 4]);
-      const float4 b_lo = *reinterpret_cast<const float4*>(&Bs[buf][k][tx * 4]);
-      const float4 b_hi = *reinterpret_cast<const float4*>(&Bs[buf][k][kHalf + tx * 4]);
-      const float a[kThreadTile] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-      const float b[kThreadTile] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
-#pragma unroll
-      for (int i = 0; i < kThreadTile; ++i) {
-#pragma unroll
-        for (int j = 0; j < kThreadTile; ++j) {
-          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        }
-      }
-    }
+    multiply_slices(As[buf], Bs[buf], tx, ty, acc);
     // The other buffer was last read during step kt-1, and every thread passed the barrier
     // that ended step kt-1, so it is free to overwrite. The barrier below publishes it for
     // step kt+1 and also keeps anyone from overwriting `buf` (at step kt+1) while it is read.
@@ -144,32 +94,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     __syncthreads();
   }
 
-  // Epilogue: one float4 per (row, column group) when the row layout allows it (N % 4 == 0
-  // makes every row start 16-byte aligned), scalar stores with bounds checks otherwise.
-  const bool vector_ok = N % 4 == 0;
-#pragma unroll
-  for (int i = 0; i < kThreadTile; ++i) {
-    const int row = tile_m * kBlockM + (i / 4) * kHalf + ty * 4 + i % 4;
-    if (row >= M) {
-      continue;
-    }
-    float* c_row = C + static_cast<std::size_t>(row) * N;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int col = tile_n * kBlockN + h * kHalf + tx * 4;
-      const float* v = &acc[i][h * 4];
-      if (vector_ok && col + 3 < N) {
-        *reinterpret_cast<float4*>(c_row + col) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          if (col + j < N) {
-            c_row[col + j] = v[j];
-          }
-        }
-      }
-    }
-  }
+  store_micro_tile(C, M, N, tile_m, tile_n, tx, ty, acc);
 }
 
 }  // namespace

@@ -15,70 +15,42 @@
 //     C tile with quiet NaN, so running such code fails any correctness check visibly.
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_launch_checks.hpp"
+#include "kernels/common/grouped_tile.cuh"
+#include "kernels/common/shared_memory_opt_in.hpp"
 #include "kernels/common/tensor_core.cuh"
+#include "kernels/common/warp_tile.cuh"
 #include "harness/util/cuda_check.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 namespace archbench::kernels::matmul {
 namespace {
 
+using namespace warp_tile;  // k-tiles of 32, 64x32 warp tiles of m16n8k16 (kernels/common/warp_tile.cuh)
+
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
-constexpr int kBlockK = 32;
 constexpr int kStages = 3;
 constexpr int kThreads = 256;
 constexpr int kWarpsN = 4;  // warps are laid out 2 (M) x 4 (N)
-constexpr int kWarpM = 64;
-constexpr int kWarpN = 32;
-constexpr int kMmaM = 16;
-constexpr int kMmaN = 8;
-constexpr int kMmaK = 16;
-constexpr int kFragsM = kWarpM / kMmaM;  // 4 mma tiles down M per warp
-constexpr int kFragsN = kWarpN / kMmaN;  // 4 mma tiles across N per warp
-// Shared rows hold 32 k-values plus 8 halves of padding: 80 bytes. ldmatrix reads 8 rows of
-// 16 bytes per 8x8 matrix; at an 80-byte stride those rows start at banks 0,20,8,28,16,4,24,12
-// (mod 32 words), 4 banks each: all 32 banks, no conflict. 80 is also a multiple of 16, as
-// cp.async and ldmatrix need. (A 64-byte stride would put rows r and r+2 on the same banks.)
-constexpr int kSmemStride = kBlockK + 8;
 constexpr int kStageElems = (kBlockM + kBlockN) * kSmemStride;  // A tile, then B tile
 constexpr int kSmemBytes = kStages * kStageElems * 2;           // 61440 bytes: needs opt-in
 constexpr int kChunk = 8;                                       // halves per 16-byte copy
 constexpr int kChunksPerRow = kBlockK / kChunk;                 // 4
 constexpr int kCopiesPerThread = kBlockM * kChunksPerRow / kThreads;  // 2 for A, 2 for B
 constexpr int kRowsPerCopyPass = kThreads / kChunksPerRow;            // 64
-constexpr int kGroupM = 8;  // swizzle group height, see swizzled_tile
+constexpr int kGroupM = 8;  // swizzle group height, see grouped_tile
 
 static_assert(kBlockM == kBlockN, "one copy mapping serves both A and B tiles");
 static_assert((kBlockM / kWarpM) * kWarpsN * 32 == kThreads, "2 x 4 warps");
 static_assert(kWarpsN * kWarpN == kBlockN, "warp grid covers the block tile");
-static_assert(kBlockK % kMmaK == 0 && kBlockK % kChunk == 0, "k tiling");
+static_assert(kBlockK % kChunk == 0, "whole copies per k-tile row");
 static_assert(kCopiesPerThread * kRowsPerCopyPass == kBlockM, "copy passes cover the tile rows");
-static_assert(kFragsM * kMmaM == kWarpM && kFragsN * kMmaN == kWarpN, "mma tiles cover a warp");
-static_assert(kFragsN % 2 == 0, "one ldmatrix.x4 loads the B fragments of two n8 tiles");
-static_assert((kSmemStride * 2) % 16 == 0, "rows must stay 16-byte aligned");
-
-// Maps the linear block index to (tile_m, tile_n) so that consecutive blocks cover kGroupM
-// tile rows of one tile column before moving to the next column: the blocks resident at one
-// time then share A and B tiles through L2 instead of each streaming its own.
-__device__ __forceinline__ void swizzled_tile(int& tile_m, int& tile_n) {
-  const int tiles_n = static_cast<int>(gridDim.x);
-  const int tiles_m = static_cast<int>(gridDim.y);
-  const int block = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
-  const int blocks_per_group = kGroupM * tiles_n;
-  const int first_m = (block / blocks_per_group) * kGroupM;
-  const int group_rows = min(tiles_m - first_m, kGroupM);
-  const int in_group = block % blocks_per_group;
-  tile_m = first_m + in_group % group_rows;
-  tile_n = in_group / group_rows;
-}
 
 using namespace tensor_core;  // ElementTraits, cp.async, ldmatrix, mma (kernels/common/tensor_core.cuh)
 
@@ -86,9 +58,7 @@ template <typename T>
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_tc(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
             int K) {
-  int tile_m = 0;
-  int tile_n = 0;
-  swizzled_tile(tile_m, tile_n);
+  const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -158,32 +128,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   float acc[kFragsM][kFragsN][4] = {};
 
-  auto compute_tile = [&](int stage) {
-    const std::uint32_t stage_offset = stage * kStageBytes;
-#pragma unroll
-    for (int ks = 0; ks < kBlockK / kMmaK; ++ks) {
-      const std::uint32_t k_bytes = ks * kMmaK * 2;
-      std::uint32_t a[kFragsM][4];
-      std::uint32_t b[kFragsN][2];
-#pragma unroll
-      for (int mi = 0; mi < kFragsM; ++mi) {
-        ldmatrix_x4(a_frag_base + stage_offset + mi * kMmaM * kSmemStride * 2 + k_bytes,
-                    a[mi][0], a[mi][1], a[mi][2], a[mi][3]);
-      }
-#pragma unroll
-      for (int nj = 0; nj < kFragsN / 2; ++nj) {
-        ldmatrix_x4(b_frag_base + stage_offset + nj * 2 * kMmaN * kSmemStride * 2 + k_bytes,
-                    b[2 * nj][0], b[2 * nj][1], b[2 * nj + 1][0], b[2 * nj + 1][1]);
-      }
-#pragma unroll
-      for (int mi = 0; mi < kFragsM; ++mi) {
-#pragma unroll
-        for (int ni = 0; ni < kFragsN; ++ni) {
-          mma_16816<T>(acc[mi][ni], a[mi], b[ni]);
-        }
-      }
-    }
-  };
+  auto compute_tile = [&](int stage) { multiply_k_tile<T>(acc, a_frag_base, b_frag_base, stage * kStageBytes); };
 
   // ---- Pipeline. One commit group per k-tile, committed even when empty, so that "group g"
   // always means "k-tile g" and wait_group<kStages-2> at step kt means "k-tile kt has landed".
@@ -263,32 +208,12 @@ __global__ void __launch_bounds__(kThreads, 2)
 #endif
 }
 
-// The 61440 bytes of dynamic shared memory exceed the default 48 KB limit, so the kernel must
-// opt in. The attribute belongs to the kernel as loaded on one device, so it is set once per
-// kernel per device (static state is per template instantiation, i.e. per kernel).
-template <typename T>
-void opt_in_shared_memory() {
-  static std::mutex mutex;
-  static std::vector<bool> done_on_device;
-  int device = 0;
-  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto index = static_cast<std::size_t>(device);
-  if (index >= done_on_device.size()) {
-    done_on_device.resize(index + 1, false);
-  }
-  if (!done_on_device[index]) {
-    ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&gemm_tc<T>),
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
-    done_on_device[index] = true;
-  }
-}
-
 template <typename T>
 void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K,
             cudaStream_t stream) {
   validate_gemm_launch(fn, GemmTiling{kBlockM, kBlockN, kChunk}, A, B, C, M, N, K);
-  opt_in_shared_memory<T>();
+  // The 61440 bytes of dynamic shared memory exceed the default 48 KB limit.
+  opt_in_dynamic_shared_memory(reinterpret_cast<const void*>(&gemm_tc<T>), kSmemBytes, "gemm_tc");
   const dim3 grid((N + kBlockN - 1) / kBlockN, (M + kBlockM - 1) / kBlockM);
   gemm_tc<T><<<grid, kThreads, kSmemBytes, stream>>>(A, B, C, M, N, K);
   ARCHBENCH_CUDA_CHECK(cudaGetLastError());

@@ -460,15 +460,11 @@ void launch_groupnorm(const GroupNormPlan& plan, const void* x, const void* gamm
 }
 
 const void* groupnorm_split_kernel(DType dtype, GroupNormLayout layout, bool silu) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(split_kernel<decltype(tag)>(layout, silu)); });
-  return k;
+  return storage_kernel(dtype, [&](auto tag) { return split_kernel<decltype(tag)>(layout, silu); });
 }
 
 const void* groupnorm_generic_kernel(DType dtype, GroupNormLayout layout, bool silu) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(generic_kernel<decltype(tag)>(layout, silu)); });
-  return k;
+  return storage_kernel(dtype, [&](auto tag) { return generic_kernel<decltype(tag)>(layout, silu); });
 }
 
 }  // namespace archbench::kernels::norm

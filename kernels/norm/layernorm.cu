@@ -181,13 +181,11 @@ void launch_layernorm(DType dtype, const void* x, const void* gamma, const void*
 }
 
 const void* layernorm_kernel(DType dtype, bool affine, int cols) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) {
+  return storage_kernel(dtype, [&](auto tag) {
     using T = decltype(tag);
-    k = reinterpret_cast<const void*>(affine ? select_layernorm<T, true>(cols, true).fn
-                                             : select_layernorm<T, false>(cols, true).fn);
+    return reinterpret_cast<const void*>(affine ? select_layernorm<T, true>(cols, true).fn
+                                                : select_layernorm<T, false>(cols, true).fn);
   });
-  return k;
 }
 
 }  // namespace archbench::kernels::norm

@@ -107,9 +107,7 @@ void launch_rmsnorm128(DType dtype, const void* x, const void* weight, void* y, 
 }
 
 const void* rmsnorm128_kernel(DType dtype) {
-  const void* k = nullptr;
-  dispatch_storage(dtype, [&](auto tag) { k = reinterpret_cast<const void*>(&rmsnorm128_packs<decltype(tag)>); });
-  return k;
+  return storage_kernel(dtype, [](auto tag) { return &rmsnorm128_packs<decltype(tag)>; });
 }
 
 }  // namespace archbench::kernels::norm

@@ -88,32 +88,13 @@
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
+#include "tools/archbench/temp_dir.hpp"
 #include "tools/archbench/worker_process.hpp"
 
 namespace archbench::cli {
 namespace {
 
 using doctor::Diagnosis;
-
-// A fresh, empty JIT cache directory for the forced-JIT pass, removed afterwards.
-class FreshCacheDir {
- public:
-  FreshCacheDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "archbench-jit-cache.XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("cannot create a temporary JIT cache directory");
-    path_ = tmpl;
-  }
-  ~FreshCacheDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  FreshCacheDir(const FreshCacheDir&) = delete;
-  FreshCacheDir& operator=(const FreshCacheDir&) = delete;
-  [[nodiscard]] const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 nlohmann::json pass_to_json(int device, const std::string& name, const doctor::PassResults& p) {
   nlohmann::json ops = nlohmann::json::array();
@@ -142,13 +123,9 @@ std::pair<int, std::string> exit_code_for(Diagnosis d) {
 
 int doctor_command(const DoctorOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
-  std::vector<const Operator*> ops;
-  try {
-    ops = select_operators(o.filter, {});
-  } catch (const UsageError& e) {
-    std::cerr << "archbench doctor: " << e.what() << "\n";
-    return kUsage;
-  }
+  const auto selected = select_or_explain("doctor", o.filter, {});
+  if (!selected) return kUsage;
+  const std::vector<const Operator*>& ops = *selected;
   const BuildManifest& build = build_manifest();
   // CUDA initialises here (libcuda maps now, when there is one); the parent never creates a
   // context: the workload runs in worker processes.
@@ -226,7 +203,7 @@ int doctor_command(const DoctorOptions& o) {
                                       progress);
           say_pass_time(d.index, "no-jit", *in.no_jit);
           workload.push_back(pass_to_json(d.index, "no-jit", *in.no_jit));
-          const FreshCacheDir cache;
+          const TempDir cache("archbench-jit-cache", "temporary JIT cache directory");  // fresh and empty
           std::cerr << fmt::format(
               "archbench doctor: device {}: forced-JIT pass (CUDA_FORCE_PTX_JIT=1, CUDA_CACHE_PATH={})...\n", d.index,
               cache.path());

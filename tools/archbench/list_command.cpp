@@ -36,13 +36,9 @@ nlohmann::json operators_to_json(const std::vector<const Operator*>& ops) {
 }  // namespace
 
 int list_command(const ListOptions& o) {
-  std::vector<const Operator*> ops;
-  try {
-    ops = select_operators(o.filter, o.dtypes);
-  } catch (const UsageError& e) {
-    std::cerr << "archbench list: " << e.what() << "\n";
-    return kUsage;
-  }
+  const auto selected = select_or_explain("list", o.filter, o.dtypes);
+  if (!selected) return kUsage;
+  const std::vector<const Operator*>& ops = *selected;
   if (!o.json_path.empty()) {
     try {
       write_output(o.json_path, operators_to_json(ops).dump(2) + "\n");

@@ -89,13 +89,9 @@ int run_command(const RunOptions& o) {
   }
   // With JSON on stdout, the report goes to stderr (json_output.hpp).
   const TextToStderr text_to_stderr(is_stdout(o.json_path) || is_stdout(o.gbench_json_path));
-  std::vector<const Operator*> ops;
-  try {
-    ops = select_operators(o.filter, o.dtypes);
-  } catch (const UsageError& e) {
-    std::cerr << "archbench run: " << e.what() << "\n";
-    return kUsage;
-  }
+  const auto selected = select_or_explain("run", o.filter, o.dtypes);
+  if (!selected) return kUsage;
+  const std::vector<const Operator*>& ops = *selected;
   const std::optional<CudaGraphMode> graph = parse_cuda_graph_mode(o.cuda_graph);
   if (!graph) {
     std::cerr << "archbench run: --cuda-graph must be off, auto or all, not '" << o.cuda_graph << "'\n";

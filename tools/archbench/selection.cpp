@@ -1,5 +1,7 @@
 #include "tools/archbench/selection.hpp"
 
+#include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,16 @@ std::vector<const Operator*> select_operators(const std::string& filter, const s
   std::vector<std::string> ids;
   for (const auto& op : registry().all()) ids.push_back(op->id());
   throw UsageError(no_match_message(filter, ids, "operator", "`archbench list` shows the ids"));
+}
+
+std::optional<std::vector<const Operator*>> select_or_explain(const char* command, const std::string& filter,
+                                                             const std::vector<std::string>& dtypes) {
+  try {
+    return select_operators(filter, dtypes);
+  } catch (const UsageError& e) {
+    std::cerr << "archbench " << command << ": " << e.what() << "\n";
+    return std::nullopt;
+  }
 }
 
 Selection selection_of(const std::string& filter, const std::vector<std::string>& dtypes, size_t selected) {

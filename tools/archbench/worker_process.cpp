@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "harness/result/result_json.hpp"
+#include "tools/archbench/temp_dir.hpp"
 
 extern char** environ;
 
@@ -31,25 +32,6 @@ namespace archbench::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "archbench.XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] std::string file(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
-
- private:
-  std::string path_;
-};
 
 std::string describe_wait_status(int status) {
   if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
@@ -195,7 +177,7 @@ void append_line(const std::string& path, const std::string& json_line) {
 
 WorkerOutcome run_phase(const WorkerRequest& req) {
   WorkerOutcome out;
-  TempDir dir;
+  TempDir dir("archbench", "temporary directory");
   const std::string exe =
       req.executable.empty() ? std::filesystem::read_symlink("/proc/self/exe").string() : req.executable;
   std::vector<std::string> remaining = req.ids;

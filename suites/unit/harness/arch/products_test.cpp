@@ -11,6 +11,17 @@
 namespace archbench::arch {
 namespace {
 
+// What parse_device_spec says when it rejects `text`; a test failure (and "") when it accepts it.
+std::string rejection_of(const char* text) {
+  try {
+    (void)parse_device_spec(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted '" << text << "'";
+  return {};
+}
+
 TEST(DeviceSpec, ComputeCapabilityWithAndWithoutDriver) {
   EXPECT_EQ(parse_device_spec("8.9").cc, (ComputeCapability{8, 9}));
   EXPECT_FALSE(parse_device_spec("8.9").driver.known());
@@ -21,18 +32,16 @@ TEST(DeviceSpec, ComputeCapabilityWithAndWithoutDriver) {
 }
 
 TEST(DeviceSpec, ProductNames) {
-  EXPECT_EQ(parse_device_spec("RTX 5090").cc, (ComputeCapability{12, 0}));
-  EXPECT_EQ(parse_device_spec("rtx5090").cc, (ComputeCapability{12, 0}));
-  EXPECT_EQ(parse_device_spec("NVIDIA GeForce RTX 4090").cc, (ComputeCapability{8, 9}));
-  EXPECT_EQ(parse_device_spec("H100").cc, (ComputeCapability{9, 0}));
-  EXPECT_EQ(parse_device_spec("NVIDIA H200").cc, (ComputeCapability{9, 0}));
-  EXPECT_EQ(parse_device_spec("Jetson Orin").cc, (ComputeCapability{8, 7}));
-  EXPECT_EQ(parse_device_spec("L4").cc, (ComputeCapability{8, 9}));
-  EXPECT_EQ(parse_device_spec("L40S").cc, (ComputeCapability{8, 9}));
-  EXPECT_EQ(parse_device_spec("A100").cc, (ComputeCapability{8, 0}));
-  EXPECT_EQ(parse_device_spec("B300").cc, (ComputeCapability{10, 3}));
-  EXPECT_EQ(parse_device_spec("DGX Spark").cc, (ComputeCapability{12, 1}));
-  EXPECT_EQ(parse_device_spec("Jetson Thor@13000").cc, (ComputeCapability{11, 0}));
+  struct Case {
+    const char* text;
+    ComputeCapability cc;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"RTX 5090", {12, 0}}, {"rtx5090", {12, 0}}, {"NVIDIA GeForce RTX 4090", {8, 9}}, {"H100", {9, 0}},
+           {"NVIDIA H200", {9, 0}}, {"Jetson Orin", {8, 7}}, {"L4", {8, 9}}, {"L40S", {8, 9}}, {"A100", {8, 0}},
+           {"B300", {10, 3}}, {"DGX Spark", {12, 1}}, {"Jetson Thor@13000", {11, 0}}}) {
+    EXPECT_EQ(parse_device_spec(c.text).cc, c.cc) << c.text;
+  }
   EXPECT_NE(parse_device_spec("9.0").products.find("H200"), std::string::npos);
 }
 
@@ -77,44 +86,25 @@ TEST(DeviceSpec, ShowsTheRightProductFamily) {
 }
 
 TEST(DeviceSpec, AmbiguousAndMistypedNamesAreNotGuessed) {
-  try {
-    (void)parse_device_spec("6000");
-    ADD_FAILURE() << "accepted '6000'";
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("Quadro RTX 6000 (7.5) or RTX A6000 (8.6)"), std::string::npos) << what;
-  }
+  const std::string six_thousand = rejection_of("6000");
+  EXPECT_NE(six_thousand.find("Quadro RTX 6000 (7.5) or RTX A6000 (8.6)"), std::string::npos) << six_thousand;
   EXPECT_THROW((void)parse_device_spec("H10"), std::invalid_argument);  // H100? H20? A10? not a guess
-  try {
-    (void)parse_device_spec("Jetsn Orin");
-    ADD_FAILURE() << "accepted 'Jetsn Orin'";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("(did you mean Jetson Orin?)"), std::string::npos) << e.what();
-  }
+  const std::string misspelt = rejection_of("Jetsn Orin");
+  EXPECT_NE(misspelt.find("(did you mean Jetson Orin?)"), std::string::npos) << misspelt;
 }
 
 TEST(DeviceSpec, UnknownDeviceListsProductsByComputeCapability) {
-  try {
-    (void)parse_device_spec("Voodoo 5");
-    FAIL() << "accepted 'Voodoo 5'";
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("unknown device 'Voodoo 5': give a compute capability (8.9, 89 or sm_89)"), std::string::npos)
-        << what;
-    EXPECT_NE(what.find("\n  8.9 Ada: RTX 4090, "), std::string::npos) << what;
-    EXPECT_NE(what.find("\n  7.0 Volta: V100, "), std::string::npos) << what;
-  }
+  const std::string what = rejection_of("Voodoo 5");
+  EXPECT_NE(what.find("unknown device 'Voodoo 5': give a compute capability (8.9, 89 or sm_89)"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("\n  8.9 Ada: RTX 4090, "), std::string::npos) << what;
+  EXPECT_NE(what.find("\n  7.0 Volta: V100, "), std::string::npos) << what;
 }
 
 TEST(DeviceSpec, RejectsWithTheAcceptedForms) {
   for (const char* bad : {"", "9", "9.", ".9", "9.0.1", "Voodoo 5", "9.0@", "9.0@tomorrow", "8.9@12"}) {
-    try {
-      (void)parse_device_spec(bad);
-      ADD_FAILURE() << "accepted '" << bad << "'";
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();
-      EXPECT_TRUE(what.find("compute capability") != std::string::npos || what.find("driver") != std::string::npos) << what;
-    }
+    const std::string what = rejection_of(bad);
+    EXPECT_TRUE(what.find("compute capability") != std::string::npos || what.find("driver") != std::string::npos) << what;
   }
 }
 

@@ -34,6 +34,26 @@ arch::DeviceFacts h200(bool jit_disabled = false) { return {{9, 0}, {13000}, fal
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// One device, `name` of compute capability cc, on a CUDA 13.0 driver and runtime.
+Environment one_device(const std::string& name, arch::ComputeCapability cc) {
+  Environment env;
+  env.driver = {13000};
+  env.runtime = {13000};
+  DeviceInfo d;
+  d.name = name;
+  d.cc = cc;
+  env.devices = {d};
+  return env;
+}
+
+// A build of `arch_list` that holds SASS for `arch` only.
+BuildManifest sass_build(const std::string& arch_list, int arch) {
+  BuildManifest m;
+  m.arch_list = arch_list;
+  m.targets = {sass(arch)};
+  return m;
+}
+
 TEST(DoctorBuild, OwnKernelsWithAFamilyGap) {
   const std::vector<binary::KernelImages> all_arch{kernel("gemm", {sass(80), sass(90)}),
                                                    kernel("silu", {sass(80), sass(90)})};
@@ -143,16 +163,8 @@ TEST(DoctorBuild, CudnnSubLibrariesBesideLibcudnn) {
 
 TEST(DoctorBuild, ReadsRealBinariesAndFlagsUnreadableOnes) {
   // A pretend device no binary has an image for (CC 3.0), and this test binary's own kernels.
-  Environment env;
-  env.driver = {13000};
-  env.runtime = {13000};
-  DeviceInfo d;
-  d.name = "Kepler-class test device";
-  d.cc = {3, 0};
-  env.devices = {d};
-  BuildManifest m;
-  m.arch_list = "8.0";
-  m.targets = {sass(80)};
+  const Environment env = one_device("Kepler-class test device", {3, 0});
+  const BuildManifest m = sass_build("8.0", 80);
   BuildInputs in;
   in.build = &m;
   in.env = &env;
@@ -197,16 +209,8 @@ TEST(DoctorBuild, TheLoadedCublasAndCudnnHaveSassForAnH200) {
   maps << maps_file.rdbuf();
   const auto libraries = library_files_to_judge(mapped_files(maps.str()));
   ASSERT_FALSE(libraries.empty());
-  Environment env;
-  env.driver = {13000};
-  env.runtime = {13000};
-  DeviceInfo d;
-  d.name = "NVIDIA H200";
-  d.cc = {9, 0};
-  env.devices = {d};
-  BuildManifest m;
-  m.arch_list = "9.0";
-  m.targets = {sass(90)};
+  const Environment env = one_device("NVIDIA H200", {9, 0});
+  const BuildManifest m = sass_build("9.0", 90);
   BuildInputs in;
   in.build = &m;
   in.env = &env;

@@ -9,15 +9,10 @@
 #include <vector>
 
 #include "harness/doctor/hardware_layer.hpp"
+#include "suites/unit/harness/doctor/checklist_queries.hpp"
 
 namespace archbench::doctor {
 namespace {
-
-const Finding* only(const Checklist& c, const std::string& check) {
-  const auto all = c.all_of(check);
-  EXPECT_EQ(all.size(), 1u) << check;
-  return all.empty() ? nullptr : all.front();
-}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -169,8 +164,7 @@ TEST(DoctorHardware, NoDriverInAContainerSaysStartItWithGpus) {
 TEST(DoctorHardware, NoDriverOnAHostSaysInstallIt) {
   HardwareFacts f = no_driver_in_container();
   f.in_container = false;
-  Checklist c;
-  check_hardware(f, c);
+  Checklist c = checked(check_hardware, f);
   EXPECT_TRUE(contains(only(c, "device-count")->fix, "install the NVIDIA driver (r580 or newer"))
       << only(c, "device-count")->fix;
   EXPECT_EQ(only(c, "container")->outcome, Outcome::Pass);
@@ -179,8 +173,7 @@ TEST(DoctorHardware, NoDriverOnAHostSaysInstallIt) {
   f = no_driver_in_container();
   f.env_vars = {{"NVIDIA_VISIBLE_DEVICES", "all"}, {"NVIDIA_DRIVER_CAPABILITIES", "utility"}};
   f.device_nodes = {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"};
-  Checklist caps;
-  check_hardware(f, caps);
+  Checklist caps = checked(check_hardware, f);
   EXPECT_TRUE(contains(only(caps, "container")->summary, "lacks 'compute'")) << only(caps, "container")->summary;
 }
 
@@ -188,8 +181,7 @@ TEST(DoctorHardware, OldDriverNamesTheBranch) {
   HardwareFacts f = no_driver_in_container();
   f.env.driver = {12080};
   f.env.device_count_error_text = explain_device_count_error(cudaErrorInsufficientDriver, {12080}, {13000});
-  Checklist c;
-  check_hardware(f, c);
+  Checklist c = checked(check_hardware, f);
   EXPECT_TRUE(contains(only(c, "device-count")->fix, "r580")) << only(c, "device-count")->fix;
   EXPECT_EQ(only(c, "device-count")->field_causes, (FieldCauses{FieldCause::DriverOlderThanRuntime}));
   const Finding* v = only(c, "driver-cuda-version");
@@ -219,8 +211,7 @@ TEST(DoctorHardware, ModuleMismatchAfterAnUpgrade) {
   HardwareFacts f = h200();
   f.kernel_module = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 09:35:42 UTC 2024\n";
   f.libcuda_version = "550.107.02";
-  Checklist c;
-  check_hardware(f, c);
+  Checklist c = checked(check_hardware, f);
   const Finding* m = only(c, "kernel-module");
   EXPECT_EQ(m->outcome, Outcome::Warn);  // CUDA still works here; without a device it is a FAIL
   EXPECT_TRUE(contains(m->summary, "kernel module 550.90.07 but user-space driver 550.107.02")) << m->summary;
@@ -229,8 +220,7 @@ TEST(DoctorHardware, ModuleMismatchAfterAnUpgrade) {
 
   f.env.devices.clear();
   f.env.device_count_error = cudaErrorSystemDriverMismatch;
-  Checklist dead;
-  check_hardware(f, dead);
+  Checklist dead = checked(check_hardware, f);
   EXPECT_EQ(only(dead, "kernel-module")->outcome, Outcome::Fail);
   EXPECT_TRUE(contains(only(dead, "device-count")->fix, "reboot")) << only(dead, "device-count")->fix;
 }
@@ -243,8 +233,7 @@ TEST(DoctorHardware, GpuStateWarnings) {
   s.ecc_uncorrected = 3;
   s.mig_pending = true;
   f.gpus[0].compute_mode = 3;  // exclusive process
-  Checklist c;
-  check_hardware(f, c);
+  Checklist c = checked(check_hardware, f);
   EXPECT_EQ(only(c, "persistence")->outcome, Outcome::Warn);
   EXPECT_TRUE(contains(only(c, "persistence")->fix, "nvidia-smi -pm 1"));
   EXPECT_EQ(only(c, "clock-events")->outcome, Outcome::Warn);
@@ -256,8 +245,7 @@ TEST(DoctorHardware, GpuStateWarnings) {
   EXPECT_EQ(diagnose(c), Diagnosis::Healthy);
 
   f.gpus[0].compute_mode = 2;  // prohibited: nothing can run
-  Checklist prohibited;
-  check_hardware(f, prohibited);
+  Checklist prohibited = checked(check_hardware, f);
   EXPECT_EQ(only(prohibited, "compute-mode")->outcome, Outcome::Fail);
   EXPECT_EQ(diagnose(prohibited), Diagnosis::NoDevice);
 }
@@ -266,8 +254,7 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
   // Without a driver the value is still judged: a repeated index hides every GPU.
   HardwareFacts f = no_driver_in_container();
   f.env_vars["CUDA_VISIBLE_DEVICES"] = "1,1";
-  Checklist dup;
-  check_hardware(f, dup);
+  Checklist dup = checked(check_hardware, f);
   const Finding* v = only(dup, "visible-devices");
   EXPECT_EQ(v->outcome, Outcome::Fail);
   EXPECT_TRUE(contains(v->cause, "listed twice")) << v->cause;
@@ -275,8 +262,7 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
 
   // A well-formed index cannot be checked without a driver: a warning that says so.
   f.env_vars["CUDA_VISIBLE_DEVICES"] = "7";
-  Checklist seven;
-  check_hardware(f, seven);
+  Checklist seven = checked(check_hardware, f);
   EXPECT_EQ(only(seven, "visible-devices")->outcome, Outcome::Warn);
   EXPECT_TRUE(contains(only(seven, "visible-devices")->summary, "cannot be checked"))
       << only(seven, "visible-devices")->summary;
@@ -286,8 +272,7 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
   h.env.devices.clear();
   h.env.device_count_error = cudaErrorNoDevice;
   h.env_vars["CUDA_VISIBLE_DEVICES"] = "1";
-  Checklist past;
-  check_hardware(h, past);
+  Checklist past = checked(check_hardware, h);
   EXPECT_EQ(only(past, "visible-devices")->outcome, Outcome::Fail);
   EXPECT_TRUE(contains(only(past, "visible-devices")->cause, "not below the 1 GPU(s)"))
       << only(past, "visible-devices")->cause;
@@ -296,13 +281,11 @@ TEST(DoctorHardware, VisibleDevicesFindings) {
   // Two GPUs and no CUDA_DEVICE_ORDER: CUDA's numbering may not be nvidia-smi's.
   HardwareFacts two = h200();
   two.nvml->uuids.push_back("GPU-1c20e77d-1c1a-d9ed-fe37-18b8466a78ad");
-  Checklist order;
-  check_hardware(two, order);
+  Checklist order = checked(check_hardware, two);
   EXPECT_EQ(only(order, "device-order")->outcome, Outcome::Warn);
   EXPECT_TRUE(contains(only(order, "device-order")->fix, "PCI_BUS_ID"));
   two.env_vars["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID";
-  Checklist ordered;
-  check_hardware(two, ordered);
+  Checklist ordered = checked(check_hardware, two);
   EXPECT_EQ(only(ordered, "device-order")->outcome, Outcome::Pass);
 }
 
@@ -542,8 +525,7 @@ TEST(DoctorHardwareChecks, EachGpuInDeviceOrder) {
   second.uuid = "GPU-1c20e77d-1c1a-d9ed-fe37-18b8466a78ad";
   f.env.devices.push_back(second);  // no GpuFacts for it: NVML has no handle
   f.gpus[0].compute_mode = 3;
-  Checklist c;
-  check_each_gpu(f, c);
+  Checklist c = checked(check_each_gpu, f);
   EXPECT_EQ(ids(c), (std::vector<std::string>{"compute-mode", "mig", "persistence", "clock-events", "ecc",
                                               "gpu-state"}));
   EXPECT_TRUE(contains(c.findings().back().summary, "device 1 ")) << c.findings().back().summary;

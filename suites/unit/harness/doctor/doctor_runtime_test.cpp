@@ -3,6 +3,8 @@
 // that change CUDA's behaviour (no GPU needed).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+
+#include <initializer_list>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,6 +16,7 @@
 
 #include "harness/binary/soname.hpp"
 #include "harness/doctor/runtime_layer.hpp"
+#include "suites/unit/harness/doctor/checklist_queries.hpp"
 
 namespace archbench::doctor {
 namespace {
@@ -42,12 +45,6 @@ class TempDir {
 
 void touch(const fs::path& p) { std::ofstream(p) << "not an ELF file"; }
 
-const Finding* only(const Checklist& c, const std::string& check) {
-  const auto all = c.all_of(check);
-  EXPECT_EQ(all.size(), 1u) << check;
-  return all.empty() ? nullptr : all.front();
-}
-
 RuntimeFacts consistent_facts() {
   RuntimeFacts f;
   f.runtime = {13000};
@@ -68,27 +65,23 @@ RuntimeFacts consistent_facts() {
 }
 
 TEST(DoctorLibraryName, SplitsFamilyAndVersion) {
-  auto n = cuda_library_name("libcudart.so.13.0.96");
-  ASSERT_TRUE(n);
-  EXPECT_EQ(n->family, "libcudart");
-  EXPECT_EQ(n->version, "13.0.96");
-  n = cuda_library_name("libcuda.so.580.159.04");
-  ASSERT_TRUE(n);
-  EXPECT_EQ(n->family, "libcuda");
-  EXPECT_EQ(n->version, "580.159.04");
-  n = cuda_library_name("libcudart-9335f6a2.so.12");  // a wheel's vendored copy
-  ASSERT_TRUE(n);
-  EXPECT_EQ(n->family, "libcudart");
-  EXPECT_EQ(n->version, "12");
-  n = cuda_library_name("libcublas.so");
-  ASSERT_TRUE(n);
-  EXPECT_EQ(n->version, "");
-  n = cuda_library_name("libcudnn_engines_precompiled.so.9");
-  ASSERT_TRUE(n);
-  EXPECT_EQ(n->family, "libcudnn_engines_precompiled");
-  n = cuda_library_name("libcudnn.so.9.bak");
-  ASSERT_TRUE(n);
-  EXPECT_EQ(n->version, "9");
+  struct Case {
+    const char* file;
+    const char* family;
+    const char* version;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"libcudart.so.13.0.96", "libcudart", "13.0.96"},
+           {"libcuda.so.580.159.04", "libcuda", "580.159.04"},
+           {"libcudart-9335f6a2.so.12", "libcudart", "12"},  // a wheel's vendored copy
+           {"libcublas.so", "libcublas", ""},
+           {"libcudnn_engines_precompiled.so.9", "libcudnn_engines_precompiled", "9"},
+           {"libcudnn.so.9.bak", "libcudnn", "9"}}) {
+    const auto n = cuda_library_name(c.file);
+    ASSERT_TRUE(n) << c.file;
+    EXPECT_EQ(n->family, c.family) << c.file;
+    EXPECT_EQ(n->version, c.version) << c.file;
+  }
   EXPECT_TRUE(cuda_library_name("libnvidia-ml.so.1"));
   EXPECT_FALSE(cuda_library_name("libc.so.6"));
   EXPECT_FALSE(cuda_library_name("libcudart_static.a"));
@@ -184,8 +177,7 @@ TEST(DoctorRuntime, ASecondCudaRuntimeReachableIsAWarningWithTheDirectoryToRemov
   LibraryCopy same{"libcudart", "/opt/cuda/lib64/libcudart.so.13", "/opt/cuda/lib64/libcudart.so.13.0.96", "13.0.96",
                    "loader cache"};
   f.reachable = {other, same};
-  Checklist c;
-  check_runtime(f, c);
+  Checklist c = checked(check_runtime, f);
   const Finding* w = only(c, "other-copies:libcudart");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->outcome, Outcome::Warn);
@@ -196,8 +188,7 @@ TEST(DoctorRuntime, ASecondCudaRuntimeReachableIsAWarningWithTheDirectoryToRemov
   EXPECT_EQ(diagnose(c), Diagnosis::Healthy);  // a warning does not fail the run
 
   f.reachable = {same};
-  Checklist clean;
-  check_runtime(f, clean);
+  Checklist clean = checked(check_runtime, f);
   EXPECT_TRUE(clean.all_of("other-copies:libcudart").empty());
   EXPECT_EQ(clean.count(Outcome::Warn), 0u);
   EXPECT_EQ(clean.count(Outcome::Fail), 0u);
@@ -208,8 +199,7 @@ TEST(DoctorRuntime, StubLibcudaAndDuplicateLibraries) {
   f.mapped[1] = {"libcuda", "/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda-13.0/lib64/stubs/libcuda.so", "",
                  "mapped"};
   f.mapped.push_back({"libcudart", "/opt/other/libcudart.so.13", "/opt/other/libcudart.so.13", "13.0", "mapped"});
-  Checklist c;
-  check_runtime(f, c);
+  Checklist c = checked(check_runtime, f);
   const Finding* stub = only(c, "stub-libcuda");
   ASSERT_NE(stub, nullptr);
   EXPECT_EQ(stub->outcome, Outcome::Fail);
@@ -222,8 +212,7 @@ TEST(DoctorRuntime, StubLibcudaAndDuplicateLibraries) {
   RuntimeFacts g = consistent_facts();
   g.reachable = {{"libcuda", "/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda/lib64/stubs/libcuda.so", "1",
                   "LD_LIBRARY_PATH (/usr/local/cuda/lib64/stubs)"}};
-  Checklist w;
-  check_runtime(g, w);
+  Checklist w = checked(check_runtime, g);
   const Finding* reachable = only(w, "stub-libcuda");
   ASSERT_NE(reachable, nullptr);
   EXPECT_EQ(reachable->outcome, Outcome::Warn);
@@ -234,8 +223,7 @@ TEST(DoctorRuntime, LibraryVersionMismatches) {
   RuntimeFacts f = consistent_facts();
   f.cublas_cudart = 12080;     // a cuBLAS for CUDA 12 next to runtime 13
   f.cudnn_version = "9.10.0";  // older than the 9.19.0 headers
-  Checklist c;
-  check_runtime(f, c);
+  Checklist c = checked(check_runtime, f);
   const Finding* v = only(c, "library-versions");
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->outcome, Outcome::Fail);
@@ -248,8 +236,7 @@ TEST(DoctorRuntime, LibraryVersionMismatches) {
   f = consistent_facts();
   f.loader_cache_read = false;
   f.loader_cache_note = "no ldconfig in /sbin";
-  Checklist skip;
-  check_runtime(f, skip);
+  Checklist skip = checked(check_runtime, f);
   EXPECT_EQ(only(skip, "loader-cache")->outcome, Outcome::Skip);
 }
 
@@ -260,8 +247,7 @@ TEST(DoctorRuntime, JitVariablesWarnWithTheirFix) {
            {"CUDA_INJECTION64_PATH", "/opt/tool.so"},
            {"CUDA_MODULE_LOADING", "EAGERLY"},
            {"LD_PRELOAD", "/usr/lib/libcudart.so.12"}};
-  Checklist c;
-  check_runtime(f, c);
+  Checklist c = checked(check_runtime, f);
   const Finding* jit = only(c, "env:CUDA_DISABLE_PTX_JIT");
   ASSERT_NE(jit, nullptr);
   EXPECT_EQ(jit->outcome, Outcome::Warn);
@@ -276,14 +262,12 @@ TEST(DoctorRuntime, JitVariablesWarnWithTheirFix) {
 
   // The PTX_ spelling wins over the alias; 0 means off.
   f.env = {{"CUDA_DISABLE_PTX_JIT", "0"}, {"CUDA_DISABLE_JIT", "1"}, {"CUDA_MODULE_LOADING", "EAGER"}};
-  Checklist off;
-  check_runtime(f, off);
+  Checklist off = checked(check_runtime, f);
   EXPECT_TRUE(off.all_of("env:CUDA_DISABLE_PTX_JIT").empty());
   EXPECT_TRUE(off.all_of("env:CUDA_DISABLE_JIT").empty());
   EXPECT_TRUE(off.all_of("env:CUDA_MODULE_LOADING").empty());
   f.env = {{"CUDA_FORCE_JIT", "1"}};
-  Checklist alias;
-  check_runtime(f, alias);
+  Checklist alias = checked(check_runtime, f);
   EXPECT_EQ(only(alias, "env:CUDA_FORCE_JIT")->outcome, Outcome::Warn);
 }
 
@@ -296,8 +280,7 @@ TEST(DoctorRuntime, GathersThisProcess) {
   EXPECT_FALSE(f.cublas_version.empty());
   EXPECT_FALSE(f.cudnn_version.empty());
   EXPECT_FALSE(f.env.empty());
-  Checklist c;
-  check_runtime(f, c);
+  Checklist c = checked(check_runtime, f);
   ASSERT_NE(c.find("loaded-libraries"), nullptr);
   EXPECT_NE(c.find("loaded-libraries")->summary.find("libcudart"), std::string::npos);
 }
@@ -321,8 +304,7 @@ TEST(DoctorRuntimeChecks, LoadedLibrariesListsWhatIsMappedAndWhatIsOnlyReachable
   RuntimeFacts f = consistent_facts();
   f.reachable = {{"libcublas", "/opt/cuda-12/lib/libcublas.so.12", "/opt/cuda-12/lib/libcublas.so.12.8.4.1",
                   "12.8.4.1", "loader cache"}};
-  Checklist c;
-  check_loaded_libraries(f, c);
+  Checklist c = checked(check_loaded_libraries, f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"loaded-libraries"}));
   const Finding& l = c.findings()[0];
   EXPECT_EQ(l.outcome, Outcome::Pass);
@@ -335,8 +317,7 @@ TEST(DoctorRuntimeChecks, LoadedLibrariesListsWhatIsMappedAndWhatIsOnlyReachable
   EXPECT_TRUE(contains(l.details, "cudaDriverGetVersion: 13.0"));
 
   RuntimeFacts none;
-  Checklist empty;
-  check_loaded_libraries(none, empty);
+  Checklist empty = checked(check_loaded_libraries, none);
   EXPECT_EQ(empty.findings()[0].summary, "no CUDA library is mapped into this process");
   EXPECT_EQ(empty.findings()[0].details, (std::vector<std::string>{"cudaDriverGetVersion: no driver"}));
 }
@@ -346,8 +327,7 @@ TEST(DoctorRuntimeChecks, OneFileMappedUnderTwoNamesIsNoDuplicate) {
   LibraryCopy alias = f.mapped[0];
   alias.path = "/usr/local/cuda-13.0/lib/libcudart.so.13.0.96";  // same real path
   f.mapped.push_back(alias);
-  Checklist c;
-  check_duplicate_libraries(f, c);
+  Checklist c = checked(check_duplicate_libraries, f);
   EXPECT_TRUE(c.findings().empty());
 }
 
@@ -357,8 +337,7 @@ TEST(DoctorRuntimeChecks, OtherCopiesOfAFamilyNotLoadedAndInTheLoaderCache) {
       {"libnccl", "/opt/a/libnccl.so.2", "/opt/a/libnccl.so.2.21.5", "2.21.5", "LD_LIBRARY_PATH (/opt/a)"},
       {"libnccl", "/usr/lib/libnccl.so.2", "/usr/lib/libnccl.so.2.27.3", "2.27.3", "loader cache"},
       {"libcublas", "/opt/b/libcublas.so.13", "/opt/b/libcublas.so.13", "13", "LD_LIBRARY_PATH (/opt/b)"}};
-  Checklist c;
-  check_other_copies(f, c);
+  Checklist c = checked(check_other_copies, f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"other-copies:libnccl"}))
       << "one version of a family that is not loaded is no conflict";
   const Finding& w = c.findings()[0];
@@ -373,12 +352,10 @@ TEST(DoctorRuntimeChecks, OtherCopiesOfAFamilyNotLoadedAndInTheLoaderCache) {
 
 TEST(DoctorRuntimeChecks, LoaderCacheSkipsOnlyWhenNotRead) {
   RuntimeFacts f = consistent_facts();
-  Checklist read;
-  check_loader_cache(f, read);
+  Checklist read = checked(check_loader_cache, f);
   EXPECT_TRUE(read.findings().empty());
   f.loader_cache_read = false;
-  Checklist unread;
-  check_loader_cache(f, unread);
+  Checklist unread = checked(check_loader_cache, f);
   ASSERT_EQ(ids(unread), (std::vector<std::string>{"loader-cache"}));
   EXPECT_EQ(unread.findings()[0].outcome, Outcome::Skip);
   EXPECT_EQ(unread.findings()[0].summary, "the loader cache was not read");
@@ -387,16 +364,14 @@ TEST(DoctorRuntimeChecks, LoaderCacheSkipsOnlyWhenNotRead) {
 TEST(DoctorRuntimeChecks, LibraryVersionsWarnsForAnOlderRuntimeAndFailsForAnotherMajor) {
   RuntimeFacts f = consistent_facts();
   f.nvcc_version = "13.1";  // built with a newer toolkit than the runtime loaded
-  Checklist warn;
-  check_library_versions(f, warn);
+  Checklist warn = checked(check_library_versions, f);
   ASSERT_EQ(ids(warn), (std::vector<std::string>{"library-versions"}));
   EXPECT_EQ(warn.findings()[0].outcome, Outcome::Warn);
   EXPECT_EQ(warn.findings()[0].summary, "built with nvcc 13.1 but the loaded CUDA runtime is 13.0");
   EXPECT_EQ(warn.findings()[0].field_causes, (FieldCauses{FieldCause::MixedCudaLibraries}));
 
   f.cublas_version = "12.8.4";  // another major than the 13.1.0 headers: FAIL outranks the WARN
-  Checklist fail;
-  check_library_versions(f, fail);
+  Checklist fail = checked(check_library_versions, f);
   const Finding& v = fail.findings()[0];
   EXPECT_EQ(v.outcome, Outcome::Fail);
   EXPECT_EQ(v.summary, "built with nvcc 13.1 but the loaded CUDA runtime is 13.0 (and 1 more)");
@@ -409,23 +384,20 @@ TEST(DoctorRuntimeChecks, LibraryVersionsWarnsForAnOlderRuntimeAndFailsForAnothe
 TEST(DoctorRuntimeChecks, JitSwitchesReportTheSpellingTheDriverHonours) {
   RuntimeFacts f;
   f.env = {{"CUDA_DISABLE_JIT", "1"}, {"CUDA_FORCE_PTX_JIT", "1"}, {"CUDA_FORCE_JIT", "0"}};
-  Checklist both;
-  check_jit_switches(f, both);
+  Checklist both = checked(check_jit_switches, f);
   EXPECT_EQ(ids(both), (std::vector<std::string>{"env:CUDA_DISABLE_JIT", "env:CUDA_FORCE_PTX_JIT"}));
   EXPECT_EQ(both.findings()[0].summary, "CUDA_DISABLE_JIT=1 is set");
   EXPECT_NE(both.findings()[1].cause.find("(209)"), std::string::npos) << both.findings()[1].cause;
 
   f.env = {{"CUDA_FORCE_PTX_JIT", ""}, {"CUDA_FORCE_JIT", "1"}, {"CUDA_DISABLE_PTX_JIT", "0"}};
-  Checklist off;
-  check_jit_switches(f, off);
+  Checklist off = checked(check_jit_switches, f);
   EXPECT_TRUE(off.findings().empty()) << "a PTX_ spelling set to empty or 0 turns its switch off";
 }
 
 TEST(DoctorRuntimeChecks, BehaviourVariablesCountWhenOnOrForToolHooksWhenSet) {
   RuntimeFacts f;
   f.env = {{"CUDA_CACHE_DISABLE", "1"}, {"CUDA_LAUNCH_BLOCKING", "0"}, {"CUDA_PROFILE", "0"}, {"HOME", "/root"}};
-  Checklist c;
-  check_behaviour_variables(f, c);
+  Checklist c = checked(check_behaviour_variables, f);
   EXPECT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_CACHE_DISABLE", "env:CUDA_PROFILE"}));
   EXPECT_EQ(c.findings()[0].field_causes,
             (FieldCauses{FieldCause::PtxJitReliance, FieldCause::LazyLoadingDefersFailure}));
@@ -435,8 +407,7 @@ TEST(DoctorRuntimeChecks, BehaviourVariablesCountWhenOnOrForToolHooksWhenSet) {
 TEST(DoctorRuntimeChecks, ModuleLoadingValuesAreCaseSensitive) {
   RuntimeFacts f;
   f.env = {{"CUDA_MODULE_LOADING", "LAZY"}, {"CUDA_MODULE_DATA_LOADING", "lazy"}};
-  Checklist c;
-  check_module_loading(f, c);
+  Checklist c = checked(check_module_loading, f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_MODULE_DATA_LOADING"}));
   EXPECT_EQ(c.findings()[0].summary, "CUDA_MODULE_DATA_LOADING=lazy is not a value CUDA knows");
   EXPECT_NE(c.findings()[0].cause.find("one of LAZY, EAGER, DEFAULT (inherits CUDA_MODULE_LOADING)"),
@@ -448,19 +419,16 @@ TEST(DoctorRuntimeChecks, CachePathWarnsWhenItCannotBeWrittenAndTheCacheIsOn) {
   RuntimeFacts f;
   f.env = {{"CUDA_CACHE_PATH", "/ro/cache"}};
   f.cuda_cache_path_writable = false;
-  Checklist c;
-  check_cache_path(f, c);
+  Checklist c = checked(check_cache_path, f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_CACHE_PATH"}));
   EXPECT_EQ(c.findings()[0].summary, "CUDA_CACHE_PATH=/ro/cache cannot be written by this user");
 
   f.env["CUDA_CACHE_DISABLE"] = "1";  // nothing is written there
-  Checklist disabled;
-  check_cache_path(f, disabled);
+  Checklist disabled = checked(check_cache_path, f);
   EXPECT_TRUE(disabled.findings().empty());
   f.env.erase("CUDA_CACHE_DISABLE");
   f.cuda_cache_path_writable = true;
-  Checklist writable;
-  check_cache_path(f, writable);
+  Checklist writable = checked(check_cache_path, f);
   EXPECT_TRUE(writable.findings().empty());
 }
 
@@ -475,8 +443,7 @@ TEST(DoctorRuntimeChecks, GatherJudgesWhetherTheCachePathCanBeCreated) {
 TEST(DoctorRuntimeChecks, LdPreloadWarnsPerCudaLibrary) {
   RuntimeFacts f;
   f.env = {{"LD_PRELOAD", "libjemalloc.so.2 /opt/cudnn/libcudnn.so.9:libcublasLt.so.13"}};
-  Checklist c;
-  check_ld_preload(f, c);
+  Checklist c = checked(check_ld_preload, f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"env:LD_PRELOAD", "env:LD_PRELOAD"}));
   EXPECT_EQ(c.findings()[0].summary, "LD_PRELOAD loads /opt/cudnn/libcudnn.so.9 into every process");
   EXPECT_EQ(c.findings()[1].summary, "LD_PRELOAD loads libcublasLt.so.13 into every process");
@@ -485,15 +452,13 @@ TEST(DoctorRuntimeChecks, LdPreloadWarnsPerCudaLibrary) {
 TEST(DoctorRuntimeChecks, EnvironmentSummaryListsTheCudaRelatedVariables) {
   RuntimeFacts f;
   f.env = {{"HOME", "/root"}, {"TORCH_CUDA_ARCH_LIST", "9.0"}, {"CUDA_VISIBLE_DEVICES", "0"}};
-  Checklist c;
-  check_environment_summary(f, c);
+  Checklist c = checked(check_environment_summary, f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"environment"}));
   EXPECT_EQ(c.findings()[0].outcome, Outcome::Pass);
   EXPECT_EQ(c.findings()[0].summary, "2 CUDA-related variable(s) set (listed)");
   EXPECT_EQ(c.findings()[0].details, (std::vector<std::string>{"CUDA_VISIBLE_DEVICES=0", "TORCH_CUDA_ARCH_LIST=9.0"}));
   f.env = {{"HOME", "/root"}};
-  Checklist none;
-  check_environment_summary(f, none);
+  Checklist none = checked(check_environment_summary, f);
   EXPECT_EQ(none.findings()[0].summary, "no CUDA_* / NVIDIA_* / LD_* variables are set");
 }
 
@@ -507,8 +472,7 @@ TEST(DoctorRuntimeChecks, TheLayerRunsEveryCheckInReportOrder) {
            {"CUDA_MODULE_LOADING", "NOPE"},  {"CUDA_CACHE_PATH", "/ro"},
            {"LD_PRELOAD", "libcudart.so.13"}};
   f.cuda_cache_path_writable = false;
-  Checklist c;
-  check_runtime(f, c);
+  Checklist c = checked(check_runtime, f);
   EXPECT_EQ(ids(c), (std::vector<std::string>{"loaded-libraries", "duplicate:libcudart", "stub-libcuda",
                                               "other-copies:libcudart", "loader-cache", "library-versions",
                                               "env:CUDA_FORCE_JIT", "env:CUDA_LAUNCH_BLOCKING",

@@ -8,6 +8,7 @@
 
 #include "harness/doctor/report.hpp"
 #include "harness/doctor/workload_layer.hpp"
+#include "suites/unit/result_rows.hpp"
 
 namespace archbench::doctor {
 namespace {
@@ -18,13 +19,7 @@ using enum ImageVerdict;
 
 OperatorResult op(const std::string& family, const std::string& name, const std::string& dtype, const std::string& impl,
                   ImageVerdict status) {
-  OperatorResult r;
-  r.family = family;
-  r.name = name;
-  r.dtype = dtype;
-  r.shape = "S";
-  r.impl = impl;
-  r.id = family + "/" + name + "/" + dtype + "/S";
+  OperatorResult r = testing_support::named_result(family + "/" + name + "/" + dtype + "/S", impl);
   r.image.status = status;
   r.image.label = status == Sass     ? "sass sm_90"
                   : status == PtxJit ? "ptx-jit from compute_80"
@@ -42,12 +37,7 @@ OperatorResult op(const std::string& family, const std::string& name, const std:
     r.image.fix = "unset CUDA_DISABLE_PTX_JIT, or add 9.0";
   }
   if (status == Sass || status == PtxJit || status == Library) {
-    CorrectnessResult c;
-    c.passed = true;
-    c.bench_shape_finite = true;
-    c.rel_error = 1e-4;
-    c.tolerance = 2e-2;
-    r.correctness = c;
+    r.correctness = testing_support::passed_check(1e-4);
   }
   return r;
 }

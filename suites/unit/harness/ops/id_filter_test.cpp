@@ -5,30 +5,35 @@
 namespace archbench {
 namespace {
 
-TEST(IdFilter, OneGlob) {
-  EXPECT_TRUE(id_matches("*", "matmul/gemm_tc/f16/M1_N2_K3"));
-  EXPECT_TRUE(id_matches("matmul/*", "matmul/gemm_tc/f16/M1_N2_K3"));
-  EXPECT_FALSE(id_matches("norm/*", "matmul/gemm_tc/f16/M1_N2_K3"));
-  EXPECT_TRUE(id_matches("*/f16/*", "matmul/gemm_tc/f16/M1_N2_K3"));
-  EXPECT_FALSE(id_matches("*/f16/*", "matmul/gemm_tc/bf16/M1_N2_K3"));
+// One glob, comma-separated globs (any may match; empty parts match nothing), and kernel names
+// that hold commas themselves (matched whole).
+struct MatchCase {
+  const char* filter;
+  const char* id;
+  bool matches;
+};
+
+class IdFilter : public testing::TestWithParam<MatchCase> {};
+
+TEST_P(IdFilter, Matches) {
+  const MatchCase& c = GetParam();
+  EXPECT_EQ(id_matches(c.filter, c.id), c.matches) << c.filter << " on " << c.id;
 }
 
-TEST(IdFilter, CommaSeparatedGlobsMatchAny) {
-  EXPECT_TRUE(id_matches("norm/*,matmul/gemm_tc/*", "matmul/gemm_tc/f16/M1_N2_K3"));
-  EXPECT_TRUE(id_matches("norm/*,matmul/gemm_tc/*", "norm/rmsnorm/f32/S"));
-  EXPECT_FALSE(id_matches("norm/*,matmul/gemm_tc/*", "conv/conv_tc/f16/S"));
-}
-
-TEST(IdFilter, EmptyPartsMatchNothing) {
-  EXPECT_FALSE(id_matches("", "norm/rmsnorm/f32/S"));
-  EXPECT_FALSE(id_matches(",", "norm/rmsnorm/f32/S"));
-  EXPECT_TRUE(id_matches(",norm/*,", "norm/rmsnorm/f32/S"));
-}
-
-TEST(IdFilter, KernelNamesWithCommasAreMatchedWhole) {
-  EXPECT_TRUE(id_matches("*gemm*,*conv*", "void gemm_kernel<float, 128>(float const*, int)"));
-  EXPECT_TRUE(id_matches("*conv*", "void conv_simt<half, 3>(half const*)"));
-}
+INSTANTIATE_TEST_SUITE_P(
+    Globs, IdFilter,
+    testing::Values(MatchCase{"*", "matmul/gemm_tc/f16/M1_N2_K3", true},
+                    MatchCase{"matmul/*", "matmul/gemm_tc/f16/M1_N2_K3", true},
+                    MatchCase{"norm/*", "matmul/gemm_tc/f16/M1_N2_K3", false},
+                    MatchCase{"*/f16/*", "matmul/gemm_tc/f16/M1_N2_K3", true},
+                    MatchCase{"*/f16/*", "matmul/gemm_tc/bf16/M1_N2_K3", false},
+                    MatchCase{"norm/*,matmul/gemm_tc/*", "matmul/gemm_tc/f16/M1_N2_K3", true},
+                    MatchCase{"norm/*,matmul/gemm_tc/*", "norm/rmsnorm/f32/S", true},
+                    MatchCase{"norm/*,matmul/gemm_tc/*", "conv/conv_tc/f16/S", false},
+                    MatchCase{"", "norm/rmsnorm/f32/S", false}, MatchCase{",", "norm/rmsnorm/f32/S", false},
+                    MatchCase{",norm/*,", "norm/rmsnorm/f32/S", true},
+                    MatchCase{"*gemm*,*conv*", "void gemm_kernel<float, 128>(float const*, int)", true},
+                    MatchCase{"*conv*", "void conv_simt<half, 3>(half const*)", true}));
 
 const std::vector<std::string> kIds = {"matmul/gemm_tc/f16/M1_N2_K3", "matmul/gemm_simt/f32/M1_N2_K3",
                                        "norm/layernorm/bf16/S"};

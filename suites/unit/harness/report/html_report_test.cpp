@@ -62,6 +62,16 @@ TEST(HtmlEscape, EscapesMarkupAndQuotes) {
   EXPECT_EQ(html::escape("plain/op_1"), "plain/op_1");
 }
 
+// Markup built from hostile input is balanced, holds no <script element and no `tag` (from the
+// input), and shows `escaped` as text instead.
+void expect_inert(const std::string& markup, const std::string& tag, const std::string& escaped) {
+  std::string why;
+  EXPECT_TRUE(balanced(markup, &why)) << why;
+  EXPECT_EQ(markup.find("<script"), std::string::npos);
+  EXPECT_EQ(markup.find(tag), std::string::npos) << tag;
+  EXPECT_NE(markup.find(escaped), std::string::npos) << escaped;
+}
+
 TEST(HtmlCharts, HeatMapIsBalancedAndEscapesNames) {
   html::HeatMap m;
   m.rows = {"matmul/gemm/M1", "evil/<script>alert(1)</script>/S"};
@@ -69,11 +79,7 @@ TEST(HtmlCharts, HeatMapIsBalancedAndEscapesNames) {
   m.cells[{0, 0}] = {"sass", "ok"};
   m.cells[{1, 1}] = {"missing", "<img src=x onerror=alert(1)>"};
   const std::string svg = html::svg_heatmap(m);
-  std::string why;
-  EXPECT_TRUE(balanced(svg, &why)) << why;
-  EXPECT_EQ(svg.find("<script"), std::string::npos);
-  EXPECT_EQ(svg.find("<img"), std::string::npos);
-  EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);
+  expect_inert(svg, "<img", "&lt;script&gt;");
   EXPECT_EQ(count(svg, "<rect"), 4u);  // 2x2, the two empty cells drawn blank
   EXPECT_NE(svg.find(R"(data-status="missing")"), std::string::npos);
 }
@@ -133,11 +139,7 @@ TEST(HtmlRunReport, HostileOperatorIdsAreText) {
   html::RunReportInputs in;
   in.run = &run;
   const std::string page = html::run_report_page(in);
-  std::string why;
-  EXPECT_TRUE(balanced(page, &why)) << why;
-  EXPECT_EQ(page.find("<script"), std::string::npos);
-  EXPECT_EQ(page.find("<b>bold"), std::string::npos);
-  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  expect_inert(page, "<b>bold", "&lt;script&gt;alert(1)&lt;/script&gt;");
   // The synthesized second device: own kernels missing, the failures listed first.
   EXPECT_GT(count(page, "<td>failed</td>"), 10u);
 }

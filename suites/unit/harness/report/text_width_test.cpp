@@ -14,6 +14,7 @@
 #include "harness/report/console.hpp"
 #include "harness/report/stored_run.hpp"
 #include "harness/util/text_wrap.hpp"
+#include "suites/unit/result_rows.hpp"
 #include "suites/unit/text_width.hpp"
 
 namespace archbench {
@@ -104,13 +105,7 @@ BuildManifest default_build() {
 
 // Rows that fail in the longest ways the report knows.
 std::vector<OperatorResult> failing_rows() {
-  OperatorResult missing;
-  missing.id = "conv/conv_tc/bf16/B2_C1280_H16_W16_K1280_3x3_s1";
-  missing.family = "conv";
-  missing.name = "conv_tc";
-  missing.dtype = "bf16";
-  missing.shape = "B2_C1280_H16_W16_K1280_3x3_s1";
-  missing.impl = "own";
+  OperatorResult missing = testing_support::named_result("conv/conv_tc/bf16/B2_C1280_H16_W16_K1280_3x3_s1");
   missing.image.status = ImageVerdict::Missing;
   missing.image.label = "missing";
   missing.image.cause =
@@ -121,20 +116,14 @@ std::vector<OperatorResult> failing_rows() {
   missing.image.fix = "add 9.0 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device, or 8.0+PTX "
                       "for PTX the driver can JIT on any newer device";
   OperatorResult jit = missing;
-  jit.id = "norm/groupnorm_nhwc_silu/bf16/B2_H64_W64_C320_G32";
-  jit.family = "norm";
-  jit.name = "groupnorm_nhwc_silu";
-  jit.shape = "B2_H64_W64_C320_G32";
+  testing_support::set_identity(jit, "norm/groupnorm_nhwc_silu/bf16/B2_H64_W64_C320_G32");
   jit.image.status = ImageVerdict::PtxJit;
   jit.image.label = "ptx-jit from compute_120";
   jit.image.agrees = false;
   jit.image.disagreement = "the probe found sass sm_90 where the static prediction of the executable's images said "
                            "ptx-jit from compute_120; the build manifest and the executable disagree";
   OperatorResult nan = jit;
-  nan.id = "attention/attention_math/bf16/B1_H24_Nq4608_Nk4608_D128";
-  nan.family = "attention";
-  nan.name = "attention_math";
-  nan.shape = "B1_H24_Nq4608_Nk4608_D128";
+  testing_support::set_identity(nan, "attention/attention_math/bf16/B1_H24_Nq4608_Nk4608_D128");
   nan.impl = "cublas";
   nan.image.status = ImageVerdict::Sass;
   nan.image.label = "sass sm_90";
@@ -148,10 +137,7 @@ std::vector<OperatorResult> failing_rows() {
   c.check_shape = "B1_H24_Nq77_Nk77_D128";
   nan.correctness = c;
   OperatorResult hung = nan;
-  hung.id = "composite/sd15_step/bf16/B2_H64_W64_C320_heads8_S3";
-  hung.family = "composite";
-  hung.name = "sd15_step";
-  hung.shape = "B2_H64_W64_C320_heads8_S3";
+  testing_support::set_identity(hung, "composite/sd15_step/bf16/B2_H64_W64_C320_heads8_S3");
   hung.correctness.reset();
   hung.fault = "hung";
   hung.error = "no result within its deadline of 132 s; the check worker was killed (SIGTERM, then SIGKILL after 5 s) "

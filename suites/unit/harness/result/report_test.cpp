@@ -11,27 +11,20 @@
 #include "harness/report/console.hpp"
 #include "harness/result/result_json.hpp"
 #include "harness/run/timer.hpp"
+#include "suites/unit/result_rows.hpp"
 
 namespace archbench {
 namespace {
 
+using testing_support::named_result;
+using testing_support::passed_check;
+
 OperatorResult sample() {
-  OperatorResult r;
-  r.id = "matmul/gemm_tc/f16/M8192_N960_K320";
-  r.family = "matmul";
-  r.name = "gemm_tc";
-  r.dtype = "f16";
-  r.shape = "M8192_N960_K320";
-  r.impl = "own";
+  OperatorResult r = named_result("matmul/gemm_tc/f16/M8192_N960_K320");
   r.image.status = ImageVerdict::Sass;
   r.image.label = "sass sm_90";
   r.image.kernels.push_back({"gemm_tc_f16", "sass sm_90", 0, 90, 90});
-  CorrectnessResult c;
-  c.passed = true;
-  c.bench_shape_finite = true;
-  c.rel_error = 3e-4;
-  c.tolerance = 2e-2;
-  r.correctness = c;
+  r.correctness = passed_check(3e-4);
   TimingResult t;
   t.samples_ms = {1.0, 3.0, 2.0, 4.0, 5.0};
   summarize(t);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
 
 #include "harness/doctor/python_stack.hpp"
 #include "harness/stack/declared_arch_list.hpp"
@@ -30,18 +31,21 @@ TEST(DistInfo, MetadataAndRecord) {
 }
 
 TEST(DistInfo, DeclaredCudaVariants) {
-  Package a = named("torch", "2.8.0+cu128");
-  read_declared_cuda(a);
-  EXPECT_EQ(a.declared_cuda_major, 12);
-  Package b = named("nvidia-cudnn-cu13", "9.19.0");
-  read_declared_cuda(b);
-  EXPECT_EQ(b.declared_cuda_major, 13);
-  Package c = named("cupy-cuda12x", "13.0");
-  read_declared_cuda(c);
-  EXPECT_EQ(c.declared_cuda_major, 12);
+  struct Case {
+    const char* name;
+    const char* version;
+    int major;
+  };
+  for (const Case& c : std::initializer_list<Case>{{"torch", "2.8.0+cu128", 12},
+                                                   {"nvidia-cudnn-cu13", "9.19.0", 13},
+                                                   {"cupy-cuda12x", "13.0", 12},
+                                                   {"jax-cuda13-plugin", "0.11.2", 13}}) {
+    Package p = named(c.name, c.version);
+    read_declared_cuda(p);
+    EXPECT_EQ(p.declared_cuda_major, c.major) << c.name;
+  }
   Package e = named("jax-cuda13-plugin", "0.11.2");
   read_declared_cuda(e);
-  EXPECT_EQ(e.declared_cuda_major, 13);
   EXPECT_EQ(e.declared_from, "-cuda13");
   Package d = named("numpy", "2.0");
   read_declared_cuda(d);

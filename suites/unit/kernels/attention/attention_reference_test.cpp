@@ -20,12 +20,22 @@ std::vector<double> random_values(size_t n, std::mt19937_64& rng) {
   return v;
 }
 
+// Q, K and V for `d`, drawn in that order from [-1, 1) by a generator seeded with `seed`.
+struct Qkv {
+  std::vector<double> q, k, v;
+};
+Qkv random_qkv(const AttentionDims& d, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  Qkv t;
+  t.q = random_values(d.q_numel(), rng);
+  t.k = random_values(d.kv_numel(), rng);
+  t.v = random_values(d.kv_numel(), rng);
+  return t;
+}
+
 TEST(AttentionReference, OneKeyGivesItsValueRowToEveryQuery) {
   const AttentionDims d{1, 2, 3, 1, 4};
-  std::mt19937_64 rng(1);
-  const auto q = random_values(d.q_numel(), rng);
-  const auto k = random_values(d.kv_numel(), rng);
-  const auto v = random_values(d.kv_numel(), rng);
+  const auto [q, k, v] = random_qkv(d, 1);
   const auto o = reference_attention(q, k, v, d);
   for (size_t head = 0; head < 2; ++head) {
     for (size_t i = 0; i < 3; ++i) {
@@ -103,10 +113,7 @@ TEST(AttentionReference, LargeLogitsAreNumericallyStable) {
 // Each (batch, head) slice of the BHND tensors is an independent attention problem.
 TEST(AttentionReference, BatchesAndHeadsAreIndependentSlices) {
   const AttentionDims d{2, 3, 5, 7, 8};
-  std::mt19937_64 rng(3);
-  const auto q = random_values(d.q_numel(), rng);
-  const auto k = random_values(d.kv_numel(), rng);
-  const auto v = random_values(d.kv_numel(), rng);
+  const auto [q, k, v] = random_qkv(d, 3);
   const auto o = reference_attention(q, k, v, d);
   const AttentionDims one{1, 1, 5, 7, 8};
   for (size_t head = 0; head < 6; ++head) {

@@ -16,51 +16,33 @@
 #include "harness/result/result_json.hpp"
 #include "tools/archbench/doctor_pass.hpp"
 #include "tools/archbench/progress.hpp"
+#include "suites/unit/tools/archbench/progress_fixtures.hpp"
+#include "suites/unit/tools/archbench/stand_in_worker.hpp"
 
 namespace archbench::cli {
 namespace {
 
+// A stand-in worker that reports every operator it is given as ok_result.
 class DoctorProgress : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("archbench-doctor-progress-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir_);
-    OperatorResult r;
-    r.id = "__ID__";
-    r.image.status = ImageVerdict::Sass;
-    r.image.label = "sass sm_90";
-    CorrectnessResult c;
-    c.passed = c.bench_shape_finite = true;
-    c.rel_error = 3.2e-7;
-    r.correctness = c;
-    std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", r}}.dump() << "\n";
-    // argv: worker --phase P --device D --ids FILE --out FILE --seed S ...
-    std::ofstream(dir_ / "fake_worker") << R"sh(#!/bin/bash
+  StandInWorker worker_{"doctor-progress", ok_result("__ID__"), R"sh(#!/bin/bash
 ids="$7"; out="$9"; dir="$(dirname "$0")"
 while read -r id; do
   echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
   sed "s|__ID__|$id|" "$dir/result.json" >> "$out"
 done < "$ids"
-)sh";
-    chmod((dir_ / "fake_worker").c_str(), 0755);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+)sh"};
 };
 
 // The lines a pass named `name` writes for `ops`, through the stand-in worker.
-std::string progress_of(const std::filesystem::path& worker, const std::string& name,
+std::string progress_of(const std::string& worker, const std::string& name,
                         const std::vector<const Operator*>& ops, doctor::PassResults& pass) {
   std::FILE* f = std::tmpfile();
   {
     RunProgress progress(f, RunProgress::Style::Lines, false);
-    pass = run_doctor_pass({name, 0, ops, 1, {}, 0, name != "check", worker.string()}, progress);
+    pass = run_doctor_pass({name, 0, ops, 1, {}, 0, name != "check", worker}, progress);
   }
-  std::rewind(f);
-  std::string out;
-  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) out += static_cast<char>(c);
-  std::fclose(f);
-  return out;
+  return read_and_close(f);
 }
 
 TEST_F(DoctorProgress, EveryOperatorOfAPassIsALine) {
@@ -68,7 +50,7 @@ TEST_F(DoctorProgress, EveryOperatorOfAPassIsALine) {
   ASSERT_GE(ops.size(), 2u);
   for (const std::string name : {"check", "no-jit", "forced-jit"}) {
     doctor::PassResults pass;
-    const std::string out = progress_of(dir_ / "fake_worker", name, ops, pass);
+    const std::string out = progress_of(worker_.executable(), name, ops, pass);
     ASSERT_EQ(pass.results.size(), ops.size());
     for (size_t i = 0; i < ops.size(); ++i) {
       const std::string line = "[gpu0 " + name + " " + std::to_string(i + 1) + "/" + std::to_string(ops.size()) +

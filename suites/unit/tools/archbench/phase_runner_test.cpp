@@ -15,22 +15,15 @@
 #include "harness/ops/registry.hpp"
 #include "harness/result/result_json.hpp"
 #include "tools/archbench/phase_runner.hpp"
+#include "suites/unit/tools/archbench/stand_in_worker.hpp"
 
 namespace archbench::cli {
 namespace {
 
 class PhaseRunner : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("archbench-phase-runner-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir_);
-    OperatorResult r;
-    r.id = "__ID__";
-    r.error = "reported";
-    std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", r}}.dump() << "\n";
-    // argv: worker --phase P --device D --ids FILE --out FILE ...; reports every operator but the
-    // second, and exits 0 as if all were done.
-    std::ofstream(dir_ / "fake_worker") << R"sh(#!/bin/bash
+  // Reports every operator but the second (error "reported"), and exits 0 as if all were done.
+  StandInWorker worker_{"phase-runner", [] { OperatorResult r; r.error = "reported"; return r; }(), R"sh(#!/bin/bash
 ids="$7"; out="$9"; dir="$(dirname "$0")"; n=0
 while read -r id; do
   n=$((n + 1))
@@ -38,17 +31,14 @@ while read -r id; do
   [ "$n" -eq 2 ] && continue
   sed "s|__ID__|$id|" "$dir/result.json" >> "$out"
 done < "$ids"
-)sh";
-    chmod((dir_ / "fake_worker").c_str(), 0755);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+)sh"};
 
   PhaseOutcome run(const std::string& phase, const std::vector<const Operator*>& ops) {
     PhasePlan plan;
     plan.label = phase;
     plan.ops = ops;
     plan.worker.phase = phase;
-    plan.worker.executable = (dir_ / "fake_worker").string();
+    plan.worker.executable = worker_.executable();
     std::FILE* sink = std::tmpfile();
     PhaseOutcome out;
     {
@@ -58,7 +48,6 @@ done < "$ids"
     std::fclose(sink);
     return out;
   }
-  std::filesystem::path dir_;
 };
 
 TEST_F(PhaseRunner, OneResultPerOperatorInOrderAndTheUnreportedOneSaysSo) {

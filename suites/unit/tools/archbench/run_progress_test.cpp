@@ -6,21 +6,10 @@
 #include <string>
 
 #include "tools/archbench/progress.hpp"
+#include "suites/unit/tools/archbench/progress_fixtures.hpp"
 
 namespace archbench::cli {
 namespace {
-
-OperatorResult ok_result(const std::string& id) {
-  OperatorResult r;
-  r.id = id;
-  r.image.status = ImageVerdict::Sass;
-  r.image.label = "sass sm_90";
-  CorrectnessResult c;
-  c.passed = c.bench_shape_finite = true;
-  c.rel_error = 3.2e-7;
-  r.correctness = c;
-  return r;
-}
 
 std::string drive(RunProgress::Style style, bool colour) {
   std::FILE* f = std::tmpfile();
@@ -33,11 +22,7 @@ std::string drive(RunProgress::Style style, bool colour) {
     p.faulted("matmul/b/f16/S", "hung");
     p.end_phase();
   }
-  std::rewind(f);
-  std::string out;
-  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) out += static_cast<char>(c);
-  std::fclose(f);
-  return out;
+  return read_and_close(f);
 }
 
 TEST(RunProgress, PlainLinesOffATerminal) {

@@ -17,22 +17,15 @@
 
 #include "harness/result/result_json.hpp"
 #include "tools/archbench/worker_process.hpp"
+#include "suites/unit/tools/archbench/stand_in_worker.hpp"
 
 namespace archbench::cli {
 namespace {
 
 class WorkerSupervision : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("archbench-supervision-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir_);
-    // One reported operator, as the real worker writes it; the script substitutes the id.
-    OperatorResult r;
-    r.id = "__ID__";
-    r.family = "fake";
-    std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", r}}.dump() << "\n";
-    // argv: worker --phase P --device D --ids FILE --out FILE --seed S
-    const std::string script = R"sh(#!/bin/bash
+  // Crashes, hangs, loses its context or exits badly on ids that start so; reports the others.
+  StandInWorker worker_{"supervision", [] { OperatorResult r; r.family = "fake"; return r; }(), R"sh(#!/bin/bash
 ids="$7"; out="$9"; dir="$(dirname "$0")"
 while read -r id; do
   echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
@@ -44,18 +37,14 @@ while read -r id; do
   esac
   sed "s/__ID__/$id/" "$dir/result.json" >> "$out"
 done < "$ids"
-)sh";
-    std::ofstream(dir_ / "fake_worker") << script;
-    chmod((dir_ / "fake_worker").c_str(), 0755);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+)sh"};
 
   WorkerOutcome run(const std::vector<std::string>& ids, double deadline_s = 30) {
     WorkerRequest req;
     req.phase = "check";
     req.ids = ids;
     req.deadline_s = [deadline_s](const std::string&) { return deadline_s; };
-    req.executable = (dir_ / "fake_worker").string();
+    req.executable = worker_.executable();
     return run_phase(req);
   }
 
@@ -64,8 +53,6 @@ done < "$ids"
     for (const auto& r : o.results) ids.push_back(r.id);
     return ids;
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(WorkerSupervision, HealthyRunNeedsOneWorker) {
@@ -123,7 +110,7 @@ TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
   req.phase = "check";
   req.ids = {"a", "b", "crash1", "c", "d", "e", "f"};
   req.deadline_s = [](const std::string&) { return 30.0; };
-  req.executable = (dir_ / "fake_worker").string();
+  req.executable = worker_.executable();
   int finished = 0, in_call = 0, overlapped = 0;
   req.on_event = [&](const WorkerEvent& e) {
     if (++in_call > 1) ++overlapped;
@@ -164,7 +151,7 @@ TEST_F(WorkerSupervision, MissingExecutableIsAClearError) {
   WorkerRequest req;
   req.phase = "check";
   req.ids = {"a"};
-  req.executable = (dir_ / "no_such_worker").string();
+  req.executable = (std::filesystem::path(worker_.executable()).parent_path() / "no_such_worker").string();
   // posix_spawn reports ENOENT either directly or as exit status 127 of the child.
   try {
     const auto o = run_phase(req);

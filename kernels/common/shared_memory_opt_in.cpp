@@ -1,4 +1,4 @@
-#include "kernels/attention/shared_memory_opt_in.hpp"
+#include "kernels/common/shared_memory_opt_in.hpp"
 
 #include <cuda_runtime.h>
 
@@ -10,9 +10,9 @@
 
 #include "harness/util/cuda_check.hpp"
 
-namespace archbench::kernels::attention {
+namespace archbench::kernels {
 
-void opt_in_dynamic_shared_memory(const void* kernel, int bytes) {
+void opt_in_dynamic_shared_memory(const void* kernel, int bytes, const char* what) {
   if (bytes <= 48 * 1024) return;  // the default limit covers it
   static std::mutex mutex;
   static std::set<std::pair<const void*, int>> done;  // (kernel, device)
@@ -25,7 +25,7 @@ void opt_in_dynamic_shared_memory(const void* kernel, int bytes) {
   int allowed = 0;
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&allowed, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   if (bytes > allowed) {
-    throw std::runtime_error("attention kernel needs " + std::to_string(bytes) +
+    throw std::runtime_error(std::string(what) + " needs " + std::to_string(bytes) +
                              " bytes of shared memory per block; device " + std::to_string(device) + " allows " +
                              std::to_string(allowed));
   }
@@ -33,4 +33,4 @@ void opt_in_dynamic_shared_memory(const void* kernel, int bytes) {
   done.insert({kernel, device});
 }
 
-}  // namespace archbench::kernels::attention
+}  // namespace archbench::kernels

@@ -1,0 +1,41 @@
+// A stand-in for `archbench worker` in the unit tests that need no GPU: a fresh temporary folder
+// holding `fake_worker`, a bash script speaking the worker's line protocol (argv: worker --phase P
+// --device D --ids FILE --out FILE ...), and result.json, the operator line it reports: the given
+// result with the id "__ID__", which the script replaces by each id it reads. The folder goes when
+// the stand-in does.
+#pragma once
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "harness/result/result_json.hpp"
+
+namespace archbench::cli {
+
+class StandInWorker {
+ public:
+  // `name` makes the folder's name (archbench-NAME-PID) unique to its test file.
+  StandInWorker(const std::string& name, OperatorResult reported, const std::string& script)
+      : dir_(std::filesystem::temp_directory_path() / ("archbench-" + name + "-" + std::to_string(getpid()))) {
+    std::filesystem::create_directories(dir_);
+    reported.id = "__ID__";
+    std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", reported}}.dump() << "\n";
+    std::ofstream(dir_ / "fake_worker") << script;
+    chmod((dir_ / "fake_worker").c_str(), 0755);
+  }
+  ~StandInWorker() { std::filesystem::remove_all(dir_); }
+  StandInWorker(const StandInWorker&) = delete;
+  StandInWorker& operator=(const StandInWorker&) = delete;
+
+  [[nodiscard]] std::string executable() const { return (dir_ / "fake_worker").string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+}  // namespace archbench::cli
