@@ -65,6 +65,15 @@ std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev
 
 }  // namespace
 
+std::vector<CodeTarget> single_target_images(const std::vector<CodeTarget>& build, const CodeTarget& only) {
+  std::vector<CodeTarget> out;
+  for (const auto& t : build) {
+    if (t.kind == ImageKind::Sass && t.arch == only.arch && t.suffix == only.suffix) out.push_back(t);
+  }
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 bool is_tegra(int cc_number) { return std::ranges::find(kTegra, cc_number) != kTegra.end(); }
 
 std::vector<int> family_members(int family_arch) {
@@ -149,6 +158,14 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
     v.cause = "unsupported on this device (needs " + images.needs.str() + ", device is " + dev.str() + ")";
     return v;
   }
+  if (images.only && images.targets.empty()) {
+    const CodeTarget& t = images.only->target;
+    v.status = ImageStatus::Missing;
+    v.cause = "this build has no " + t.name() + " target: " + images.only->why;
+    v.fix = "add " + t.cc().str() + std::string(suffix_letter(t.suffix)) +
+            " to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)";
+    return v;
+  }
   // A kernel defined in several containers repeats its targets; judge each distinct one once.
   std::vector<CodeTarget> distinct = images.targets;
   std::ranges::sort(distinct);
@@ -194,6 +211,12 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
               ptx_reason + stub_note;
     v.fix = device.force_ptx_jit ? "unset CUDA_FORCE_PTX_JIT, or add +PTX to an entry <= " + dev.str()
                                  : fix_for(usable, dev);
+    if (images.only && !device.force_ptx_jit) {
+      // No entry of the list helps: the kernel's code exists for its one target only.
+      v.cause += " (" + images.only->why + ")";
+      v.fix = "none for a " + dev.str() + " device: this kernel runs only on " + images.only->target.cc().str() +
+              " (" + images.only->target.name() + ")";
+    }
     return v;
   }
   v.image = *jit;

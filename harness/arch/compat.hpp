@@ -33,12 +33,25 @@ struct DeviceFacts {
   bool jit_disabled = false;   // CUDA_DISABLE_PTX_JIT: PTX cannot be used
 };
 
+// A kernel compiled for one arch-specific SASS target of the build's list instead of all of it
+// (wgmma and setmaxnreg exist only in sm_90a code): it has that one image, or none when the list
+// lacks the target, and no other target of the list would serve it.
+struct SingleTarget {
+  CodeTarget target;  // sm_90a
+  std::string why;    // "wgmma code is compiled only for 9.0a"
+};
+
+// The images such a kernel gets from a build: the list's SASS targets equal to `only` (none or one).
+[[nodiscard]] std::vector<CodeTarget> single_target_images(const std::vector<CodeTarget>& build,
+                                                           const CodeTarget& only);
+
 // The images one kernel has.
 struct ImageSet {
   std::vector<CodeTarget> targets;
   // The kernel's real code needs these features; images built from an older virtual arch are
   // stubs (the kernel compiles to a placeholder there), so they never count.
   ComputeCapability needs{0, 0};
+  std::optional<SingleTarget> only = std::nullopt;  // set for a single-target kernel
 };
 
 enum class ImageStatus { Sass, PtxJit, Missing, PtxTooNew, JitDisabled, Unsupported };

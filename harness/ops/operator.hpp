@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/arch/compat.hpp"
 #include "harness/arch/target.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/tensor.hpp"
@@ -61,7 +63,9 @@ template <typename Dims>
 // A host stub of a __global__ function, for cudaFuncGetAttributes.
 struct KernelRef {
   std::string name;
-  const void* host_stub = nullptr;
+  const void* host_stub = nullptr;  // null only for a single-target kernel this build has no target for
+  // Set for a kernel compiled for one target of the list, not all of it (arch/compat.hpp).
+  std::optional<arch::SingleTarget> only = std::nullopt;
 };
 
 // One instance of an operator at one shape, with its device buffers and host inputs.

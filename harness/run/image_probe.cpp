@@ -115,11 +115,26 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
   }
   int worst = -1;
   for (const auto& k : op.kernels()) {
+    // A single-target kernel has the build's one target it is compiled for, not the whole list.
+    const std::vector<arch::CodeTarget> expected =
+        k.only ? arch::single_target_images(build.targets, k.only->target) : build.targets;
+    if (k.host_stub == nullptr) {  // not in this build: nothing to ask the executable or the driver
+      const arch::Verdict v = arch::predict(arch::ImageSet{expected, op.spec().min_cc, k.only}, device);
+      r.kernels.push_back({k.name, v.label(), 0, 0, 0});
+      if (severity(v.status) > worst) {
+        worst = severity(v.status);
+        r.status = image_verdict_of(v.status);
+        r.label = v.label();
+        r.cause = v.cause;
+        r.fix = v.fix;
+      }
+      continue;
+    }
     // Three sources must agree: the manifest (what configure resolved), the executable's own
     // fatbin (what the linker embedded), and the driver (what it loads on this device).
     std::string why;
     const auto from_exe = executable_images(k.host_stub, build, why);
-    const arch::ImageSet images{from_exe ? *from_exe : build.targets, op.spec().min_cc};
+    const arch::ImageSet images{from_exe ? *from_exe : expected, op.spec().min_cc, k.only};
     const arch::Verdict predicted = arch::predict(images, device);
     const arch::RuntimeProbe probe = probe_kernel(k.host_stub);
     arch::ReconciledVerdict v = arch::reconcile(predicted, probe, images);
@@ -140,13 +155,13 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
       r.note += (r.note.empty() ? "" : "; ") + k.name + ": judged by the driver alone (" + why + ")";
     } else if (!from_exe) {
       r.note += (r.note.empty() ? "" : "; ") + k.name + ": predicted from the build manifest only (" + why + ")";
-    } else if (target_set(*from_exe) != target_set(build.targets) && !build.kernel_arch_overrides.empty()) {
+    } else if (target_set(*from_exe) != target_set(expected) && !build.kernel_arch_overrides.empty()) {
       r.note += (r.note.empty() ? "" : "; ") + k.name + ": built for " + arch::join_names(*from_exe) +
                 " by the per-file override " + build.kernel_arch_overrides;
-    } else if (target_set(*from_exe) != target_set(build.targets)) {
+    } else if (target_set(*from_exe) != target_set(expected)) {
       v.agrees = false;
       v.disagreement = "the executable holds " + arch::join_names(*from_exe) + " but the build manifest says " +
-                       arch::join_names(build.targets);
+                       arch::join_names(expected);
     }
     r.kernels.push_back({k.name, v.verdict.label(), probe.error, probe.binary_version, probe.ptx_version});
     if (!v.agrees) {

@@ -6,10 +6,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <array>
+#include <string>
 
 #include "harness/ops/cublas_gemm.hpp"
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_problem.hpp"
+#include "kernels/matmul/gemm_wgmma.hpp"
+#include "kernels/matmul/gemm_wgmma_target.hpp"
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
 
 namespace archbench::kernels::matmul {
 namespace {
@@ -55,6 +59,22 @@ void launch_tc_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& 
   launch_gemm_tc_bf16(a.as<__nv_bfloat16>(), b.as<__nv_bfloat16>(), c.as<__nv_bfloat16>(), d.M, d.N, d.K, s);
 }
 
+void launch_wgmma_f16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
+  launch_gemm_wgmma_f16(a.as<__half>(), b.as<__half>(), c.as<__half>(), d.M, d.N, d.K, s);
+}
+void launch_wgmma_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
+  launch_gemm_wgmma_bf16(a.as<__nv_bfloat16>(), b.as<__nv_bfloat16>(), c.as<__nv_bfloat16>(), d.M, d.N, d.K, s);
+}
+
+// Every width a launch may pick (the choice depends on the device's SM count), each its own kernel.
+std::vector<KernelRef> wgmma_kernels(const char* prefix, const void* (*address)(int)) {
+  std::vector<KernelRef> refs;
+  for (int width : kWgmmaTileWidths) {
+    refs.push_back({std::string(prefix) + "_n" + std::to_string(width), address(width), gemm_wgmma_target()});
+  }
+  return refs;
+}
+
 GemmLaunch cublas_launch(DType math) {
   return [math](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
     cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), d.M, d.N, d.K, s);
@@ -71,6 +91,10 @@ void register_operators(Registry& r) {
                                          launch_tc_f16, std::vector<KernelRef>{{"gemm_tc_f16", gemm_tc_f16_kernel()}}));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_tc", DType::BF16, Impl::Own, {8, 0}, shape), shape.dims,
                                          launch_tc_bf16, std::vector<KernelRef>{{"gemm_tc_bf16", gemm_tc_bf16_kernel()}}));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::F16, Impl::Own, {9, 0}, shape), shape.dims,
+                                         launch_wgmma_f16, wgmma_kernels("gemm_wgmma_f16", gemm_wgmma_f16_kernel)));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::BF16, Impl::Own, {9, 0}, shape), shape.dims,
+                                         launch_wgmma_bf16, wgmma_kernels("gemm_wgmma_bf16", gemm_wgmma_bf16_kernel)));
     for (DType d : {DType::F32, DType::TF32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = (d == DType::TF32 || d == DType::BF16) ? arch::ComputeCapability{8, 0}
                                                                                     : arch::ComputeCapability{7, 5};

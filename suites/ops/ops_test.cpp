@@ -67,6 +67,13 @@ TEST_P(OperatorTest, ImageAndCorrectness) {
   check_operator(op, build_manifest(), env.facts(dev), seed, r, *options);
 
   if (r.image.status == ImageVerdict::Unsupported) GTEST_SKIP() << r.image.cause;
+  // A single-target kernel (wgmma: sm_90a) has no image in a build without its target or on
+  // another device: expected there, not a build fault.
+  for (const auto& k : op.kernels()) {
+    if (k.only && (k.host_stub == nullptr || dev.cc != k.only->target.cc())) {
+      GTEST_SKIP() << op.id() << ": " << r.image.cause << "; " << r.image.fix;
+    }
+  }
   EXPECT_TRUE(r.image.agrees) << r.image.disagreement;
   ASSERT_TRUE(r.image.runs())
       << op.id() << ": " << r.image.label << ": " << r.image.cause << "\n  fix: " << r.image.fix;

@@ -67,6 +67,7 @@ int worker_command(const WorkerOptions& o) {
       // between a forced-JIT pass and a SASS pass.
       const auto t0 = std::chrono::steady_clock::now();
       for (const auto& k : op->kernels()) {
+        if (k.host_stub == nullptr) continue;  // not in this build (a single-target kernel): nothing to load
         cudaFuncAttributes attr{};
         if (cudaFuncGetAttributes(&attr, k.host_stub) != cudaSuccess) cudaGetLastError();  // the probe reports it
       }

@@ -176,5 +176,72 @@ TEST(Reconcile, DisagreementIsReportedWithBothSides) {
   EXPECT_EQ(r3.verdict.status, ImageStatus::Missing);
 }
 
+// A kernel compiled for one arch-specific target of the list (the wgmma GEMM: sm_90a only).
+namespace single_target {
+
+const SingleTarget kWgmma{sass(90, Suffix::ArchSpecific), "wgmma code is compiled only for 9.0a"};
+
+Verdict on(std::string_view list, ComputeCapability dev, bool force_ptx_jit = false) {
+  const ImageSet images{single_target_images(built(list), kWgmma.target), {9, 0}, kWgmma};
+  return predict(images, DeviceFacts{dev, {13000}, force_ptx_jit, false});
+}
+
+TEST(SingleTarget, TakesOnlyItsTargetFromTheList) {
+  EXPECT_EQ(single_target_images(built("8.0+PTX;9.0a"), kWgmma.target),
+            (std::vector<CodeTarget>{sass(90, Suffix::ArchSpecific)}));
+  EXPECT_TRUE(single_target_images(built("8.0+PTX"), kWgmma.target).empty());
+  EXPECT_TRUE(single_target_images(built("9.0"), kWgmma.target).empty());      // plain sm_90 has no wgmma
+  EXPECT_TRUE(single_target_images(built("9.0a+PTX"), kWgmma.target).size() == 1);  // SASS only, not the PTX
+}
+
+TEST(SingleTarget, SassOnExactlyItsDevice) {
+  const Verdict v = on("8.0+PTX;9.0a", cc(9, 0));
+  EXPECT_EQ(v.status, ImageStatus::Sass);
+  EXPECT_EQ(v.label(), "sass sm_90a");
+}
+
+TEST(SingleTarget, BuildWithoutTheTargetSaysSo) {
+  for (const char* list : {"8.0+PTX", "9.0", "7.5;8.0;8.6;9.0;10.0;12.0+PTX"}) {
+    const Verdict v = on(list, cc(9, 0));
+    EXPECT_EQ(v.status, ImageStatus::Missing) << list;
+    EXPECT_EQ(v.cause, "this build has no sm_90a target: wgmma code is compiled only for 9.0a") << list;
+    EXPECT_EQ(v.fix, "add 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)") << list;
+    EXPECT_EQ(expected_cuda_error(v.status), 209);
+  }
+}
+
+TEST(SingleTarget, OtherDevicesAreMissingWithTheExactRule) {
+  for (ComputeCapability dev : {cc(10, 0), cc(12, 0)}) {
+    const Verdict v = on("8.0+PTX;9.0a", dev);
+    EXPECT_EQ(v.status, ImageStatus::Missing) << dev.str();
+    EXPECT_NE(v.cause.find("sm_90a runs only on exactly 9.0"), std::string::npos) << v.cause;
+    EXPECT_NE(v.cause.find("(wgmma code is compiled only for 9.0a)"), std::string::npos) << v.cause;
+    // Adding the device to the list would not help this kernel: the fix says so.
+    EXPECT_EQ(v.fix, "none for a " + dev.str() + " device: this kernel runs only on 9.0 (sm_90a)");
+  }
+}
+
+TEST(SingleTarget, OlderDevicesAreUnsupportedFirst) {
+  EXPECT_EQ(on("8.0+PTX;9.0a", cc(8, 9)).status, ImageStatus::Unsupported);
+  EXPECT_EQ(on("8.0+PTX", cc(8, 0)).status, ImageStatus::Unsupported);  // before "no sm_90a target"
+}
+
+TEST(SingleTarget, ForcedJitKeepsItsOwnFix) {
+  const Verdict v = on("8.0+PTX;9.0a", cc(9, 0), true);
+  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_NE(v.cause.find("CUDA_FORCE_PTX_JIT"), std::string::npos);
+  EXPECT_NE(v.fix.find("unset CUDA_FORCE_PTX_JIT"), std::string::npos);
+}
+
+TEST(SingleTarget, RuntimeAgreesWhenTheDriverFindsNoImage) {
+  const ImageSet images{single_target_images(built("8.0+PTX;9.0a"), kWgmma.target), {9, 0}, kWgmma};
+  const Verdict p = predict(images, DeviceFacts{cc(10, 0), {13000}, false, false});
+  const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
+  EXPECT_TRUE(r.agrees);
+  EXPECT_EQ(r.verdict.status, ImageStatus::Missing);
+}
+
+}  // namespace single_target
+
 }  // namespace
 }  // namespace archbench::arch

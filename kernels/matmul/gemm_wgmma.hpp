@@ -1,0 +1,31 @@
+// The Hopper GEMM: wgmma (sm_90a) fed by the tensor memory accelerator. Same contract as
+// gemm_kernels.hpp: C[M,N] = A[M,K] · B[N,K]ᵀ, all row-major, fp32 accumulation, C in the input
+// type (round to nearest); any M, N >= 1; K >= 8 and K % 8 == 0; A, B, C 16-byte aligned.
+//
+// Its code exists only for sm_90a, which runs only on compute capability 9.0 exactly. The build
+// compiles kernels/matmul/gemm_wgmma.cu for the arch list's 9.0a target alone; a list without
+// one gets kernels/matmul/gemm_wgmma_absent.cpp instead, whose kernel addresses are null and
+// whose launches throw, so the operator exists and says why it has no image.
+//
+// Plain C++17: this header is includable from host code compiled by g++ and from .cu files.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+
+namespace archbench::kernels::matmul {
+
+// Launches enqueue on `stream` and never synchronize; std::invalid_argument for arguments
+// outside the contract, std::runtime_error for a failing CUDA call or a build without sm_90a.
+void launch_gemm_wgmma_f16(const __half* A, const __half* B, __half* C, int M, int N, int K, cudaStream_t stream);
+void launch_gemm_wgmma_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C, int M, int N, int K,
+                            cudaStream_t stream);
+
+// The __global__ functions a launch may pick, one per tile width of gemm_wgmma_tiling.hpp
+// (tile_n 256, 224 or 192); null when this build has no sm_90a target.
+[[nodiscard]] const void* gemm_wgmma_f16_kernel(int tile_n);
+[[nodiscard]] const void* gemm_wgmma_bf16_kernel(int tile_n);
+
+}  // namespace archbench::kernels::matmul

@@ -1,0 +1,23 @@
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
+
+#include <algorithm>
+
+namespace archbench::kernels::matmul {
+
+int wgmma_tile_width(int M, int N, int resident_clusters) {
+  const long long clusters = std::max(resident_clusters, 1);
+  const long long units_m = (static_cast<long long>(M) + kWgmmaTileM * kWgmmaCluster - 1) / (kWgmmaTileM * kWgmmaCluster);
+  int best = 0;
+  long long best_cost = 0;
+  for (int width : kWgmmaTileWidths) {  // widest first: a tie keeps it
+    const long long units = units_m * ((static_cast<long long>(N) + width - 1) / width);
+    const long long cost = (units + clusters - 1) / clusters * width;
+    if (best == 0 || cost < best_cost) {
+      best = width;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+}  // namespace archbench::kernels::matmul

@@ -1,0 +1,74 @@
+// The matmul family's registrations, here the wgmma GEMM: present at every shape in both 16-bit
+// dtypes, compiled for sm_90a alone, and in a build without that target missing with its reason.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "harness/manifest/build_manifest.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/run/image_probe.hpp"
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
+
+namespace archbench {
+namespace {
+
+bool build_has_sm90a() {
+  const auto& targets = build_manifest().targets;
+  return std::ranges::any_of(targets, [](const arch::CodeTarget& t) {
+    return t.kind == arch::ImageKind::Sass && t.arch == 90 && t.suffix == arch::Suffix::ArchSpecific;
+  });
+}
+
+TEST(MatmulOperators, WgmmaAtEveryShapeInBothHalfDtypes) {
+  const auto ops = registry().select("matmul/gemm_wgmma/*", {});
+  std::set<std::string> shapes;
+  for (const auto* op : registry().select("matmul/gemm_tc/*", {})) shapes.insert(op->spec().shape);
+  ASSERT_EQ(shapes.size(), 4u);
+  EXPECT_EQ(ops.size(), 2 * shapes.size());
+  for (const auto* op : ops) {
+    EXPECT_TRUE(op->spec().dtype == DType::F16 || op->spec().dtype == DType::BF16) << op->id();
+    EXPECT_TRUE(shapes.contains(op->spec().shape)) << op->id();
+    EXPECT_EQ(op->spec().impl, Impl::Own);
+    EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{9, 0}));
+  }
+}
+
+TEST(MatmulOperators, WgmmaKernelsAreSingleTargetSm90a) {
+  for (const auto* op : registry().select("matmul/gemm_wgmma/*", {})) {
+    const auto kernels = op->kernels();
+    ASSERT_EQ(kernels.size(), kernels::matmul::kWgmmaTileWidths.size()) << op->id();
+    std::set<const void*> stubs;
+    for (const auto& k : kernels) {
+      ASSERT_TRUE(k.only.has_value()) << k.name;
+      EXPECT_EQ(k.only->target.name(), "sm_90a");
+      EXPECT_EQ(k.only->why, "wgmma code is compiled only for 9.0a");
+      EXPECT_EQ(k.host_stub != nullptr, build_has_sm90a()) << k.name;
+      stubs.insert(k.host_stub);
+    }
+    if (build_has_sm90a()) {
+      EXPECT_EQ(stubs.size(), kernels.size()) << op->id() << ": one kernel listed twice";
+    }
+  }
+}
+
+// Without a 9.0a target the probe answers from the build alone (no CUDA call: nothing to load).
+TEST(MatmulOperators, WgmmaWithoutSm90aTargetSaysWhy) {
+  if (build_has_sm90a()) GTEST_SKIP() << "this build has a 9.0a target; the GPU suite probes its image";
+  for (const auto* op : registry().select("matmul/gemm_wgmma/*", {})) {
+    for (arch::ComputeCapability cc : {arch::ComputeCapability{9, 0}, arch::ComputeCapability{12, 0}}) {
+      const ImageResult r = probe_image(*op, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false});
+      EXPECT_EQ(r.status, ImageVerdict::Missing) << op->id();
+      EXPECT_EQ(r.cause, "this build has no sm_90a target: wgmma code is compiled only for 9.0a");
+      EXPECT_EQ(r.fix, "add 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)");
+      EXPECT_TRUE(r.agrees);
+      EXPECT_EQ(r.kernels.size(), kernels::matmul::kWgmmaTileWidths.size());
+    }
+    const ImageResult older = probe_image(*op, build_manifest(), arch::DeviceFacts{{8, 0}, {13000}, false, false});
+    EXPECT_EQ(older.status, ImageVerdict::Unsupported);
+  }
+}
+
+}  // namespace
+}  // namespace archbench
