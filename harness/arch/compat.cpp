@@ -66,12 +66,12 @@ std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev
 }  // namespace
 
 std::vector<CodeTarget> single_target_images(const std::vector<CodeTarget>& build, const CodeTarget& only) {
-  std::vector<CodeTarget> out;
   for (const auto& t : build) {
-    if (t.kind == ImageKind::Sass && t.arch == only.arch && t.suffix == only.suffix) out.push_back(t);
+    if (t.kind == ImageKind::Sass && t.arch == only.arch && (t.suffix == Suffix::None || t.suffix == only.suffix)) {
+      return {only};
+    }
   }
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  return {};
 }
 
 bool is_tegra(int cc_number) { return std::ranges::find(kTegra, cc_number) != kTegra.end(); }
@@ -158,11 +158,18 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
     v.cause = "unsupported on this device (needs " + images.needs.str() + ", device is " + dev.str() + ")";
     return v;
   }
+  if (images.only && dev != images.only->target.cc()) {
+    const CodeTarget& t = images.only->target;
+    v.status = ImageStatus::Unsupported;
+    v.cause = "unsupported on this device: " + t.name() + " code runs only on " + t.cc().str() + " (" +
+              images.only->why + "), device is " + dev.str();
+    return v;
+  }
   if (images.only && images.targets.empty()) {
     const CodeTarget& t = images.only->target;
     v.status = ImageStatus::Missing;
     v.cause = "this build has no " + t.name() + " target: " + images.only->why;
-    v.fix = "add " + t.cc().str() + std::string(suffix_letter(t.suffix)) +
+    v.fix = "add " + t.cc().str() + " or " + t.cc().str() + std::string(suffix_letter(t.suffix)) +
             " to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)";
     return v;
   }
@@ -211,12 +218,6 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
               ptx_reason + stub_note;
     v.fix = device.force_ptx_jit ? "unset CUDA_FORCE_PTX_JIT, or add +PTX to an entry <= " + dev.str()
                                  : fix_for(usable, dev);
-    if (images.only && !device.force_ptx_jit) {
-      // No entry of the list helps: the kernel's code exists for its one target only.
-      v.cause += " (" + images.only->why + ")";
-      v.fix = "none for a " + dev.str() + " device: this kernel runs only on " + images.only->target.cc().str() +
-              " (" + images.only->target.name() + ")";
-    }
     return v;
   }
   v.image = *jit;

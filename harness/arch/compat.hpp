@@ -33,15 +33,18 @@ struct DeviceFacts {
   bool jit_disabled = false;   // CUDA_DISABLE_PTX_JIT: PTX cannot be used
 };
 
-// A kernel compiled for one arch-specific SASS target of the build's list instead of all of it
-// (wgmma and setmaxnreg exist only in sm_90a code): it has that one image, or none when the list
-// lacks the target, and no other target of the list would serve it.
+// A kernel compiled for one arch-specific SASS target instead of the build's whole list (wgmma
+// and setmaxnreg exist only in sm_90a code). It is built when the list has that arch's SASS, plain
+// or `a`, as vLLM and FlashAttention-3 build their Hopper kernels for a list's 9.0. It runs only on
+// exactly that compute capability: any other device is `unsupported`, not `missing`, since no
+// arch list would give it an image there (a real stack runs a portable path instead).
 struct SingleTarget {
   CodeTarget target;  // sm_90a
   std::string why;    // "wgmma code is compiled only for 9.0a"
 };
 
-// The images such a kernel gets from a build: the list's SASS targets equal to `only` (none or one).
+// The images such a kernel gets from a build: `only` when the list has SASS for its arch (plain or
+// with its suffix), else none.
 [[nodiscard]] std::vector<CodeTarget> single_target_images(const std::vector<CodeTarget>& build,
                                                            const CodeTarget& only);
 

@@ -3,8 +3,9 @@
 // type (round to nearest); any M, N >= 1; K >= 8 and K % 8 == 0; A, B, C 16-byte aligned.
 //
 // Its code exists only for sm_90a, which runs only on compute capability 9.0 exactly. The build
-// compiles kernels/matmul/gemm_wgmma.cu for the arch list's 9.0a target alone; a list without
-// one gets kernels/matmul/gemm_wgmma_absent.cpp instead, whose kernel addresses are null and
+// compiles kernels/matmul/gemm_wgmma.cu for sm_90a alone when the arch list has 9.0 or 9.0a (as
+// vLLM and FlashAttention-3 build their Hopper kernels); a list without either gets
+// kernels/matmul/gemm_wgmma_absent.cpp instead, whose kernel addresses are null and
 // whose launches throw, so the operator exists and says why it has no image.
 //
 // Plain C++17: this header is includable from host code compiled by g++ and from .cu files.

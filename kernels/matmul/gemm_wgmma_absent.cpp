@@ -1,4 +1,4 @@
-// The wgmma GEMM in a build whose arch list has no 9.0a target (CMakeLists.txt picks this file
+// The wgmma GEMM in a build whose arch list has no 9.0 or 9.0a SASS target (CMakeLists.txt picks this file
 // instead of gemm_wgmma.cu): no kernel to point at, and a launch says why.
 #include "kernels/matmul/gemm_wgmma.hpp"
 #include "kernels/matmul/gemm_wgmma_target.hpp"
@@ -12,7 +12,7 @@ namespace {
 [[noreturn]] void no_image(const char* fn) {
   const arch::SingleTarget t = gemm_wgmma_target();
   throw std::runtime_error(std::string(fn) + ": this build has no " + t.target.name() + " target: " + t.why +
-                           "; add 9.0a to the arch list");
+                           "; add 9.0 or 9.0a to the arch list");
 }
 
 }  // namespace

@@ -179,7 +179,7 @@ TEST(Reconcile, DisagreementIsReportedWithBothSides) {
 // A kernel compiled for one arch-specific target of the list (the wgmma GEMM: sm_90a only).
 namespace single_target {
 
-const SingleTarget kWgmma{sass(90, Suffix::ArchSpecific), "wgmma code is compiled only for 9.0a"};
+const SingleTarget kWgmma{sass(90, Suffix::ArchSpecific), "wgmma code is compiled only for sm_90a"};
 
 Verdict on(std::string_view list, ComputeCapability dev, bool force_ptx_jit = false) {
   const ImageSet images{single_target_images(built(list), kWgmma.target), {9, 0}, kWgmma};
@@ -190,34 +190,41 @@ TEST(SingleTarget, TakesOnlyItsTargetFromTheList) {
   EXPECT_EQ(single_target_images(built("8.0+PTX;9.0a"), kWgmma.target),
             (std::vector<CodeTarget>{sass(90, Suffix::ArchSpecific)}));
   EXPECT_TRUE(single_target_images(built("8.0+PTX"), kWgmma.target).empty());
-  EXPECT_TRUE(single_target_images(built("9.0"), kWgmma.target).empty());      // plain sm_90 has no wgmma
+  EXPECT_TRUE(single_target_images(built("9.0+PTX"), kWgmma.target).size() == 1);  // a list's 9.0 builds it too
+  EXPECT_EQ(single_target_images(built("7.5;8.0;8.6;9.0;10.0;12.0+PTX"), kWgmma.target),  // the default list
+            (std::vector<CodeTarget>{sass(90, Suffix::ArchSpecific)}));
   EXPECT_TRUE(single_target_images(built("9.0a+PTX"), kWgmma.target).size() == 1);  // SASS only, not the PTX
+  EXPECT_TRUE(single_target_images(built("10.0a;12.0+PTX"), kWgmma.target).empty());
 }
 
 TEST(SingleTarget, SassOnExactlyItsDevice) {
   const Verdict v = on("8.0+PTX;9.0a", cc(9, 0));
   EXPECT_EQ(v.status, ImageStatus::Sass);
   EXPECT_EQ(v.label(), "sass sm_90a");
+  EXPECT_EQ(on("9.0", cc(9, 0)).label(), "sass sm_90a");
 }
 
 TEST(SingleTarget, BuildWithoutTheTargetSaysSo) {
-  for (const char* list : {"8.0+PTX", "9.0", "7.5;8.0;8.6;9.0;10.0;12.0+PTX"}) {
+  for (const char* list : {"8.0+PTX", "8.6;10.0", "7.5;8.0;8.6;10.0;12.0+PTX"}) {
     const Verdict v = on(list, cc(9, 0));
     EXPECT_EQ(v.status, ImageStatus::Missing) << list;
-    EXPECT_EQ(v.cause, "this build has no sm_90a target: wgmma code is compiled only for 9.0a") << list;
-    EXPECT_EQ(v.fix, "add 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)") << list;
+    EXPECT_EQ(v.cause, "this build has no sm_90a target: wgmma code is compiled only for sm_90a") << list;
+    EXPECT_EQ(v.fix, "add 9.0 or 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)") << list;
     EXPECT_EQ(expected_cuda_error(v.status), 209);
   }
 }
 
-TEST(SingleTarget, OtherDevicesAreMissingWithTheExactRule) {
+TEST(SingleTarget, OtherDevicesAreUnsupported) {
+  // No arch list would give sm_90a code an image on a 10.0 or 12.0 device: the operator is not
+  // for that device (as one below its minimum), whatever the build holds.
   for (ComputeCapability dev : {cc(10, 0), cc(12, 0)}) {
-    const Verdict v = on("8.0+PTX;9.0a", dev);
-    EXPECT_EQ(v.status, ImageStatus::Missing) << dev.str();
-    EXPECT_NE(v.cause.find("sm_90a runs only on exactly 9.0"), std::string::npos) << v.cause;
-    EXPECT_NE(v.cause.find("(wgmma code is compiled only for 9.0a)"), std::string::npos) << v.cause;
-    // Adding the device to the list would not help this kernel: the fix says so.
-    EXPECT_EQ(v.fix, "none for a " + dev.str() + " device: this kernel runs only on 9.0 (sm_90a)");
+    for (const char* list : {"8.0+PTX;9.0a", "8.0+PTX", "10.0;12.0"}) {
+      const Verdict v = on(list, dev);
+      EXPECT_EQ(v.status, ImageStatus::Unsupported) << dev.str() << " " << list;
+      EXPECT_EQ(v.cause, "unsupported on this device: sm_90a code runs only on 9.0 (wgmma code is compiled only for "
+                         "sm_90a), device is " + dev.str());
+      EXPECT_TRUE(v.fix.empty());
+    }
   }
 }
 
@@ -238,7 +245,7 @@ TEST(SingleTarget, RuntimeAgreesWhenTheDriverFindsNoImage) {
   const Verdict p = predict(images, DeviceFacts{cc(10, 0), {13000}, false, false});
   const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
   EXPECT_TRUE(r.agrees);
-  EXPECT_EQ(r.verdict.status, ImageStatus::Missing);
+  EXPECT_EQ(r.verdict.status, ImageStatus::Unsupported);
 }
 
 }  // namespace single_target

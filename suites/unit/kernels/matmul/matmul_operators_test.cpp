@@ -14,11 +14,10 @@
 namespace archbench {
 namespace {
 
+// The build compiled the wgmma kernels (its list has 9.0 or 9.0a SASS).
 bool build_has_sm90a() {
-  const auto& targets = build_manifest().targets;
-  return std::ranges::any_of(targets, [](const arch::CodeTarget& t) {
-    return t.kind == arch::ImageKind::Sass && t.arch == 90 && t.suffix == arch::Suffix::ArchSpecific;
-  });
+  const arch::CodeTarget sm90a{arch::ImageKind::Sass, 90, arch::Suffix::ArchSpecific, 90, {}};
+  return !arch::single_target_images(build_manifest().targets, sm90a).empty();
 }
 
 TEST(MatmulOperators, WgmmaAtEveryShapeInBothHalfDtypes) {
@@ -43,7 +42,7 @@ TEST(MatmulOperators, WgmmaKernelsAreSingleTargetSm90a) {
     for (const auto& k : kernels) {
       ASSERT_TRUE(k.only.has_value()) << k.name;
       EXPECT_EQ(k.only->target.name(), "sm_90a");
-      EXPECT_EQ(k.only->why, "wgmma code is compiled only for 9.0a");
+      EXPECT_EQ(k.only->why, "wgmma code is compiled only for sm_90a, when the arch list has 9.0 or 9.0a");
       EXPECT_EQ(k.host_stub != nullptr, build_has_sm90a()) << k.name;
       stubs.insert(k.host_stub);
     }
@@ -53,20 +52,23 @@ TEST(MatmulOperators, WgmmaKernelsAreSingleTargetSm90a) {
   }
 }
 
-// Without a 9.0a target the probe answers from the build alone (no CUDA call: nothing to load).
+// Without 9.0 or 9.0a in the list the probe answers from the build alone (no CUDA call: nothing
+// to load): missing on a 9.0 device, which a list with 9.0 would serve; unsupported elsewhere.
 TEST(MatmulOperators, WgmmaWithoutSm90aTargetSaysWhy) {
-  if (build_has_sm90a()) GTEST_SKIP() << "this build has a 9.0a target; the GPU suite probes its image";
+  if (build_has_sm90a()) GTEST_SKIP() << "this build has the sm_90a kernels; the GPU suite probes their image";
   for (const auto* op : registry().select("matmul/gemm_wgmma/*", {})) {
-    for (arch::ComputeCapability cc : {arch::ComputeCapability{9, 0}, arch::ComputeCapability{12, 0}}) {
-      const ImageResult r = probe_image(*op, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false});
-      EXPECT_EQ(r.status, ImageVerdict::Missing) << op->id();
-      EXPECT_EQ(r.cause, "this build has no sm_90a target: wgmma code is compiled only for 9.0a");
-      EXPECT_EQ(r.fix, "add 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)");
-      EXPECT_TRUE(r.agrees);
-      EXPECT_EQ(r.kernels.size(), kernels::matmul::kWgmmaTileWidths.size());
+    const ImageResult r = probe_image(*op, build_manifest(), arch::DeviceFacts{{9, 0}, {13000}, false, false});
+    EXPECT_EQ(r.status, ImageVerdict::Missing) << op->id();
+    EXPECT_EQ(r.cause,
+              "this build has no sm_90a target: wgmma code is compiled only for sm_90a, when the arch list has 9.0 "
+              "or 9.0a");
+    EXPECT_EQ(r.fix, "add 9.0 or 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)");
+    EXPECT_TRUE(r.agrees);
+    EXPECT_EQ(r.kernels.size(), kernels::matmul::kWgmmaTileWidths.size());
+    for (arch::ComputeCapability cc : {arch::ComputeCapability{8, 0}, arch::ComputeCapability{12, 0}}) {
+      const ImageResult other = probe_image(*op, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false});
+      EXPECT_EQ(other.status, ImageVerdict::Unsupported) << cc.str();
     }
-    const ImageResult older = probe_image(*op, build_manifest(), arch::DeviceFacts{{8, 0}, {13000}, false, false});
-    EXPECT_EQ(older.status, ImageVerdict::Unsupported);
   }
 }
 
