@@ -21,13 +21,13 @@ using enum FieldCause;
 namespace {
 
 bool wrong_result(const OperatorResult& r) {
-  return r.error.empty() && r.fault.empty() && r.image.agrees && r.correctness &&
+  return r.error.empty() && r.fault == WorkerFault::None && r.image.agrees && r.correctness &&
          !r.correctness->correct();
 }
 
 // A JIT-pass result (an image probe, or a full check when one ran) without a problem.
 bool ran_in_pass(const OperatorResult& r) {
-  if (!r.error.empty() || !r.fault.empty() || !r.image.agrees) return false;
+  if (!r.error.empty() || r.fault != WorkerFault::None || !r.image.agrees) return false;
   if (!r.image.runs()) return false;
   return !r.correctness || r.correctness->correct();
 }
@@ -190,7 +190,7 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
         f.field_causes = first.image.status == ImageVerdict::Missing     ? FieldCauses{NoSassForMajor, ArchOnlyOnSomePaths}
                          : first.image.status == ImageVerdict::PtxTooNew ? FieldCauses{PtxNewerThanDriver}
                                                                          : FieldCauses{PtxJitReliance};
-      } else if (!first.fault.empty()) {
+      } else if (first.fault != WorkerFault::None) {
         f.fix = "run it alone to see the error: archbench run --no-timing --filter '" + first.id +
                 "' (a sticky CUDA error or a crash ends the worker; the doctor continued with a new one)";
       } else if (!first.image.agrees) {
@@ -411,7 +411,7 @@ void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& 
 
 std::string failure_key(const OperatorResult& r) {
   if (!r.failed()) return {};
-  if (!r.fault.empty()) return "fault (" + r.fault + "): " + r.error;
+  if (r.fault != WorkerFault::None) return "fault (" + std::string(worker_fault_name(r.fault)) + "): " + r.error;
   if (!r.image.agrees) return "image probe disagrees with the static prediction: " + r.image.disagreement;
   if (lacks_loadable_image(r.image.status)) return r.image.label + ": " + r.image.cause;
   if (r.image.status == ImageVerdict::LibraryError) return r.image.label + ": " + r.image.cause;

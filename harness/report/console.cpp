@@ -12,7 +12,7 @@ namespace archbench {
 namespace {
 
 std::string check_cell(const OperatorResult& r) {
-  if (!r.fault.empty()) return r.fault;  // context-lost, crashed, hung
+  if (r.fault != WorkerFault::None) return std::string(worker_fault_name(r.fault));  // context-lost, crashed, hung
   if (!r.correctness) return r.error.empty() ? "-" : "error";
   const auto& c = *r.correctness;
   if (c.non_finite > 0) return fmt::format("FAIL {} NaN/Inf", c.non_finite);
@@ -91,7 +91,7 @@ std::string format_findings(const DeviceReport& d) {
     if (!r.image.agrees) key = "image probe disagrees with the static prediction: " + r.image.disagreement;
     else if (r.image.status != ImageVerdict::Sass && r.image.status != ImageVerdict::Library && !r.image.cause.empty())
       key = r.image.label + ": " + r.image.cause + (r.image.fix.empty() ? "" : "\n    fix: " + r.image.fix);
-    else if (!r.fault.empty()) key = r.fault + ": " + r.error + "\n    (the worker was replaced; the run went on)";
+    else if (r.fault != WorkerFault::None) key = std::string(worker_fault_name(r.fault)) + ": " + r.error + "\n    (the worker was replaced; the run went on)";
     else if (!r.error.empty()) key = "error: " + r.error;
     else if (r.correctness && r.correctness->twin_rel_error && !r.correctness->passed &&
              r.correctness->rel_error <= r.correctness->tolerance)

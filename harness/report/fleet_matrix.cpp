@@ -22,7 +22,7 @@ FleetCell make_cell(const OperatorResult& r) {
   }
   c.failed = r.failed();
   if (c.failed) {
-    if (!r.fault.empty()) c.problem = r.fault + ": " + r.error;
+    if (r.fault != WorkerFault::None) c.problem = std::string(worker_fault_name(r.fault)) + ": " + r.error;
     else if (!r.error.empty()) c.problem = r.error;
     else if (c.correctness == "wrong") c.problem = fmt::format("wrong result (rel. error {:.2e})", r.correctness->rel_error);
     else c.problem = r.image.label + (r.image.cause.empty() ? "" : ": " + r.image.cause);

@@ -9,7 +9,7 @@ std::string_view check_scope_name(CheckScope s) { return s == CheckScope::Quick 
 
 bool OperatorResult::failed() const {
   if (image.status == ImageVerdict::Unsupported) return false;
-  if (!error.empty() || !fault.empty() || !image.agrees) return true;
+  if (!error.empty() || fault != WorkerFault::None || !image.agrees) return true;
   if (!image.runs()) return true;
   return !correctness || !correctness->correct();
 }
@@ -25,7 +25,7 @@ std::string Selection::describe() const {
 std::string verdict_status(const OperatorResult& r) {
   const std::string image(image_verdict_name(r.image.status));
   if (!r.image.runs()) return image;
-  if (!r.fault.empty() || !r.error.empty()) return "error";
+  if (r.fault != WorkerFault::None || !r.error.empty()) return "error";
   if (r.correctness && !r.correctness->correct()) return "wrong";
   return image;
 }

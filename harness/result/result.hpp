@@ -15,6 +15,7 @@
 #include "harness/result/image_verdict.hpp"
 #include "harness/result/launch_mode.hpp"
 #include "harness/result/stop_reason.hpp"
+#include "harness/result/worker_fault.hpp"
 
 namespace archbench {
 
@@ -111,10 +112,8 @@ struct OperatorResult {
   std::optional<CorrectnessResult> correctness;
   std::optional<TimingResult> timing;
   std::string error;  // a CUDA/library error while checking or timing
-  // How the worker running this operator ended abnormally, when it did: "context-lost" (a sticky
-  // CUDA error such as an illegal address; the worker was replaced), "crashed" (the worker died
-  // with a signal while running it) or "hung" (no result before the deadline; the worker was killed).
-  std::string fault;
+  // How the worker running this operator ended abnormally, when it did (worker_fault.hpp).
+  WorkerFault fault = WorkerFault::None;
   // What a library twin chose at the benchmark shape (Problem::implementation); empty for own kernels.
   std::string implementation;
   // Wall time this operator took in each phase's worker ("check": probe, inputs, launches, the

@@ -181,7 +181,7 @@ void from_json(const json& j, TimingResult& r) {
 void to_json(json& j, const OperatorResult& r) {
   j = json{{"failed", r.failed()}};
   operator_fields(r, writer(j));
-  j["fault"] = r.fault.empty() ? json(nullptr) : json(r.fault);
+  j["fault"] = r.fault == WorkerFault::None ? json(nullptr) : json(worker_fault_name(r.fault));
   if (!r.implementation.empty()) j["implementation"] = r.implementation;
   if (!r.phase_seconds.empty()) j["phase_seconds"] = r.phase_seconds;
   j["correctness"] = r.correctness ? json(*r.correctness) : json(nullptr);
@@ -190,7 +190,9 @@ void to_json(json& j, const OperatorResult& r) {
 
 void from_json(const json& j, OperatorResult& r) {
   operator_fields(r, reader(j));
-  if (j.contains("fault") && !j.at("fault").is_null()) j.at("fault").get_to(r.fault);
+  if (j.contains("fault") && !j.at("fault").is_null()) {
+    r.fault = read_enum(j, "fault", "fault", parse_worker_fault, worker_fault_name, kWorkerFaults);
+  }
   r.implementation = j.value("implementation", std::string());
   r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});  // absent before it was recorded
   if (!j.at("correctness").is_null()) r.correctness = j.at("correctness").get<CorrectnessResult>();

@@ -58,7 +58,7 @@ std::string RunProgress::line(const std::string& id, const std::string& verdict)
 
 std::string RunProgress::verdict(const std::string& phase, const OperatorResult& r, bool& bad) {
   bad = r.failed();
-  if (!r.fault.empty()) return r.fault;
+  if (r.fault != WorkerFault::None) return std::string(worker_fault_name(r.fault));
   if (phase == "time") {
     if (!r.error.empty()) return "error: " + r.error;
     return r.timing ? fmt::format("{:.4f} ms, {:.0f}% of ceiling", r.timing->median_ms, r.timing->pct_of_ceiling) : "not timed";
@@ -97,9 +97,9 @@ void RunProgress::finished(const OperatorResult& r) {
   show(r.id, v, bad, true);
 }
 
-void RunProgress::faulted(const std::string& id, const std::string& fault) {
+void RunProgress::faulted(const std::string& id, WorkerFault fault) {
   ++done_;
-  show(id, fault, true, true);
+  show(id, std::string(worker_fault_name(fault)), true, true);
 }
 
 std::function<void(const WorkerEvent&)> RunProgress::listener() {

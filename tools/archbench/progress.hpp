@@ -24,7 +24,7 @@ class RunProgress {
   void begin_phase(int device, const std::string& phase, size_t total);
   void started(const std::string& id);
   void finished(const OperatorResult& r);
-  void faulted(const std::string& id, const std::string& fault);
+  void faulted(const std::string& id, WorkerFault fault);
   void end_phase();  // clears the terminal line
   // For WorkerRequest::on_event: started, finished and faulted as the workers report them (run's
   // phases and the doctor's workload passes alike).

@@ -47,7 +47,7 @@ void add_timing(std::vector<OperatorResult>& records, const std::vector<Operator
     r.phase_seconds.insert(t.phase_seconds.begin(), t.phase_seconds.end());
     if (!t.implementation.empty()) r.implementation = t.implementation;
     if (!t.error.empty()) r.error = t.error;
-    if (!t.fault.empty()) r.fault = t.fault;
+    if (t.fault != WorkerFault::None) r.fault = t.fault;
   }
 }
 

@@ -85,7 +85,7 @@ int worker_command(const WorkerOptions& o) {
     const cudaError_t state = cudaDeviceSynchronize();
     const bool context_lost = is_sticky_error(state);
     if (context_lost) {
-      r.fault = "context-lost";
+      r.fault = WorkerFault::ContextLost;
       if (r.error.empty()) r.error = describe_cuda_error(state);
     }
     append_line(o.out_path, nlohmann::json{{"type", "operator"}, {"result", r}}.dump());

@@ -120,7 +120,7 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
         r.in_flight = j.at("id");
         r.in_flight_deadline_s = deadline_s(r.in_flight);
         started = Clock::now();
-        if (on_event) on_event({WorkerEvent::Kind::Started, r.in_flight, nullptr, ""});
+        if (on_event) on_event({WorkerEvent::Kind::Started, r.in_flight, nullptr, WorkerFault::None});
       } else if (type == "ceilings") {
         if (!out.ceilings) out.ceilings = j.at("ceilings").get<Ceilings>();
       } else if (type == "load") {
@@ -128,7 +128,7 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
       } else {
         out.results.push_back(j.at("result").get<OperatorResult>());
         r.in_flight.clear();
-        if (on_event) on_event({WorkerEvent::Kind::Finished, out.results.back().id, &out.results.back(), ""});
+        if (on_event) on_event({WorkerEvent::Kind::Finished, out.results.back().id, &out.results.back(), WorkerFault::None});
       }
     }
   };
@@ -212,7 +212,7 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     // Where to resume: after the operator that ended this worker.
     std::string last;
     if (sr.hung || (!context_lost && !sr.in_flight.empty())) {
-      OperatorFault f{sr.in_flight, sr.hung ? "hung" : "crashed", ""};
+      OperatorFault f{sr.in_flight, sr.hung ? WorkerFault::Hung : WorkerFault::Crashed, ""};
       f.error = sr.hung ? "hung: no result within its deadline of " + std::to_string(static_cast<int>(sr.in_flight_deadline_s)) +
                               " s; the " + req.phase + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
                         : "crashed: the " + req.phase + " worker " + describe_wait_status(sr.status) + " while running it";

@@ -26,7 +26,7 @@ inline constexpr int kWorkerContextLost = 86;
 
 struct OperatorFault {
   std::string id;
-  std::string fault;  // "crashed" or "hung" (context-lost comes in the worker's own result)
+  WorkerFault fault = WorkerFault::Crashed;  // Crashed or Hung (ContextLost comes in the worker's own result)
   std::string error;
 };
 
@@ -40,13 +40,13 @@ struct WorkerOutcome {
 };
 
 // What the supervisor sees as it happens, for progress display: an operator announced
-// (Started), reported (Finished, with its result) or lost with its worker (Fault: "hung" or "crashed").
+// (Started), reported (Finished, with its result) or lost with its worker (Fault: hung or crashed).
 struct WorkerEvent {
   enum class Kind { Started, Finished, Fault };
   Kind kind = Kind::Started;
   std::string id;
   const OperatorResult* result = nullptr;  // Finished only; valid during the call
-  std::string fault;                       // Fault only
+  WorkerFault fault = WorkerFault::None;   // Fault only
 };
 
 // Seconds an operator may run before its worker is declared hung.

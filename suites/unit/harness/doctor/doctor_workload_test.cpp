@@ -127,7 +127,7 @@ TEST(DoctorWorkload, WrongResultsFaultsAndJitReliance) {
   too_far.correctness->twin_rel_error = 1e-5;
   OperatorResult crashed = op("norm", "groupnorm", "f32", "own", Sass);
   crashed.correctness.reset();
-  crashed.fault = "crashed";
+  crashed.fault = WorkerFault::Crashed;
   crashed.error = "crashed: the check worker was killed by signal 11 (Segmentation fault) while running it";
   OperatorResult lonely = op("attention", "sdpa", "f16", "own", Missing);
   Checklist c;

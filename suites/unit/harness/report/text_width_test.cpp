@@ -139,7 +139,7 @@ std::vector<OperatorResult> failing_rows() {
   OperatorResult hung = nan;
   testing_support::set_identity(hung, "composite/sd15_step/bf16/B2_H64_W64_C320_heads8_S3");
   hung.correctness.reset();
-  hung.fault = "hung";
+  hung.fault = WorkerFault::Hung;
   hung.error = "no result within its deadline of 132 s; the check worker was killed (SIGTERM, then SIGKILL after 5 s) "
                "while running it, and a new worker ran the operators after it";
   return {missing, jit, nan, hung};

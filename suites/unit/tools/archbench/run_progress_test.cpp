@@ -19,7 +19,7 @@ std::string drive(RunProgress::Style style, bool colour) {
     p.started("matmul/a/f16/S");
     p.finished(ok_result("matmul/a/f16/S"));
     p.started("matmul/b/f16/S");
-    p.faulted("matmul/b/f16/S", "hung");
+    p.faulted("matmul/b/f16/S", WorkerFault::Hung);
     p.end_phase();
   }
   return read_and_close(f);

@@ -68,7 +68,7 @@ TEST_F(WorkerSupervision, CrashIsBlamedOnTheOperatorInFlightAndTheRunGoesOn) {
   EXPECT_EQ(reported(o), (std::vector<std::string>{"a", "b"}));
   ASSERT_EQ(o.faults.size(), 1u);
   EXPECT_EQ(o.faults[0].id, "crash1");
-  EXPECT_EQ(o.faults[0].fault, "crashed");
+  EXPECT_EQ(o.faults[0].fault, WorkerFault::Crashed);
   EXPECT_NE(o.faults[0].error.find("signal 11"), std::string::npos) << o.faults[0].error;
   EXPECT_EQ(o.workers_started, 2);
   EXPECT_TRUE(o.failure.empty()) << o.failure;
@@ -81,15 +81,15 @@ TEST_F(WorkerSupervision, HungOperatorIsKilledAtItsDeadline) {
   EXPECT_LT(took, 20.0) << "the fake worker sleeps 60 s; it must have been killed";
   EXPECT_EQ(reported(o), (std::vector<std::string>{"a"}));
   ASSERT_EQ(o.faults.size(), 1u);
-  EXPECT_EQ(o.faults[0].fault, "hung");
+  EXPECT_EQ(o.faults[0].fault, WorkerFault::Hung);
   EXPECT_NE(o.faults[0].error.find("deadline"), std::string::npos) << o.faults[0].error;
 }
 
 TEST_F(WorkerSupervision, StickyErrorReplacesTheWorkerAfterItsReport) {
   const auto o = run({"a", "sticky1", "b", "sticky2", "c"});
   EXPECT_EQ(reported(o), (std::vector<std::string>{"a", "sticky1", "b", "sticky2", "c"}));
-  EXPECT_EQ(o.results[1].fault, "context-lost");
-  EXPECT_EQ(o.results[2].fault, "");
+  EXPECT_EQ(o.results[1].fault, WorkerFault::ContextLost);
+  EXPECT_EQ(o.results[2].fault, WorkerFault::None);
   EXPECT_TRUE(o.faults.empty());
   EXPECT_EQ(o.workers_started, 3);
 }
@@ -98,8 +98,8 @@ TEST_F(WorkerSupervision, EveryFaultKindInOneRun) {
   const auto o = run({"crash1", "sticky1", "hang1", "a"}, 0.5);
   EXPECT_EQ(reported(o), (std::vector<std::string>{"sticky1", "a"}));
   ASSERT_EQ(o.faults.size(), 2u);
-  EXPECT_EQ(o.faults[0].fault, "crashed");
-  EXPECT_EQ(o.faults[1].fault, "hung");
+  EXPECT_EQ(o.faults[0].fault, WorkerFault::Crashed);
+  EXPECT_EQ(o.faults[1].fault, WorkerFault::Hung);
   EXPECT_EQ(o.workers_started, 4);
 }
 
