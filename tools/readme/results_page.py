@@ -76,10 +76,9 @@ def loop_table(path):
     return "\n".join(lines) + "\n"
 
 
-# Own operators and the library operator each is compared with, at the same family, dtype and shape.
-# flash_tc and conv_tc are compared with their error-oracle twins; the GEMMs with cuBLAS.
-LIBRARY_OF = {"gemm_tc": "gemm_cublas", "gemm_wgmma": "gemm_cublas", "flash_tc": "sdpa_cudnn",
-              "flash_wgmma": "sdpa_cudnn", "conv_tc": "conv_cudnn_nhwc"}
+# Own GEMMs have no error-oracle twin; they are compared with cuBLAS at the same dtype and shape. Every
+# other own kernel is compared with the twin its check recorded (correctness.twin in the run JSON).
+GEMM_LIBRARY = {"gemm_tc": "gemm_cublas", "gemm_wgmma": "gemm_cublas"}
 
 
 def library_ratios(run_path):
@@ -87,10 +86,16 @@ def library_ratios(run_path):
     ops = {o["id"]: o for o in json.load(open(run_path))["devices"][0]["operators"]}
     rows = []
     for o in ops.values():
-        lib_name = LIBRARY_OF.get(o["name"])
-        lib = ops.get(f"{o['family']}/{lib_name}/{o['dtype']}/{o['shape']}") if lib_name else None
+        twin = (o.get("correctness") or {}).get("twin")
+        if twin:
+            lib = ops.get(twin["id"])
+        elif o["name"] in GEMM_LIBRARY:
+            lib = ops.get(f"{o['family']}/{GEMM_LIBRARY[o['name']]}/{o['dtype']}/{o['shape']}")
+        else:
+            lib = None
         if not lib or not o.get("timing") or not lib.get("timing"):
             continue
+        lib_name = lib["name"]
         own_ms, lib_ms = o["timing"]["median_ms"], lib["timing"]["median_ms"]
         rows.append(f"| {o['name']} | {o['dtype']} | {o['shape']} | {own_ms * 1e3:.1f} µs | {lib_name} | "
                     f"{lib_ms * 1e3:.1f} µs | {lib_ms / own_ms:.2f} |")
