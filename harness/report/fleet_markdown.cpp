@@ -9,13 +9,15 @@ namespace {
 
 std::string cell_text(const FleetCell& c) {
   std::string s;
-  if (c.verdict == "absent") return "⛔ absent (in the baseline)";
+  using Outcome = OperatorVerdict::Outcome;
+  if (c.verdict.outcome == Outcome::Absent) return "⛔ absent (in the baseline)";
   if (c.failed) s = "❌ ";
   else if (c.regression) s = "🔻 ";
-  else if (c.verdict == "ptx-jit") s = "⚠️ ";
-  else if (c.verdict == "unsupported") s = "➖ ";
+  else if (c.verdict.is(ImageVerdict::PtxJit)) s = "⚠️ ";
+  else if (c.verdict.is(ImageVerdict::Unsupported)) s = "➖ ";
   else s = "✅ ";
-  s += markdown_cell(c.verdict == c.image_status ? c.image_label : c.verdict + " (" + c.image_label + ")");
+  s += markdown_cell(c.verdict.outcome == Outcome::Image ? c.image_label
+                                                         : std::string(c.verdict.name()) + " (" + c.image_label + ")");
   if (c.pct_of_ceiling) s += fmt::format(" · {:.0f}%", *c.pct_of_ceiling);
   if (c.change && *c.change != "same") {
     s += " · " + markdown_cell(*c.change);

@@ -12,7 +12,7 @@ FleetCell make_cell(const OperatorResult& r) {
   FleetCell c;
   c.image_status = image_verdict_name(r.image.status);
   c.image_label = r.image.label;
-  c.verdict = verdict_status(r);
+  c.verdict = operator_verdict(r);
   c.correctness = !r.correctness ? "not-checked" : (r.correctness->correct() ? "ok" : "wrong");
   if (r.correctness) c.rel_error = r.correctness->rel_error;
   if (r.timing) {
@@ -78,7 +78,7 @@ FleetMatrix build_fleet_matrix(const std::vector<StoredRun>& runs, const std::ma
             cell.change_detail = c->second->detail;
           }
         }
-        ++dev.verdicts[cell.verdict];
+        ++dev.verdicts[std::string(cell.verdict.name())];
         dev.failed += cell.failed ? 1 : 0;
         dev.regressions += cell.regression ? 1 : 0;
         m.rows[it->second].cells[col] = std::move(cell);
@@ -94,7 +94,7 @@ FleetMatrix build_fleet_matrix(const std::vector<StoredRun>& runs, const std::ma
           m.rows.back().cells.resize(total_devices);
         }
         FleetCell cell;
-        cell.verdict = "absent";
+        cell.verdict.outcome = OperatorVerdict::Outcome::Absent;
         cell.correctness = "not-checked";
         cell.change = "absent";
         cell.regression = true;
@@ -123,7 +123,7 @@ nlohmann::json fleet_to_json(const FleetMatrix& m) {
     for (size_t i = 0; i < r.cells.size(); ++i) {
       if (!r.cells[i]) continue;
       const auto& c = *r.cells[i];
-      cells[m.devices[i].column] = {{"image", c.image_status}, {"image_label", c.image_label}, {"verdict", c.verdict},
+      cells[m.devices[i].column] = {{"image", c.image_status}, {"image_label", c.image_label}, {"verdict", c.verdict.name()},
                                     {"correctness", c.correctness}, {"rel_error", opt(c.rel_error)},
                                     {"pct_of_ceiling", opt(c.pct_of_ceiling)}, {"median_ms", opt(c.median_ms)},
                                     {"tflops", opt(c.tflops)}, {"failed", c.failed}, {"problem", c.problem},

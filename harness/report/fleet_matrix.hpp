@@ -12,6 +12,7 @@
 
 #include "harness/baseline/compare.hpp"
 #include "harness/report/stored_run.hpp"
+#include "harness/result/operator_verdict.hpp"
 
 namespace archbench {
 
@@ -19,7 +20,7 @@ inline constexpr int kFleetSchemaVersion = 1;
 
 struct FleetCell {
   std::string image_status, image_label;  // as the run reported it
-  std::string verdict;                    // image status, or "wrong" / "error" (verdict_status, harness/result/result.hpp)
+  OperatorVerdict verdict;                // operator_verdict (harness/result/result.hpp), or Absent
   std::string correctness;                // "ok", "wrong" or "not-checked"
   std::optional<double> rel_error;
   std::optional<double> pct_of_ceiling, median_ms, tflops;

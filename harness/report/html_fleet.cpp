@@ -9,8 +9,9 @@ namespace archbench::html {
 namespace {
 
 std::string cell_html(const FleetCell& c) {
-  std::string cls = status_class(c.verdict == "absent" ? "error" : c.verdict);
-  std::string text = escape(c.verdict == c.image_status ? c.image_label : c.verdict);
+  using Outcome = OperatorVerdict::Outcome;
+  std::string cls = status_class(c.verdict.outcome == Outcome::Absent ? "error" : c.verdict.name());
+  std::string text = escape(c.verdict.outcome == Outcome::Image ? c.image_label : std::string(c.verdict.name()));
   if (c.pct_of_ceiling) text += fmt::format("<br>{:.0f}%", *c.pct_of_ceiling);
   if (c.change && *c.change != "same") {
     const bool worse = c.regression;

@@ -80,7 +80,7 @@ std::string regressions(const StoredDevice& d, const DeviceResults* baseline, co
   for (const auto& r : d.results.operators) {
     if (!r.failed()) continue;
     ++n;
-    rows += fmt::format("<tr class=\"{}\"><td class=\"mono\">{}</td><td>failed</td><td>{}</td></tr>\n", status_class(verdict_status(r)),
+    rows += fmt::format("<tr class=\"{}\"><td class=\"mono\">{}</td><td>failed</td><td>{}</td></tr>\n", status_class(operator_verdict(r).name()),
                         escape(r.id), escape(what_failed(r)));
   }
   if (baseline != nullptr) {
@@ -114,7 +114,7 @@ std::string heat_map(const StoredDevice& d) {
     if (it == rows.end()) rows.push_back(row);
     const size_t ci = static_cast<size_t>(std::ranges::find(dtypes, r.dtype) - dtypes.begin());
     used[ci] = true;
-    cells[{ri, ci}] = HeatCell{verdict_status(r), r.id + ": " + r.image.label + (r.failed() ? " - " + what_failed(r) : "")};
+    cells[{ri, ci}] = HeatCell{std::string(operator_verdict(r).name()), r.id + ": " + r.image.label + (r.failed() ? " - " + what_failed(r) : "")};
   }
   // Only the dtypes present become columns.
   std::vector<size_t> remap(dtypes.size());
@@ -181,7 +181,7 @@ std::string operator_table(const StoredDevice& d) {
   for (const auto& r : d.results.operators) {
     const std::string check = !r.correctness ? "-" : fmt::format("{} {:.1e}", r.correctness->passed ? "ok" : "WRONG", r.correctness->rel_error);
     s += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td>", escape(r.id), escape(r.impl),
-                     status_class(verdict_status(r)), escape(r.image.label), escape(check));
+                     status_class(operator_verdict(r).name()), escape(r.image.label), escape(check));
     if (r.timing) {
       s += fmt::format("<td class=\"num\">{:.4f}</td><td class=\"num\">{:.1f}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{:.0f}%</td></tr>\n",
                        r.timing->median_ms, r.timing->tflops, r.timing->gbps, r.timing->pct_of_ceiling);

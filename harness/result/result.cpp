@@ -22,12 +22,12 @@ std::string Selection::describe() const {
   return fmt::format("{} of {} operators ({}); {} left out", selected, registered, how, registered - selected);
 }
 
-std::string verdict_status(const OperatorResult& r) {
-  const std::string image(image_verdict_name(r.image.status));
-  if (!r.image.runs()) return image;
-  if (r.fault != WorkerFault::None || !r.error.empty()) return "error";
-  if (r.correctness && !r.correctness->correct()) return "wrong";
-  return image;
+OperatorVerdict operator_verdict(const OperatorResult& r) {
+  using Outcome = OperatorVerdict::Outcome;
+  if (!r.image.runs()) return {Outcome::Image, r.image.status};
+  if (r.fault != WorkerFault::None || !r.error.empty()) return {Outcome::Error, r.image.status};
+  if (r.correctness && !r.correctness->correct()) return {Outcome::Wrong, r.image.status};
+  return {Outcome::Image, r.image.status};
 }
 
 }  // namespace archbench

@@ -15,6 +15,7 @@
 #include "harness/result/image_verdict.hpp"
 #include "harness/result/launch_mode.hpp"
 #include "harness/result/stop_reason.hpp"
+#include "harness/result/operator_verdict.hpp"
 #include "harness/result/worker_fault.hpp"
 
 namespace archbench {
@@ -164,8 +165,8 @@ struct RunReport {
   std::vector<DeviceReport> devices;
 };
 
-// One operator's verdict as the heat map and the fleet matrix show it: its image status, or
-// "wrong" / "error" when the image ran but the result is wrong or the run failed.
-[[nodiscard]] std::string verdict_status(const OperatorResult& r);
+// One operator's verdict as the heat map and the fleet matrix show it: its image verdict, or
+// Wrong / Error when the image ran but the result is wrong or the run failed.
+[[nodiscard]] OperatorVerdict operator_verdict(const OperatorResult& r);
 
 }  // namespace archbench

@@ -23,7 +23,7 @@ struct PhasePlan {
   std::vector<const Operator*> ops;
   std::optional<double> op_timeout_s;  // --op-timeout: replaces every operator's deadline
   double extra_deadline_s = 0;         // added to each deadline (JIT-compiling a module takes minutes)
-  int workers = 1;                     // worker processes at once (the quick tier's check: several)
+  int workers = 1;                     // worker processes at once (a check: check_workers(); timing: one)
 };
 
 struct PhaseOutcome {

@@ -76,6 +76,40 @@ def loop_table(path):
     return "\n".join(lines) + "\n"
 
 
+# Own operators and the library operator each is compared with, at the same family, dtype and shape.
+# flash_tc and conv_tc are compared with their error-oracle twins; the GEMMs with cuBLAS.
+LIBRARY_OF = {"gemm_tc": "gemm_cublas", "gemm_wgmma": "gemm_cublas", "flash_tc": "sdpa_cudnn",
+              "flash_wgmma": "sdpa_cudnn", "conv_tc": "conv_cudnn_nhwc"}
+
+
+def library_ratios(run_path):
+    """Own kernel against its library counterpart in the same run: library median / own median."""
+    ops = {o["id"]: o for o in json.load(open(run_path))["devices"][0]["operators"]}
+    rows = []
+    for o in ops.values():
+        lib_name = LIBRARY_OF.get(o["name"])
+        lib = ops.get(f"{o['family']}/{lib_name}/{o['dtype']}/{o['shape']}") if lib_name else None
+        if not lib or not o.get("timing") or not lib.get("timing"):
+            continue
+        own_ms, lib_ms = o["timing"]["median_ms"], lib["timing"]["median_ms"]
+        rows.append(f"| {o['name']} | {o['dtype']} | {o['shape']} | {own_ms * 1e3:.1f} µs | {lib_name} | "
+                    f"{lib_ms * 1e3:.1f} µs | {lib_ms / own_ms:.2f} |")
+    if not rows:
+        return ""
+    return "\n".join([
+        "## Own kernels against the library",
+        "",
+        "The same run's medians: the library's time over the own kernel's (1.00 = as fast as the library, above 1 =",
+        "faster). Issue #20's targets: the wgmma GEMM at 0.90 or more at 4096³ and M4608_N12288_K3072; the portable",
+        "tensor-core GEMM at 0.60 or more at those shapes, the tensor-core conv at the SD1.5 3×3 shapes; the portable",
+        "flash attention as fast as PyTorch's FlashAttention-2 backend (measured by tools/torch_twins, not here).",
+        "",
+        "| own | dtype | shape | own median | library | library median | ratio |",
+        "|---|---|---|---:|---|---:|---:|",
+        *rows,
+    ]) + "\n"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("run")
@@ -99,6 +133,9 @@ def main():
     page = header(a.run, a.date, command) + "\n"
     if a.loop:
         page += loop_table(a.loop) + "\n"
+    ratios = library_ratios(a.run)
+    if ratios:
+        page += ratios + "\n"
     page += tables.strip() + "\n"
     if a.out:
         Path(a.out).write_text(page)

@@ -47,13 +47,13 @@ TEST(FleetMatrix, TwoDevicesWithVerdictsAndChanges) {
     ASSERT_TRUE(r.cells[0]->change.has_value());
     if (r.impl == "own") {
       ++own;
-      EXPECT_EQ(r.cells[1]->verdict, "missing") << r.id;
+      EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Missing)) << r.id;
       EXPECT_TRUE(r.cells[1]->failed);
       EXPECT_EQ(r.cells[1]->correctness, "not-checked");
       EXPECT_FALSE(r.cells[1]->pct_of_ceiling.has_value());
-      EXPECT_EQ(r.cells[0]->verdict, "sass");
+      EXPECT_TRUE(r.cells[0]->verdict.is(ImageVerdict::Sass));
     } else {
-      EXPECT_EQ(r.cells[1]->verdict, "library") << r.id;
+      EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Library)) << r.id;
       EXPECT_TRUE(r.cells[1]->pct_of_ceiling.has_value());
     }
     EXPECT_EQ(r.cells[0]->correctness, "ok");

@@ -144,17 +144,25 @@ TEST(HtmlRunReport, HostileOperatorIdsAreText) {
   EXPECT_GT(count(page, "<td>failed</td>"), 10u);
 }
 
-TEST(HtmlRunReport, VerdictStatus) {
+TEST(HtmlRunReport, OperatorVerdict) {
+  using Outcome = OperatorVerdict::Outcome;
   OperatorResult r;
   r.image.status = ImageVerdict::Sass;
-  EXPECT_EQ(verdict_status(r), "sass");
+  EXPECT_EQ(operator_verdict(r), (OperatorVerdict{Outcome::Image, ImageVerdict::Sass}));
+  EXPECT_EQ(operator_verdict(r).name(), "sass");
   r.correctness = CorrectnessResult{};
-  EXPECT_EQ(verdict_status(r), "wrong");
+  EXPECT_EQ(operator_verdict(r).outcome, Outcome::Wrong);
+  EXPECT_EQ(operator_verdict(r).name(), "wrong");
   r.correctness->passed = r.correctness->bench_shape_finite = true;
   r.error = "cudaErrorIllegalAddress";
-  EXPECT_EQ(verdict_status(r), "error");
-  r.image.status = ImageVerdict::Missing;
-  EXPECT_EQ(verdict_status(r), "missing");
+  EXPECT_EQ(operator_verdict(r).name(), "error");
+  r.error.clear();
+  r.fault = WorkerFault::Hung;
+  EXPECT_EQ(operator_verdict(r).outcome, Outcome::Error);
+  r.image.status = ImageVerdict::Missing;  // an image that does not run says it all
+  EXPECT_TRUE(operator_verdict(r).is(ImageVerdict::Missing));
+  EXPECT_EQ(operator_verdict(r).name(), "missing");
+  EXPECT_EQ((OperatorVerdict{Outcome::Absent, ImageVerdict::NotProbed}).name(), "absent");
 }
 
 }  // namespace

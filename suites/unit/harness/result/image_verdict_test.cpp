@@ -27,7 +27,7 @@ TEST(ImageVerdict, EveryVerdictRoundTripsThroughItsName) {
   // Never probed: the operator's worker ended first. Written as "" since the first run files.
   EXPECT_EQ(image_verdict_name(ImageVerdict::NotProbed), "");
   EXPECT_EQ(ImageResult{}.status, ImageVerdict::NotProbed);
-  // "error" and "wrong" are operator verdicts (verdict_status), never image verdicts.
+  // "error" and "wrong" are operator verdicts (OperatorVerdict), never image verdicts.
   for (const char* other : {"error", "wrong", "SASS", "ptx_jit", " sass"}) {
     EXPECT_FALSE(parse_image_verdict(other).has_value()) << other;
   }

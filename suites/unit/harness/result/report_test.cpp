@@ -73,7 +73,7 @@ TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
   r.correctness->bench_shape_finite = false;
   r.timing.reset();
   EXPECT_FALSE(r.failed());
-  EXPECT_EQ(verdict_status(r), "sass");
+  EXPECT_EQ(operator_verdict(r).name(), "sass");
   const auto j = nlohmann::json(r);
   EXPECT_EQ(j.at("correctness").at("scope"), "quick");
   const auto back = j.get<OperatorResult>();
@@ -85,7 +85,7 @@ TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
   OperatorResult full = sample();
   full.correctness->bench_shape_finite = false;
   EXPECT_TRUE(full.failed());
-  EXPECT_EQ(verdict_status(full), "wrong");
+  EXPECT_EQ(operator_verdict(full).name(), "wrong");
   EXPECT_FALSE(nlohmann::json(full).at("correctness").contains("scope"));
   // Anything else is a malformed file.
   auto bad = j;
