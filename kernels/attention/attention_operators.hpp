@@ -1,5 +1,6 @@
-// The attention family: scaled-dot-product attention forward (own tensor-core flash kernel, own
-// fp32 SIMT kernel, the cuBLAS math path, cuDNN's fused SDPA); see attention_operators.cpp.
+// The attention family: scaled-dot-product attention forward (own tensor-core flash kernel, its
+// Hopper wgmma variant, own fp32 SIMT kernel, the cuBLAS math path, cuDNN's fused SDPA); see
+// attention_operators.cpp.
 #pragma once
 
 #include <vector>

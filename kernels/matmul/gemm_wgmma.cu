@@ -24,12 +24,12 @@
 #include "kernels/matmul/gemm_launch_checks.hpp"
 #include "kernels/matmul/gemm_wgmma.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
-#include "kernels/matmul/tma_pipeline.cuh"
-#include "kernels/matmul/wgmma_instructions.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma_pipeline.cuh"
+#include "kernels/common/wgmma_instructions.cuh"
 #include "harness/util/cuda_check.hpp"
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int kk = 0; kk < kBlockK / 16; ++kk) {
           // 16 halves = 32 bytes further along the swizzled row (the address field counts 16 bytes).
-          wgmma::mma_m64k16<T, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > 0 || kk > 0) ? 1 : 0);
+          wgmma::mma_ss<T, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > 0 || kk > 0) ? 1 : 0);
         }
         wgmma::commit_group();
         wgmma::wait_group<1>();
@@ -215,39 +215,15 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// cuTensorMapEncodeTiled through the runtime's driver entry point: libcuda is not linked.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    ARCHBENCH_CUDA_CHECK(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || p == nullptr) {
-      throw std::runtime_error("gemm_wgmma: the driver has no cuTensorMapEncodeTiled (query result " +
-                               std::to_string(static_cast<int>(found)) + ")");
-    }
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }();
-  return fn;
-}
-
 // A row-major [rows, K] operand read in boxes of box_rows x 64, 128-byte swizzled.
 template <typename T>
 CUtensorMap operand_map(const T* ptr, int rows, int K, int box_rows) {
-  CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(K), static_cast<cuuint64_t>(rows)};
   const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(K) * sizeof(T)};
   const cuuint32_t box[2] = {kBlockK, static_cast<cuuint32_t>(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
   const CUtensorMapDataType type =
       std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  const CUresult r = encode_tiled()(&map, type, 2, const_cast<T*>(ptr), dims, row_stride, box, element_strides,
-                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    throw std::runtime_error("gemm_wgmma: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(r) + ")");
-  }
-  return map;
+  return swizzled_tensor_map(type, ptr, 2, dims, row_stride, box, "gemm_wgmma");
 }
 
 template <typename T, int BN>

@@ -1,28 +1,17 @@
 // The wgmma GEMM in a build whose arch list has no 9.0 or 9.0a SASS target (CMakeLists.txt picks this file
 // instead of gemm_wgmma.cu): no kernel to point at, and a launch says why.
 #include "kernels/matmul/gemm_wgmma.hpp"
-#include "kernels/matmul/gemm_wgmma_target.hpp"
 
-#include <stdexcept>
-#include <string>
+#include "kernels/common/sm90a_target.hpp"
 
 namespace archbench::kernels::matmul {
-namespace {
-
-[[noreturn]] void no_image(const char* fn) {
-  const arch::SingleTarget t = gemm_wgmma_target();
-  throw std::runtime_error(std::string(fn) + ": this build has no " + t.target.name() + " target: " + t.why +
-                           "; add 9.0 or 9.0a to the arch list");
-}
-
-}  // namespace
 
 void launch_gemm_wgmma_f16(const __half*, const __half*, __half*, int, int, int, cudaStream_t) {
-  no_image("launch_gemm_wgmma_f16");
+  throw_without_sm90a("launch_gemm_wgmma_f16");
 }
 
 void launch_gemm_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int, cudaStream_t) {
-  no_image("launch_gemm_wgmma_bf16");
+  throw_without_sm90a("launch_gemm_wgmma_bf16");
 }
 
 const void* gemm_wgmma_f16_kernel(int) { return nullptr; }

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "harness/ops/cublas_gemm.hpp"
+#include "kernels/common/sm90a_target.hpp"
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_problem.hpp"
 #include "kernels/matmul/gemm_wgmma.hpp"
-#include "kernels/matmul/gemm_wgmma_target.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
 
 namespace archbench::kernels::matmul {
@@ -70,7 +70,7 @@ void launch_wgmma_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTenso
 std::vector<KernelRef> wgmma_kernels(const char* prefix, const void* (*address)(int)) {
   std::vector<KernelRef> refs;
   for (int width : kWgmmaTileWidths) {
-    refs.push_back({std::string(prefix) + "_n" + std::to_string(width), address(width), gemm_wgmma_target()});
+    refs.push_back({std::string(prefix) + "_n" + std::to_string(width), address(width), sm90a_target()});
   }
   return refs;
 }

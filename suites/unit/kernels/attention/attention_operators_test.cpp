@@ -7,9 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "harness/manifest/build_manifest.hpp"
 #include "harness/ops/registry.hpp"
+#include "harness/run/image_probe.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/attention_operators.hpp"
+#include "kernels/attention/flash_wgmma.hpp"
+#include "suites/unit/sm90a_build.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
@@ -80,6 +84,95 @@ TEST(AttentionOperators, EveryShapeHasTheTensorCoreKernelAndItsTwins) {
     const Operator* simt = find_op(id("flash_simt", DType::F32, s.dims));
     EXPECT_EQ(simt != nullptr, s.own_f32) << s.dims.str();
   }
+}
+
+// The Hopper kernel: every shape flash_tc has (its head dims are all the kernel's), both 16-bit
+// dtypes, CC 9.0, checked against the same library twin.
+TEST(AttentionOperators, FlashWgmmaAtEveryFlashTcShapeWithItsTwin) {
+  size_t flash_tc = 0;
+  for (const auto& op : family().all()) {
+    if (op->spec().name != "flash_tc") continue;
+    ++flash_tc;
+    const Operator* own = find_op(operator_id("attention", "flash_wgmma", op->spec().dtype, op->spec().shape));
+    ASSERT_NE(own, nullptr) << op->id();
+    EXPECT_EQ(own->spec().impl, Impl::Own);
+    EXPECT_EQ(own->spec().min_cc, (arch::ComputeCapability{9, 0}));
+    EXPECT_DOUBLE_EQ(own->spec().flops, op->spec().flops);
+    EXPECT_DOUBLE_EQ(own->spec().bytes, op->spec().bytes);
+    EXPECT_EQ(own->spec().oracle_twin, "sdpa_cudnn");
+    EXPECT_NE(find_op(operator_id("attention", "sdpa_cudnn", op->spec().dtype, op->spec().shape)), nullptr);
+  }
+  EXPECT_EQ(registry().select("attention/flash_wgmma/*", {}).size(), flash_tc);
+}
+
+// One kernel per dtype and head dim, compiled for sm_90a alone: its address exactly when the
+// build has that target.
+TEST(AttentionOperators, FlashWgmmaKernelsAreSingleTargetSm90a) {
+  std::set<const void*> stubs;
+  size_t ops = 0;
+  for (const auto* op : registry().select("attention/flash_wgmma/*", {})) {
+    ++ops;
+    const auto kernels = op->kernels();
+    ASSERT_EQ(kernels.size(), 1u) << op->id();
+    const KernelRef& k = kernels[0];
+    ASSERT_TRUE(k.only.has_value()) << k.name;
+    EXPECT_EQ(k.only->target.name(), "sm_90a");
+    EXPECT_EQ(k.only->why, "wgmma code is compiled only for sm_90a, when the arch list has 9.0 or 9.0a");
+    EXPECT_EQ(k.host_stub != nullptr, testing_support::build_has_sm90a()) << k.name;
+    EXPECT_EQ(k.name, "flash_attention_wgmma_" + std::string(dtype_name(op->spec().dtype)) + "_d" +
+                          op->spec().shape.substr(op->spec().shape.rfind('D') + 1));
+    stubs.insert(k.host_stub);
+  }
+  ASSERT_GT(ops, 0u);
+  if (testing_support::build_has_sm90a()) {
+    for (int d : kHeadDims) {
+      EXPECT_NE(flash_attention_wgmma_kernel(DType::F16, d), flash_attention_wgmma_kernel(DType::BF16, d));
+    }
+    EXPECT_EQ(stubs.size(), 2 * kHeadDims.size());  // the shapes share their head dim's kernel
+    EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::F32, 64), std::invalid_argument);
+    EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::F16, 96), std::invalid_argument);
+  }
+}
+
+// Without 9.0 or 9.0a in the list the probe answers from the build alone: missing on a 9.0 device,
+// unsupported elsewhere; a launch says what the build lacks.
+TEST(AttentionOperators, FlashWgmmaWithoutSm90aTargetSaysWhy) {
+  if (testing_support::build_has_sm90a()) GTEST_SKIP() << "this build has the sm_90a kernels; the GPU suite probes them";
+  for (const auto* op : registry().select("attention/flash_wgmma/*", {})) {
+    const ImageResult r = probe_image(*op, build_manifest(), arch::DeviceFacts{{9, 0}, {13000}, false, false});
+    EXPECT_EQ(r.status, ImageVerdict::Missing) << op->id();
+    EXPECT_EQ(r.cause,
+              "this build has no sm_90a target: wgmma code is compiled only for sm_90a, when the arch list has 9.0 "
+              "or 9.0a");
+    EXPECT_EQ(r.fix, "add 9.0 or 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)");
+    for (arch::ComputeCapability cc : {arch::ComputeCapability{8, 0}, arch::ComputeCapability{10, 0}}) {
+      EXPECT_EQ(probe_image(*op, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false}).status,
+                ImageVerdict::Unsupported)
+          << cc.str();
+    }
+  }
+  auto* p = reinterpret_cast<void*>(std::uintptr_t{0x10000});
+  try {
+    (void)prepare_flash_attention_wgmma(DType::F16, p, p, p, p, AttentionDims{2, 8, 100, 77, 64});
+    FAIL() << "prepared without a kernel";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("this build has no sm_90a target"), std::string::npos) << e.what();
+  }
+}
+
+// With the kernels built, prepare checks its arguments before any CUDA call (no GPU needed).
+TEST(AttentionOperators, FlashWgmmaRejectsBadArgumentsBeforeTouchingTheGpu) {
+  if (!testing_support::build_has_sm90a()) GTEST_SKIP() << "no sm_90a kernels in this build";
+  auto* p = reinterpret_cast<void*>(std::uintptr_t{0x10000});
+  auto* odd = reinterpret_cast<void*>(std::uintptr_t{0x10008});
+  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::F16, p, p, p, p, AttentionDims{2, 8, 100, 77, 96}),
+               std::invalid_argument);
+  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::BF16, p, odd, p, p, AttentionDims{2, 8, 100, 77, 64}),
+               std::invalid_argument);
+  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::F32, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}),
+               std::invalid_argument);
+  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::F16, p, p, p, p, AttentionDims{2, 8, 0, 77, 64}),
+               std::invalid_argument);
 }
 
 TEST(AttentionOperators, EveryOperatorIsOfTheFamilyAndTheRegistryListsIt) {

@@ -10,15 +10,12 @@
 #include "harness/ops/registry.hpp"
 #include "harness/run/image_probe.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
+#include "suites/unit/sm90a_build.hpp"
 
 namespace archbench {
 namespace {
 
-// The build compiled the wgmma kernels (its list has 9.0 or 9.0a SASS).
-bool build_has_sm90a() {
-  const arch::CodeTarget sm90a{arch::ImageKind::Sass, 90, arch::Suffix::ArchSpecific, 90, {}};
-  return !arch::single_target_images(build_manifest().targets, sm90a).empty();
-}
+using testing_support::build_has_sm90a;
 
 TEST(MatmulOperators, WgmmaAtEveryShapeInBothHalfDtypes) {
   const auto ops = registry().select("matmul/gemm_wgmma/*", {});

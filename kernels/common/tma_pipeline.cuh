@@ -22,6 +22,10 @@ __device__ __forceinline__ void fence_barrier_init() {
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 }
 
+// Orders this thread's shared-memory accesses through the generic proxy (ordinary loads and
+// stores) against those through the async proxy (bulk copies, wgmma operand reads).
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
 // Spins until the barrier's phase of this parity has completed.
 __device__ __forceinline__ void barrier_wait(uint32_t bar, uint32_t parity) {
   uint32_t done = 0;
@@ -37,6 +41,11 @@ __device__ __forceinline__ void barrier_wait(uint32_t bar, uint32_t parity) {
 // One arrival that also announces `bytes` of copies still to land on this barrier.
 __device__ __forceinline__ void barrier_arrive_expect_bytes(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+// One arrival on a barrier of this CTA.
+__device__ __forceinline__ void barrier_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 
 // One arrival on the barrier at the same shared-memory offset in CTA `cta` of this cluster.
@@ -62,7 +71,16 @@ __device__ __forceinline__ void load_2d(uint32_t dst, const CUtensorMap* map, ui
       : "memory");
 }
 
-// The same copy delivered to the same offset (and barrier offset) in every CTA of `cta_mask`.
+// The 3-D box at (c0 innermost, c1, c2), likewise.
+__device__ __forceinline__ void load_3d(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];\n" ::
+          "r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
+// The same 2-D copy delivered to the same offset (and barrier offset) in every CTA of `cta_mask`.
 __device__ __forceinline__ void load_2d_multicast(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c0, int c1,
                                                   uint16_t cta_mask) {
   asm volatile(
