@@ -144,8 +144,9 @@ int expected_cuda_error(ImageStatus s) {
 std::string Verdict::label() const {
   switch (status) {
     case ImageStatus::Sass:
+      if (!image) return "sass";
       return "sass " + image->name() + (image->virtual_arch != image->arch ? " (from " + image->virtual_name() + ")" : "");
-    case ImageStatus::PtxJit: return "ptx-jit from " + image->name();
+    case ImageStatus::PtxJit: return image ? "ptx-jit from " + image->name() : "ptx-jit";
     default: return std::string(status_name(status));
   }
 }
@@ -265,9 +266,19 @@ ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe,
   }
   const std::string loaded = "loaded SASS " + std::to_string(probe.binary_version) + " from compute_" +
                              std::to_string(probe.ptx_version);
+  if (predicted.status == ImageStatus::JitDisabled && predicted.image && probe.ptx_version == predicted.image->virtual_arch) {
+    // CUDA_DISABLE_PTX_JIT stops new JIT compilation, not the use of what the JIT cache holds from
+    // an earlier run: the predicted PTX did load, compiled for this device (docs/arch-lists-and-verdicts.md).
+    r.verdict.status = ImageStatus::PtxJit;
+    r.verdict.cause = predicted.cause + ", but the JIT cache held this kernel, compiled by an earlier run; with a "
+                      "cold cache (another machine, CUDA_CACHE_DISABLE=1) it fails with " +
+                      "cudaErrorJitCompilationDisabled (223)";
+    return r;
+  }
   if (!predicted.loads()) {
     Verdict runtime;
     runtime.status = ImageStatus::PtxJit;  // something loaded; the binary holds more than the manifest says
+    runtime.image = CodeTarget{ImageKind::Ptx, probe.ptx_version, Suffix::None, probe.ptx_version, {}};
     runtime.cause = loaded;
     disagree(runtime, loaded);
     return r;

@@ -176,6 +176,25 @@ TEST(Reconcile, DisagreementIsReportedWithBothSides) {
   EXPECT_EQ(r3.verdict.status, ImageStatus::Missing);
 }
 
+// CUDA_DISABLE_PTX_JIT=1 with a warm JIT cache: the driver loads what an earlier run JIT-compiled
+// (seen on the H200, driver 580). The kernel runs from PTX, and the verdict says why it did.
+TEST(Reconcile, JitDisabledButCachedIsPtxJitWithTheCause) {
+  const ImageSet images{built("8.0+PTX"), {7, 5}};
+  const Verdict p = predict(images, DeviceFacts{cc(9, 0), {13000}, false, true});
+  ASSERT_EQ(p.status, ImageStatus::JitDisabled);
+  const auto cold = reconcile(p, RuntimeProbe{223, "cudaErrorJitCompilationDisabled", 0, 0}, images);
+  EXPECT_TRUE(cold.agrees);
+  EXPECT_EQ(cold.verdict.status, ImageStatus::JitDisabled);
+  const auto warm = reconcile(p, RuntimeProbe{0, "", 90, 80}, images);
+  EXPECT_TRUE(warm.agrees) << warm.disagreement;
+  EXPECT_EQ(warm.verdict.label(), "ptx-jit from compute_80");
+  EXPECT_NE(warm.verdict.cause.find("JIT cache"), std::string::npos) << warm.verdict.cause;
+  // Code from another virtual arch than the prediction's is not the cache: the binary holds more.
+  const auto other = reconcile(p, RuntimeProbe{0, "", 90, 90}, images);
+  EXPECT_FALSE(other.agrees);
+  EXPECT_EQ(other.verdict.label(), "ptx-jit from compute_90");
+}
+
 // A kernel compiled for one arch-specific target of the list (the wgmma GEMM: sm_90a only).
 namespace single_target {
 
