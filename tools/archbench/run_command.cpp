@@ -170,6 +170,7 @@ int run_command(const RunOptions& o) {
               << "\n"
               << format_operator_table(dr);
     if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
+    if (const std::string paths = format_paths(dr); !paths.empty()) std::cout << "\n" << paths;
     std::string phases;
     for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase, secs);
     if (!phases.empty()) std::cout << "\nphases: " << phases << "\n";
