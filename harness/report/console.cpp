@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/report/path_summary.hpp"
 #include "harness/util/text_wrap.hpp"
 
 namespace archbench {
@@ -116,6 +117,17 @@ std::string format_findings(const DeviceReport& d) {
                                      ids.size() > 1 ? fmt::format(" and {} more", ids.size() - 1) : "", key));
   }
   return s;
+}
+
+std::string format_paths(const DeviceReport& d) {
+  std::string s;
+  for (const auto& line : summarize_paths(d.paths)) {
+    // Wrapped between paths, never inside one ("1.05x" and "faster" stay together).
+    std::vector<std::string> fields{fmt::format("{} {}: {}{}", line.family, line.dtype, line.chosen, line.others.empty() ? "" : ";")};
+    for (size_t i = 0; i < line.others.size(); ++i) fields.push_back(line.others[i] + (i + 1 < line.others.size() ? "," : ""));
+    s += text::wrap_fields(fields, " ", text::kColumns, "  ", "    ");
+  }
+  return s.empty() ? s : "paths:\n" + s;
 }
 
 std::string format_summary(const RunReport& r) {

@@ -11,6 +11,8 @@ namespace archbench {
 [[nodiscard]] std::string format_device_header(const Environment& env, const DeviceReport& d, const BuildManifest& m);
 [[nodiscard]] std::string format_operator_table(const DeviceReport& d);
 [[nodiscard]] std::string format_findings(const DeviceReport& d);  // cause + fix of every non-sass row
+// "paths:" and a line per family and dtype with several own paths (path_summary.hpp); empty without.
+[[nodiscard]] std::string format_paths(const DeviceReport& d);
 [[nodiscard]] std::string format_summary(const RunReport& r);
 
 }  // namespace archbench

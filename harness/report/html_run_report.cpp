@@ -10,6 +10,7 @@
 #include "harness/report/html_heatmap.hpp"
 #include "harness/report/html_page.hpp"
 #include "harness/report/html_roofline.hpp"
+#include "harness/report/path_summary.hpp"
 
 namespace archbench::html {
 namespace {
@@ -175,6 +176,18 @@ std::string roofline(const StoredDevice& d) {
          svg_roofline(roofs, c.dram_gbps, points);
 }
 
+// Which own path a dispatcher would take per family and dtype, as the text report's "paths" lines.
+std::string paths_table(const StoredDevice& d) {
+  if (d.paths.empty()) return "";
+  std::string s = "<h2>Which path runs</h2>\n<table><tr><th>family</th><th>dtype</th><th>chosen; the others</th></tr>\n";
+  for (const auto& line : summarize_paths(d.paths)) {
+    s += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape(line.family), escape(line.dtype), escape(line.text()));
+  }
+  return s + "</table>\n<p class=\"note\">Per shape, the first of the family's own paths (Hopper wgmma, tensor-core "
+             "mma.sync, SIMT) whose image runs here with a correct result; times are geometric means over the shapes of "
+             "each path's median / the chosen path's.</p>\n";
+}
+
 std::string operator_table(const StoredDevice& d) {
   std::string s = "<h2>All operators</h2>\n<table><tr><th>operator</th><th>impl</th><th>image</th><th>check</th>"
                   "<th>ms</th><th>TFLOP/s</th><th>GB/s</th><th>% ceil</th></tr>\n";
@@ -209,7 +222,7 @@ std::string run_report_page(const RunReportInputs& in) {
     auto b = in.baselines.find(d.results.key);
     const DeviceResults* baseline = b == in.baselines.end() ? nullptr : &b->second;
     title += " - " + d.results.device.value("name", std::string("?"));
-    body += "<section class=\"device\">\n" + header(*in.run, d) + regressions(d, baseline, in.thresholds) + heat_map(d) +
+    body += "<section class=\"device\">\n" + header(*in.run, d) + regressions(d, baseline, in.thresholds) + heat_map(d) + paths_table(d) +
             bar_charts(d, baseline) + roofline(d) + manifest(*in.run, d) + operator_table(d) + "</section>\n";
   }
   return page(title, body);

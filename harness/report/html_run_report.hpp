@@ -1,7 +1,8 @@
 // `archbench report --html`: one self-contained page per run file. Per device: the header and
 // environment manifest, the regressions and failures first, a heat map of image verdicts
-// (operators x dtypes), per-family bar charts of % of ceiling (the baseline's value marked when a
-// baseline is given) and a roofline plot under the device's measured ceilings.
+// (operators x dtypes), which own path ran (when the run recorded its choices), per-family bar
+// charts of % of ceiling (the baseline's value marked when a baseline is given) and a roofline
+// plot under the device's measured ceilings.
 #pragma once
 
 #include <map>

@@ -18,9 +18,10 @@ StoredRun load_stored_run(const std::string& path) {
     run.environment = j.value("environment", nlohmann::json::object());
     const auto& stored = j.at("devices");
     for (size_t i = 0; i < devices.size(); ++i) {
-      StoredDevice d{std::move(devices[i]), std::nullopt};
+      StoredDevice d{std::move(devices[i]), std::nullopt, {}};
       const auto& c = stored.at(i).value("ceilings", nlohmann::json());
       if (!c.is_null()) d.ceilings = c.get<Ceilings>();
+      d.paths = stored.at(i).value("paths", nlohmann::json::array()).get<std::vector<PathChoice>>();
       run.devices.push_back(std::move(d));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -16,6 +16,7 @@ namespace archbench {
 struct StoredDevice {
   DeviceResults results;
   std::optional<Ceilings> ceilings;
+  std::vector<PathChoice> paths;  // empty in files written before the run recorded its path choices
 };
 
 struct StoredRun {

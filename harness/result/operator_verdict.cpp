@@ -12,4 +12,14 @@ std::string_view OperatorVerdict::name() const {
   return "?";
 }
 
+std::optional<OperatorVerdict> parse_operator_verdict(std::string_view name, ImageVerdict image) {
+  using Outcome = OperatorVerdict::Outcome;
+  for (Outcome o : {Outcome::Error, Outcome::Wrong, Outcome::Absent}) {
+    if (OperatorVerdict{o, image}.name() == name) return OperatorVerdict{o, image};
+  }
+  const auto v = parse_image_verdict(name);
+  if (!v || *v != image) return std::nullopt;
+  return OperatorVerdict{Outcome::Image, *v};
+}
+
 }  // namespace archbench

@@ -1,9 +1,10 @@
-// The verdict one operator's cell shows (the HTML heat map, the fleet matrix): its image verdict,
-// unless the image ran and the operator then erred or computed a wrong result; in a fleet matrix
-// also "absent" (in the device's baseline, not in its run). Its name is the fleet JSON's
-// "verdict" and the HTML cell's class.
+// The verdict one operator's cell shows (the HTML heat map, the fleet matrix, a path choice): its
+// image verdict, unless the image ran and the operator then erred or computed a wrong result; also
+// "absent" (not in the run). Its name is the fleet JSON's and the run JSON's path "verdict" and the
+// HTML cell's class.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "harness/result/image_verdict.hpp"
@@ -15,7 +16,7 @@ struct OperatorVerdict {
     Image,   // the image verdict says it all (it ran and was right, or it did not run)
     Error,   // "error": the image ran, then a CUDA/library error or a worker fault
     Wrong,   // "wrong": the image ran and the result is wrong
-    Absent,  // "absent": in the baseline, not in the run (fleet matrix only)
+    Absent,  // "absent": not in the run (a fleet matrix: in the baseline only; a path choice: not run)
   };
   Outcome outcome = Outcome::Image;
   ImageVerdict image = ImageVerdict::NotProbed;
@@ -25,5 +26,9 @@ struct OperatorVerdict {
   [[nodiscard]] std::string_view name() const;
   friend bool operator==(const OperatorVerdict&, const OperatorVerdict&) = default;
 };
+
+// The verdict of a name() and the image verdict written beside it (a name of error or wrong does
+// not carry the image); nullopt for a name this archbench does not know.
+[[nodiscard]] std::optional<OperatorVerdict> parse_operator_verdict(std::string_view name, ImageVerdict image);
 
 }  // namespace archbench

@@ -14,6 +14,7 @@
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/result/image_verdict.hpp"
 #include "harness/result/launch_mode.hpp"
+#include "harness/result/path_choice.hpp"
 #include "harness/result/stop_reason.hpp"
 #include "harness/result/operator_verdict.hpp"
 #include "harness/result/worker_fault.hpp"
@@ -144,6 +145,8 @@ struct DeviceReport {
   // Wall time of each phase ("check", "time"), workers and data preparation included: where a
   // run's minutes go.
   std::map<std::string, double> phase_seconds;
+  // Per problem with several own paths (matmul, attention), the one a dispatcher would pick here.
+  std::vector<PathChoice> paths;
 };
 
 // Which operators a run was asked for: a filtered run checks only part of the registry, and its

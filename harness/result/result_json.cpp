@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -93,6 +94,22 @@ void operator_fields(R& r, Field&& field) {
   field("bytes", r.bytes);
   field("image", r.image);
   field("error", r.error);
+}
+
+template <typename R, typename Field>
+void path_candidate_fields(R& c, Field&& field) {
+  field("id", c.id);
+  field("name", c.name);
+  field("label", c.label);
+  field("usable", c.usable);
+}
+
+template <typename R, typename Field>
+void path_choice_fields(R& c, Field&& field) {
+  field("family", c.family);
+  field("dtype", c.dtype);
+  field("shape", c.shape);
+  field("own", c.own);
 }
 
 template <typename R, typename Field>
@@ -209,6 +226,39 @@ void from_json(const json& j, Ceilings& c) {
   c.timer_floor_ms = j.value("timer_floor_ms", 0.0);  // absent from results older than the floor
 }
 
+void to_json(json& j, const PathCandidate& c) {
+  j = json{{"verdict", c.verdict.name()},
+           {"image", image_verdict_name(c.verdict.image)},
+           {"time_ratio", c.time_ratio ? json(*c.time_ratio) : json(nullptr)}};
+  path_candidate_fields(c, writer(j));
+}
+
+void from_json(const json& j, PathCandidate& c) {
+  path_candidate_fields(c, reader(j));
+  const auto image = read_enum(j, "image", "paths.image", parse_image_verdict, image_verdict_name, kImageVerdicts);
+  const auto name = j.at("verdict").get<std::string>();
+  const auto verdict = parse_operator_verdict(name, image);
+  if (!verdict) reject_field(j, "paths.verdict is '" + name + "', neither the image verdict nor error, wrong or absent");
+  c.verdict = *verdict;
+  if (!j.at("time_ratio").is_null()) c.time_ratio = j.at("time_ratio").get<double>();
+}
+
+void to_json(json& j, const PathChoice& c) {
+  const PathCandidate* chosen = c.chosen_path();
+  j = json{{"chosen", chosen ? json(chosen->name) : json(nullptr)}, {"twin", c.twin ? json(*c.twin) : json(nullptr)}};
+  path_choice_fields(c, writer(j));
+}
+
+void from_json(const json& j, PathChoice& c) {
+  path_choice_fields(c, reader(j));
+  if (!j.at("twin").is_null()) c.twin = j.at("twin").get<PathCandidate>();
+  if (j.at("chosen").is_null()) return;
+  const auto name = j.at("chosen").get<std::string>();
+  const auto it = std::ranges::find(c.own, name, &PathCandidate::name);
+  if (it == c.own.end()) reject_field(j, "paths.chosen is '" + name + "', not one of its own paths");
+  c.chosen = static_cast<size_t>(it - c.own.begin());
+}
+
 void to_json(json& j, const DeviceInfo& d) {
   j = json{{"index", d.index},         {"name", d.name},       {"cc", d.cc.str()},   {"sm_count", d.sm_count},
            {"memory_bytes", d.memory_bytes}, {"l2_bytes", d.l2_bytes}, {"uuid", d.uuid}};
@@ -246,7 +296,8 @@ json report_to_json(const RunReport& r) {
     j["devices"].push_back({{"device", d.device},
                             {"ceilings", d.ceilings ? json(*d.ceilings) : json(nullptr)},
                             {"phase_seconds", d.phase_seconds},
-                            {"operators", d.operators}});
+                            {"operators", d.operators},
+                            {"paths", d.paths}});
   }
   return j;
 }

@@ -21,6 +21,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
+#include "kernels/path_preference.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/device_selection.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -161,6 +162,7 @@ int run_command(const RunOptions& o) {
         worker_failed |= !time.failure.empty();
       }
     }
+    dr.paths = choose_paths(dr.operators, kernels::path_preferences());
     std::cout << format_device_header(report.environment, dr, report.build)
               << text::wrap_fields({fmt::format("seed {}", seed), "check: CUDA_LAUNCH_BLOCKING=1 worker",
                                     timing_method(o, *graph)},
@@ -168,6 +170,7 @@ int run_command(const RunOptions& o) {
               << "\n"
               << format_operator_table(dr);
     if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
+    if (const std::string paths = format_paths(dr); !paths.empty()) std::cout << "\n" << paths;
     std::string phases;
     for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase, secs);
     if (!phases.empty()) std::cout << "\nphases: " << phases << "\n";

@@ -13,6 +13,8 @@
 #include "harness/report/html_heatmap.hpp"
 #include "harness/report/html_roofline.hpp"
 #include "harness/report/html_run_report.hpp"
+#include "harness/result/path_choice.hpp"
+#include "kernels/path_preference.hpp"
 
 namespace archbench {
 namespace {
@@ -127,6 +129,23 @@ TEST(HtmlRunReport, H200FixtureHasEveryOperatorAndSection) {
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_EQ(page.find("http://"), page.find("http://www.w3.org/2000/svg"));  // the SVG namespace only: no network
   EXPECT_EQ(page.find("https://"), std::string::npos);
+}
+
+// A run file written before the run recorded its path choices loads without them and shows no
+// such section; with them, one row per family and dtype.
+TEST(HtmlRunReport, WhichPathRunsWhenTheRunRecordedIt) {
+  StoredRun run = load_stored_run(kFleet + "results_h200.json");
+  ASSERT_TRUE(run.devices[0].paths.empty());
+  html::RunReportInputs in;
+  in.run = &run;
+  EXPECT_EQ(html::run_report_page(in).find("Which path runs"), std::string::npos);
+  run.devices[0].paths = choose_paths(run.devices[0].results.operators, kernels::path_preferences());
+  ASSERT_FALSE(run.devices[0].paths.empty());
+  const std::string page = html::run_report_page(in);
+  std::string why;
+  EXPECT_TRUE(balanced(page, &why)) << why;
+  EXPECT_NE(page.find("<h2>Which path runs</h2>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><td>matmul</td><td>f16</td><td>gemm_"), std::string::npos) << page;
 }
 
 TEST(HtmlRunReport, HostileOperatorIdsAreText) {
