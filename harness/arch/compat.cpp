@@ -160,6 +160,13 @@ bool sass_runs_on(const CodeTarget& t, ComputeCapability device) {
   return t.arch / 10 == d / 10 && d >= t.arch;
 }
 
+bool suffix_excludes(const CodeTarget& t, ComputeCapability device) {
+  if (t.kind != ImageKind::Sass || t.suffix == Suffix::None || sass_runs_on(t, device)) return false;
+  CodeTarget plain = t;
+  plain.suffix = Suffix::None;
+  return sass_runs_on(plain, device);
+}
+
 bool ptx_can_target(const CodeTarget& t, ComputeCapability device) {
   const int d = device.number();
   if (const auto serves = suffixed_target_serves(t, d)) return *serves;

@@ -52,6 +52,16 @@ TEST(SassRule, FamilyTable) {
   EXPECT_EQ(family_members(121), (std::vector<int>{121}));
 }
 
+TEST(SassRule, SuffixAloneExcludes) {  // the plain twin would run there
+  EXPECT_TRUE(suffix_excludes(sass(100, Suffix::ArchSpecific), cc(10, 3)));
+  EXPECT_TRUE(suffix_excludes(sass(120, Suffix::ArchSpecific), cc(12, 1)));
+  EXPECT_FALSE(suffix_excludes(sass(100, Suffix::ArchSpecific), cc(10, 0)));  // it runs
+  EXPECT_FALSE(suffix_excludes(sass(90, Suffix::ArchSpecific), cc(12, 0)));   // sm_90 would not run either
+  EXPECT_FALSE(suffix_excludes(sass(100, Suffix::FamilySpecific), cc(10, 3)));
+  EXPECT_FALSE(suffix_excludes(sass(100), cc(10, 3)));
+  EXPECT_FALSE(suffix_excludes(ptx(100, Suffix::ArchSpecific), cc(10, 3)));  // a SASS rule
+}
+
 TEST(SassRule, TegraNeedsExactMatch) {
   EXPECT_TRUE(is_tegra(87));
   EXPECT_TRUE(is_tegra(110));
