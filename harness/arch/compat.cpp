@@ -25,6 +25,23 @@ std::string cc_str(int number) { return ComputeCapability::from_number(number).s
 
 std::string list_or_none(const std::vector<CodeTarget>& ts) { return ts.empty() ? "none" : join_names(ts, ", "); }
 
+// "an 8.9", "a 9.0": the article as the number is read.
+std::string a_cc(ComputeCapability cc) {
+  return (cc.major == 8 || cc.major == 11 || cc.major == 18 ? "an " : "a ") + cc.str();
+}
+
+// "10.0, 10.3": the devices of an `f` target's family.
+std::string members_str(int family_arch) {
+  std::string m;
+  for (int x : family_members(family_arch)) m += (m.empty() ? "" : ", ") + cc_str(x);
+  return m;
+}
+
+// The devices a suffixed target serves, as the rule says it: "exactly 9.0", "its family (10.0, 10.3)".
+std::string suffixed_reach(const CodeTarget& t) {
+  return t.suffix == Suffix::ArchSpecific ? "exactly " + cc_str(t.arch) : "its family (" + members_str(t.arch) + ")";
+}
+
 // Why no SASS image of `sass` fits the device, one reason per image kind.
 std::string why_no_sass(const std::vector<CodeTarget>& sass, ComputeCapability dev) {
   const int d = dev.number();
@@ -32,12 +49,7 @@ std::string why_no_sass(const std::vector<CodeTarget>& sass, ComputeCapability d
   std::vector<std::string> reasons;
   for (const auto& t : sass) {
     std::string r;
-    if (t.suffix == Suffix::ArchSpecific) r = t.name() + " runs only on exactly " + cc_str(t.arch);
-    else if (t.suffix == Suffix::FamilySpecific) r = t.name() + " runs only on its family (" + [&] {
-      std::string m;
-      for (int x : family_members(t.arch)) m += (m.empty() ? "" : ", ") + cc_str(x);
-      return m;
-    }() + ")";
+    if (t.suffix != Suffix::None) r = t.name() + " runs only on " + suffixed_reach(t);
     else if (is_tegra(t.arch) || is_tegra(d)) r = t.name() + " is not binary compatible (Tegra needs an exact match)";
     else if (t.arch / 10 != d / 10) r = t.name() + " is another major (SASS runs only within its major)";
     else r = t.name() + " needs " + cc_str(t.arch) + " or newer within " + std::to_string(t.arch / 10) + ".x";
@@ -48,18 +60,52 @@ std::string why_no_sass(const std::vector<CodeTarget>& sass, ComputeCapability d
   return out;
 }
 
-std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev, bool suggest_ptx = true) {
-  std::string fix = "add " + dev.str() + " to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";
-  if (!suggest_ptx) return fix;
-  // Suggest +PTX on the newest SASS entry that PTX from it could serve.
+// Why no PTX image of `ptx` can be JIT-compiled for the device.
+std::string why_no_ptx(const std::vector<CodeTarget>& ptx, ComputeCapability dev) {
+  if (ptx.empty()) return "no PTX to JIT";
+  std::string out = "PTX " + join_names(ptx, ", ") + " cannot target " + dev.str();
+  std::string reach;
+  for (const auto& t : ptx) {
+    if (t.suffix == Suffix::None) continue;
+    reach += (reach.empty() ? "" : "; ") + t.name() + " JIT-compiles only for " + suffixed_reach(t);
+  }
+  return reach.empty() ? out : out + " (" + reach + ")";
+}
+
+// The newest SASS target at or below the device, of the kind `suffixed` says, whose arch PTX could serve.
+const CodeTarget* newest_sass_below(const std::vector<CodeTarget>& usable, ComputeCapability dev, bool suffixed) {
   const CodeTarget* best = nullptr;
   for (const auto& t : usable) {
-    if (t.kind == ImageKind::Sass && t.suffix == Suffix::None && t.arch <= dev.number() && !is_tegra(t.arch) &&
-        (best == nullptr || t.arch > best->arch)) {
+    if (t.kind == ImageKind::Sass && (t.suffix != Suffix::None) == suffixed && t.arch <= dev.number() &&
+        !is_tegra(t.arch) && (best == nullptr || t.arch > best->arch)) {
       best = &t;
     }
   }
-  if (best != nullptr) fix += ", or use " + best->cc().str() + "+PTX so the driver can JIT it";
+  return best;
+}
+
+std::string fix_for(const std::vector<CodeTarget>& usable, ComputeCapability dev, bool suggest_ptx = true) {
+  std::string fix = "add " + dev.str() + " to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";
+  // An `a` target whose family holds the device: the `f` target of the same arch serves both (a 10.0a list drops
+  // 10.3, vllm-project/vllm #56548).
+  for (const auto& t : usable) {
+    if (t.kind == ImageKind::Sass && t.suffix == Suffix::ArchSpecific && t.arch != dev.number() &&
+        in_family(t.arch, dev.number())) {
+      const std::string cc = t.cc().str();
+      fix += ", or build " + cc + "f instead of " + cc + "a (it runs on " + members_str(t.arch) +
+             ") if the code needs no " + cc + "a-only feature";
+      break;
+    }
+  }
+  if (!suggest_ptx) return fix;
+  // +PTX on the newest SASS entry that PTX from it could serve; only a plain target's PTX JIT-compiles for
+  // other GPUs, so an `a` or `f` entry needs its plain twin.
+  if (const CodeTarget* plain = newest_sass_below(usable, dev, false)) {
+    fix += ", or use " + plain->cc().str() + "+PTX so the driver can JIT it";
+  } else if (const CodeTarget* suffixed = newest_sass_below(usable, dev, true)) {
+    fix += ", or add " + suffixed->cc().str() + "+PTX so the driver can JIT it (plain PTX: " +
+           suffixed->virtual_name() + " would JIT only for " + suffixed_reach(*suffixed) + ")";
+  }
   return fix;
 }
 
@@ -112,6 +158,13 @@ bool sass_runs_on(const CodeTarget& t, ComputeCapability device) {
   if (const auto serves = suffixed_target_serves(t, d)) return *serves;
   if (is_tegra(t.arch) || is_tegra(d)) return t.arch == d;
   return t.arch / 10 == d / 10 && d >= t.arch;
+}
+
+bool suffix_excludes(const CodeTarget& t, ComputeCapability device) {
+  if (t.kind != ImageKind::Sass || t.suffix == Suffix::None || sass_runs_on(t, device)) return false;
+  CodeTarget plain = t;
+  plain.suffix = Suffix::None;
+  return sass_runs_on(plain, device);
 }
 
 bool ptx_can_target(const CodeTarget& t, ComputeCapability device) {
@@ -213,8 +266,8 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
 
   if (jit == nullptr) {
     v.status = ImageStatus::Missing;
-    std::string ptx_reason = ptx.empty() ? "no PTX to JIT" : "PTX " + join_names(ptx, ", ") + " cannot target " + dev.str();
-    v.cause = built + "; a " + dev.str() + " device needs SASS " + std::to_string(dev.major) + ".x (<= " +
+    const std::string ptx_reason = why_no_ptx(ptx, dev);
+    v.cause = built + "; " + a_cc(dev) + " device needs SASS " + std::to_string(dev.major) + ".x (<= " +
               dev.str() + ") or PTX <= compute_" + std::to_string(dev.number()) + ": " + sass_reason + "; " +
               ptx_reason + stub_note;
     v.fix = device.force_ptx_jit ? "unset CUDA_FORCE_PTX_JIT, or add +PTX to an entry <= " + dev.str()

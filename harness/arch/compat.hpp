@@ -24,6 +24,9 @@ namespace archbench::arch {
 [[nodiscard]] bool sass_runs_on(const CodeTarget& sass, ComputeCapability device);
 // Whether PTX of this target can be JIT-compiled for the device (arch rules only, not ISA).
 [[nodiscard]] bool ptx_can_target(const CodeTarget& ptx, ComputeCapability device);
+// Whether the suffix alone keeps this SASS target off the device: its plain twin would run there (sm_100a
+// on 10.3, sm_120a on 12.1). An `a` build failing on the rest of its family, not a missing architecture.
+[[nodiscard]] bool suffix_excludes(const CodeTarget& sass, ComputeCapability device);
 
 // What is known of the device and the process environment.
 struct DeviceFacts {

@@ -217,6 +217,14 @@ Finding judge_build_targets(const BuildManifest& build, const arch::DeviceFacts&
     case arch::ImageStatus::Missing:
     case arch::ImageStatus::Unsupported: break;
   }
+  // An `a` target of the device's own major that only its suffix keeps off (10.0a on a 10.3): the list has the
+  // architecture, in a form that serves one CC alone.
+  if (std::ranges::any_of(build.targets, [&](const arch::CodeTarget& t) { return arch::suffix_excludes(t, facts.cc); })) {
+    return Finding(Layer::Build, "build-targets", Outcome::Fail,
+                   fmt::format("{}: the build's targets for this architecture are arch-specific and exclude this "
+                               "device ({})", device, declared),
+                   v.cause, v.fix, {ArchSpecificCubin});
+  }
   return Finding(Layer::Build, "build-targets", Outcome::Fail,
                  fmt::format("{}: the build does not declare this device's architecture ({})", device, declared),
                  v.cause, v.fix, {NoSassForMajor, ArchDroppedByToolkit});

@@ -1,9 +1,12 @@
 // Objects and executables with known device code, compiled by the build's nvcc from
-// suites/fixtures/two_kernels.cu on first use and cached for the rest of the test binary's run.
+// suites/fixtures/two_kernels.cu on first use and cached for the rest of the test binary's run: by
+// fixed nvcc flags (binary_fixture_flags), or by an arch list with the flags archbench's own build
+// takes from it (for_arch_list).
 #pragma once
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,9 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "harness/arch/arch_list.hpp"
 #include "harness/arch/cuda_versions.hpp"
 #include "harness/arch/target.hpp"
 #include "suites/unit/cuobjdump_tool.hpp"
+#include "suites/unit/toolkit_fixture.hpp"
 
 namespace archbench::test {
 
@@ -57,20 +62,23 @@ class BinaryFixtures {
 
   // Path of the compiled fixture; throws with nvcc's output when it does not compile.
   const std::string& path(const std::string& name) {
-    const std::lock_guard lock(mutex_);
-    if (auto it = built_.find(name); it != built_.end()) return it->second;
-    const auto& flags = binary_fixture_flags().at(name);
-    const auto out = (dir_ / (name == "exe" ? name : name + ".o")).string();
-    const auto r = run_command(shell_quote(ARCHBENCH_TEST_NVCC) + " " + flags + " -o " + shell_quote(out) + " " +
-                               shell_quote(std::string(ARCHBENCH_TEST_FIXTURES) + "/two_kernels.cu"));
-    if (r.status != 0) throw std::runtime_error("nvcc " + flags + " failed:\n" + r.output);
-    return built_.emplace(name, out).first->second;
+    return compile(name, binary_fixture_flags().at(name), name == "exe" ? name : name + ".o");
   }
 
-  // The PTX ISA this nvcc writes (9.0 for 13.0), from `nvcc --version`.
-  arch::PtxIsa ptx_isa() {
+  // The `-c` object of an arch list ("9.0a;8.0+PTX"): -gencode flags from arch::ArchList::nvcc_flags, as
+  // archbench's CMake takes them, by nvcc 13.0's grammar (suites/unit/toolkit_fixture.hpp).
+  const std::string& for_arch_list(const std::string& list) {
+    std::string flags = "-c";
+    for (const auto& f : arch::parse_arch_list(list, nvcc_13_0()).nvcc_flags()) flags += " " + f;
+    std::string file = "list_";
+    for (const char c : list) file += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return compile("list:" + list, flags, file + ".o");
+  }
+
+  // This nvcc's release (13.0), from `nvcc --version`: the driver the fixtures' PTX needs.
+  arch::CudaVersion nvcc_version() {
     const std::lock_guard lock(mutex_);
-    if (!isa_) {
+    if (!version_) {
       const auto r = run_command(shell_quote(ARCHBENCH_TEST_NVCC) + " --version");
       const auto at = r.output.find("release ");
       int major = 0;
@@ -78,20 +86,33 @@ class BinaryFixtures {
       if (at == std::string::npos || std::sscanf(r.output.c_str() + at, "release %d.%d", &major, &minor) != 2) {
         throw std::runtime_error("cannot read the nvcc version:\n" + r.output);
       }
-      isa_ = arch::ptx_isa_of_cuda(arch::CudaVersion::from(major, minor)).value_or(arch::PtxIsa{});
+      version_ = arch::CudaVersion::from(major, minor);
     }
-    return *isa_;
+    return *version_;
   }
+
+  // The PTX ISA this nvcc writes (9.0 for 13.0).
+  arch::PtxIsa ptx_isa() { return arch::ptx_isa_of_cuda(nvcc_version()).value_or(arch::PtxIsa{}); }
 
  private:
   BinaryFixtures()
       : dir_(std::filesystem::temp_directory_path() / ("archbench_binary_" + std::to_string(::getpid()))) {
     std::filesystem::create_directories(dir_);
   }
+  const std::string& compile(const std::string& key, const std::string& flags, const std::string& file) {
+    const std::lock_guard lock(mutex_);
+    if (auto it = built_.find(key); it != built_.end()) return it->second;
+    const auto out = (dir_ / file).string();
+    const auto r = run_command(shell_quote(ARCHBENCH_TEST_NVCC) + " " + flags + " -o " + shell_quote(out) + " " +
+                               shell_quote(std::string(ARCHBENCH_TEST_FIXTURES) + "/two_kernels.cu"));
+    if (r.status != 0) throw std::runtime_error("nvcc " + flags + " failed:\n" + r.output);
+    return built_.emplace(key, out).first->second;
+  }
+
   std::filesystem::path dir_;
   std::mutex mutex_;
   std::map<std::string, std::string> built_;
-  std::optional<arch::PtxIsa> isa_;
+  std::optional<arch::CudaVersion> version_;
 };
 
 inline const std::string& binary_fixture(const std::string& name) { return BinaryFixtures::instance().path(name); }

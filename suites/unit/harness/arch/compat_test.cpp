@@ -52,6 +52,16 @@ TEST(SassRule, FamilyTable) {
   EXPECT_EQ(family_members(121), (std::vector<int>{121}));
 }
 
+TEST(SassRule, SuffixAloneExcludes) {  // the plain twin would run there
+  EXPECT_TRUE(suffix_excludes(sass(100, Suffix::ArchSpecific), cc(10, 3)));
+  EXPECT_TRUE(suffix_excludes(sass(120, Suffix::ArchSpecific), cc(12, 1)));
+  EXPECT_FALSE(suffix_excludes(sass(100, Suffix::ArchSpecific), cc(10, 0)));  // it runs
+  EXPECT_FALSE(suffix_excludes(sass(90, Suffix::ArchSpecific), cc(12, 0)));   // sm_90 would not run either
+  EXPECT_FALSE(suffix_excludes(sass(100, Suffix::FamilySpecific), cc(10, 3)));
+  EXPECT_FALSE(suffix_excludes(sass(100), cc(10, 3)));
+  EXPECT_FALSE(suffix_excludes(ptx(100, Suffix::ArchSpecific), cc(10, 3)));  // a SASS rule
+}
+
 TEST(SassRule, TegraNeedsExactMatch) {
   EXPECT_TRUE(is_tegra(87));
   EXPECT_TRUE(is_tegra(110));
@@ -92,6 +102,53 @@ TEST(Predict, ArchSpecificElsewhereIsMissing) {
   const Verdict v = on("9.0a", cc(10, 0));
   EXPECT_EQ(v.status, ImageStatus::Missing);
   EXPECT_NE(v.cause.find("sm_90a runs only on exactly 9.0"), std::string::npos) << v.cause;
+}
+
+// The field failures of `a` and `f` builds (docs/arch-lists-and-verdicts.md, "`a` and `f` targets"): the
+// cause names the rule that excludes the device, the fix what would serve it.
+TEST(Predict, ArchSpecificOnAFamilyMemberSuggestsTheFamilyTarget) {  // vllm-project/vllm #56548
+  const Verdict v = on("10.0a", cc(10, 3));
+  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_NE(v.cause.find("sm_100a runs only on exactly 10.0; no PTX to JIT"), std::string::npos) << v.cause;
+  EXPECT_EQ(v.fix, "add 10.3 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device, or build 10.0f "
+                   "instead of 10.0a (it runs on 10.0, 10.3) if the code needs no 10.0a-only feature, or add 10.0+PTX "
+                   "so the driver can JIT it (plain PTX: compute_100a would JIT only for exactly 10.0)");
+  EXPECT_EQ(on("10.0f", cc(10, 3)).label(), "sass sm_100f");
+  // 12.0a on a DGX Spark (12.1): the same rule one family up.
+  EXPECT_NE(on("12.0a", cc(12, 1)).fix.find("build 12.0f instead of 12.0a (it runs on 12.0, 12.1)"), std::string::npos);
+}
+
+TEST(Predict, SuffixedOnlyBuildSuggestsPlainPtx) {  // FlashAttention-3's sm_90a kernels on an RTX 5090
+  const Verdict v = on("9.0a", cc(12, 0));
+  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.cause, "built for SASS sm_90a and PTX none; a 12.0 device needs SASS 12.x (<= 12.0) or PTX <= "
+                     "compute_120: sm_90a runs only on exactly 9.0; no PTX to JIT");
+  EXPECT_EQ(v.fix, "add 12.0 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device, or add 9.0+PTX so "
+                   "the driver can JIT it (plain PTX: compute_90a would JIT only for exactly 9.0)");
+  const Verdict f = on("10.0f", cc(12, 0));
+  EXPECT_NE(f.cause.find("sm_100f runs only on its family (10.0, 10.3)"), std::string::npos) << f.cause;
+  EXPECT_NE(f.fix.find("or add 10.0+PTX so the driver can JIT it (plain PTX: compute_100f would JIT only for its "
+                       "family (10.0, 10.3))"),
+            std::string::npos)
+      << f.fix;
+  // Nothing at or below an 8.9 device to put PTX on: only its own SASS helps.
+  const Verdict older = on("9.0a", cc(8, 9));
+  EXPECT_NE(older.cause.find("an 8.9 device needs SASS 8.x"), std::string::npos) << older.cause;
+  EXPECT_EQ(older.fix, "add 8.9 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device");
+  // A plain entry below the device keeps the plain advice.
+  EXPECT_NE(on("8.0;9.0a", cc(12, 0)).fix.find("or use 8.0+PTX so the driver can JIT it"), std::string::npos);
+}
+
+TEST(Predict, SuffixedPtxSaysWhereItJits) {
+  const Verdict v = on("10.0a+PTX", cc(10, 3));
+  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_NE(v.cause.find("PTX compute_100a cannot target 10.3 (compute_100a JIT-compiles only for exactly 10.0)"),
+            std::string::npos)
+      << v.cause;
+  EXPECT_EQ(on("10.0a+PTX", cc(10, 0)).label(), "sass sm_100a");  // SASS first, as ever
+  EXPECT_EQ(on("9.0a;8.0+PTX", cc(12, 0)).label(), "ptx-jit from compute_80");  // the portable path
+  // Thor (11.0) was 10.1 up to CUDA 12.9; in CUDA 13 it is another major, outside 10.0f's family.
+  EXPECT_EQ(on("10.0f", cc(11, 0)).status, ImageStatus::Missing);
 }
 
 TEST(Predict, SassBeatsAnExactlyMatchingPtx) {  // H200: compute_80->sm_90 + compute_90 PTX ran the SASS

@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "harness/arch/arch_list.hpp"
 #include "harness/doctor/build_layer.hpp"
 #include "harness/doctor/runtime_layer.hpp"
 #include "harness/util/cuda_libraries.hpp"
+#include "suites/unit/toolkit_fixture.hpp"
 
 namespace archbench::doctor {
 namespace {
@@ -142,6 +144,38 @@ TEST(DoctorBuild, DeclaredTargets) {
   Finding too_new = judge_build_targets(m, old_driver, "device 0");
   EXPECT_EQ(too_new.outcome, Outcome::Fail);
   EXPECT_EQ(too_new.field_causes, (FieldCauses{FieldCause::PtxNewerThanDriver}));
+}
+
+// `a` and `f` lists (docs/arch-lists-and-verdicts.md, "`a` and `f` targets"): a family build passes on its
+// families; an `a` build on the rest of its family is the arch-specific-cubin cause, not a missing arch.
+TEST(DoctorBuild, DeclaredSuffixedTargets) {
+  auto build = [](const std::string& list) {
+    BuildManifest m;
+    m.arch_list = list;
+    m.targets = arch::parse_arch_list(list, test::nvcc_13_0()).targets;
+    return m;
+  };
+  auto on = [](arch::ComputeCapability cc) { return arch::DeviceFacts{cc, {13000}, false, false}; };
+
+  const BuildManifest family = build("10.0f 12.0f");
+  const Finding b300 = judge_build_targets(family, on({10, 3}), "device 0");
+  EXPECT_EQ(b300.outcome, Outcome::Pass);
+  EXPECT_TRUE(contains(b300.summary, "the build has sass sm_100f")) << b300.summary;
+  EXPECT_EQ(judge_build_targets(family, on({12, 1}), "device 0").outcome, Outcome::Pass);
+  const Finding thor = judge_build_targets(family, on({11, 0}), "device 0");
+  EXPECT_EQ(thor.outcome, Outcome::Fail);
+  EXPECT_TRUE(contains(thor.cause, "sm_100f runs only on its family (10.0, 10.3)")) << thor.cause;
+  EXPECT_EQ(thor.field_causes, (FieldCauses{FieldCause::NoSassForMajor, FieldCause::ArchDroppedByToolkit}));
+
+  // vllm-project/vllm #56548: sm_100a alone, on a B300.
+  const Finding a_only = judge_build_targets(build("9.0;10.0a"), on({10, 3}), "device 0");
+  EXPECT_EQ(a_only.outcome, Outcome::Fail);
+  EXPECT_TRUE(contains(a_only.summary, "arch-specific and exclude this device")) << a_only.summary;
+  EXPECT_TRUE(contains(a_only.fix, "build 10.0f instead of 10.0a")) << a_only.fix;
+  EXPECT_EQ(a_only.field_causes, (FieldCauses{FieldCause::ArchSpecificCubin}));
+  // FlashAttention-3's sm_90a on an RTX 5090: no SASS of major 12 at all, plain or not.
+  EXPECT_EQ(judge_build_targets(build("9.0a"), on({12, 0}), "device 0").field_causes,
+            (FieldCauses{FieldCause::NoSassForMajor, FieldCause::ArchDroppedByToolkit}));
 }
 
 TEST(DoctorBuild, CudnnSubLibrariesBesideLibcudnn) {
