@@ -92,14 +92,17 @@ struct WgmmaFlashTile {
   static constexpr int kQBytes = kPanels * kQPanelBytes;
   static constexpr int kKVPanelBytes = kBlockN * kRowBytes;
   static constexpr int kKVBytes = kPanels * kKVPanelBytes;  // one K or V stage
-  // Byte offsets from the 1024-aligned base: Q, K stages, V stages, the mbarriers, the scratch word.
+  // Byte offsets from the 1024-aligned base: Q, K stages, V stages, the mbarriers, the scratch words.
   static constexpr int kQOffset = 0;
   static constexpr int kKOffset = kQBytes;
   static constexpr int kVOffset = kKOffset + kStages * kKVBytes;
   static constexpr int kBarOffset = kVOffset + kStages * kKVBytes;
   static constexpr int kBarriers = 1 + 4 * kStages;  // q_full, k_full[], k_empty[], v_full[], v_empty[]
-  static constexpr int kScratchOffset = kBarOffset + kBarriers * 8;  // the softmax fence's store
-  static constexpr int kSmemBytes = kScratchOffset + 16 + 1024;       // + slack to align the base
+  static constexpr int kScratchOffset = kBarOffset + kBarriers * 8;  // the softmax fence's stores
+  // One word per consumer thread: a word shared by all would be a (harmless, never read) write-write
+  // race, and compute-sanitizer's racecheck rightly reports every one.
+  static constexpr int kScratchBytes = kConsumers * 128 * 4;
+  static constexpr int kSmemBytes = kScratchOffset + kScratchBytes + 1024;  // + slack to align the base
   // setmaxnreg budgets: 128·24 + 256·240 = 64,512 <= 65,536 registers per SM.
   static constexpr int kProducerRegs = 24;
   static constexpr int kConsumerRegs = 240;
@@ -241,7 +244,6 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
   auto v_empty = [&](int s) { return bar + 8u * (1 + 3 * Tile::kStages + s); };
   auto k_stage = [&](int s) { return base + Tile::kKOffset + static_cast<uint32_t>(s) * Tile::kKVBytes; };
   auto v_stage = [&](int s) { return base + Tile::kVOffset + static_cast<uint32_t>(s) * Tile::kKVBytes; };
-  const uint32_t scratch = base + Tile::kScratchOffset;  // written, never read
 
   if (tid == 0) {
     tma::barrier_init(q_full, 1);
@@ -295,6 +297,7 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
     const int g = lane / 4;
     const int t = lane % 4;
     const bool warp_leader = lane == 0;
+    const uint32_t scratch = base + Tile::kScratchOffset + 4u * static_cast<uint32_t>(tid - 128);  // written, never read
     // This warpgroup's 64 rows of Q: 64·c rows into every Q panel (8192·c bytes, 1024-aligned).
     const uint32_t q_rows = base + Tile::kQOffset + static_cast<uint32_t>(c) * 64 * Tile::kRowBytes;
 
