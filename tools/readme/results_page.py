@@ -2,10 +2,12 @@
 """Writes the measured-results page (docs/results.md) from one run's JSON: a header that names the run and
 the command that made the page, then the tables of tables.py.
 
-Usage: results_page.py RUN.json --date YYYY-MM-DD [--torch TORCH.json] [--loop LOOP.json] [-o docs/results.md]
+Usage: results_page.py RUN.json --date YYYY-MM-DD [--revision REV] [--torch TORCH.json] [--loop LOOP.json]
+                       [-o docs/results.md]
 
 RUN.json is the --json output of a full `archbench run`; --date is the day it ran (the JSON does not record it);
---torch adds tools/torch_twins/torch_twins.py's timings of PyTorch at the same shapes; --loop adds the table of
+--revision names the commit whose tree was built when the binary's own stamp is stale (a copy of the tree whose
+git metadata lagged behind); --torch adds tools/torch_twins/torch_twins.py's timings of PyTorch at the same shapes; --loop adds the table of
 the after-change loop's wall times (docs/data/loop_h200.json: what was timed, before and after a change, each
 with the revision it was measured at).
 """
@@ -17,7 +19,14 @@ import sys
 from pathlib import Path
 
 
-def header(run_path, date, command):
+def revision_cell(build, revision):
+    stamp = build.get("git_revision", "?")
+    if revision is None:
+        return f"revision `{stamp}`"
+    return f"the tree of `{revision}` (the binary's stamp: `{stamp}`)"
+
+
+def header(run_path, date, command, revision=None):
     run = json.load(open(run_path))
     build, env = run["build"], run.get("environment", {})
     dev = run["devices"][0]
@@ -36,7 +45,7 @@ def header(run_path, date, command):
         "|---|---|",
         f"| device | {d['name']}, CC {d['cc']}, {d['sm_count']} SMs, {d['memory_bytes'] / 2**30:.1f} GiB |",
         f"| driver / runtime | CUDA {env.get('driver_cuda_version', '?')} / CUDA {env.get('runtime_cuda_version', '?')} |",
-        f"| build | revision `{build.get('git_revision', '?')}`, arch list \"{build.get('arch_list', '?')}\" "
+        f"| build | {revision_cell(build, revision)}, arch list \"{build.get('arch_list', '?')}\" "
         f"({build.get('arch_list_source', '?')}), nvcc {build.get('nvcc', '?')} |",
         f"| date | {date} |",
         f"| operators | {len(ops)}: " + ", ".join(f"{n} {s}" for s, n in sorted(images.items())) + f"; {failed} failed |",
@@ -116,10 +125,46 @@ def library_ratios(run_path):
     ]) + "\n"
 
 
+def path_table(run_path):
+    """The run's path choice (the `paths` array): per matmul/attention problem, the own path a dispatcher takes on
+    this device and the others' times relative to it; one table per family."""
+    paths = json.load(open(run_path))["devices"][0].get("paths") or []
+    if not paths:
+        return ""
+
+    def cell(entry):
+        if entry is None:
+            return "-"
+        if not entry["usable"]:
+            return entry["verdict"]
+        return "runs" if entry.get("time_ratio") is None else f"{entry['time_ratio']:.2f}×"
+
+    lines = [
+        "## Which path runs",
+        "",
+        "Per matmul and attention problem, the own path a dispatcher takes on this device (the first that runs and is",
+        "correct, in the order wgmma, portable tensor-core, SIMT: [arch-lists-and-verdicts.md](arch-lists-and-verdicts.md))",
+        "and every path's median relative to the chosen one (below 1: faster). The SIMT paths are f32 kernels.",
+    ]
+    for family in dict.fromkeys(p["family"] for p in paths):
+        these = [p for p in paths if p["family"] == family]
+        names = list(dict.fromkeys(o["name"] for p in these for o in p["own"]))
+        lines += ["", "| dtype | shape | chosen | " + " | ".join(names) + " | library |",
+                  "|---|---|---|" + "---:|" * (len(names) + 1)]
+        for p in these:
+            own = {o["name"]: o for o in p["own"]}
+            chosen = own.get(p.get("chosen") or "")
+            lines.append(f"| {p['dtype']} | {p['shape']} | "
+                         f"{p.get('chosen') or 'nothing runs'}{' (' + chosen['label'] + ')' if chosen else ''} | "
+                         + " | ".join(cell(own.get(n)) for n in names) + f" | {cell(p.get('twin'))} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("run")
     p.add_argument("--date", required=True)
+    p.add_argument("--revision")
     p.add_argument("--torch")
     p.add_argument("--loop")
     p.add_argument("-o", "--out", default=None, help="file to write (default: stdout)")
@@ -127,18 +172,25 @@ def main():
     tables_cmd = [sys.executable, str(Path(__file__).with_name("tables.py")), a.run]
     if a.torch:
         tables_cmd += ["--torch", a.torch]
+    if a.revision:
+        tables_cmd += ["--revision", a.revision]
     tables = subprocess.run(tables_cmd, check=True, capture_output=True, text=True).stdout
     # The command as someone re-running it types it: file names, not this machine's paths.
     command = f"python3 tools/readme/results_page.py {Path(a.run).name} --date {a.date}"
+    if a.revision:
+        command += f" --revision {a.revision}"
     if a.torch:
         command += f" --torch {Path(a.torch).name}"
     if a.loop:
         command += f" --loop {a.loop}"
     if a.out:
         command += f" -o {a.out}"
-    page = header(a.run, a.date, command) + "\n"
+    page = header(a.run, a.date, command, a.revision) + "\n"
     if a.loop:
         page += loop_table(a.loop) + "\n"
+    choice = path_table(a.run)
+    if choice:
+        page += choice + "\n"
     ratios = library_ratios(a.run)
     if ratios:
         page += ratios + "\n"

@@ -84,12 +84,17 @@ def main():
         k = args.index("--torch")
         torch_path = args[k + 1]
         del args[k:k + 2]
+    revision = None  # the tree's commit, when the binary's stamp is stale (results_page.py --revision)
+    if "--revision" in args:
+        k = args.index("--revision")
+        revision = args[k + 1]
+        del args[k:k + 2]
     ops = OrderedDict()
     for n, path in enumerate(args):
         run, dev, these = load_ops(path)
         c = dev.get("ceilings") or {}
         families = sorted({o["family"] for o in these.values()})
-        print(f"{'Run' if n == 0 else 'Then'} on {dev['device']['name']} at revision {run['build'].get('git_revision', '?')}"
+        print(f"{'Run' if n == 0 else 'Then'} on {dev['device']['name']} at {'the tree of ' + revision if revision else 'revision ' + run['build'].get('git_revision', '?')}"
               f" ({', '.join(families)}; {len(these)} operators); ceilings measured in that run: f32 "
               f"{c.get('f32_tflops', 0):.1f}, tf32 {c.get('tf32_tflops', 0):.0f}, f16 {c.get('f16_tflops', 0):.0f}, "
               f"bf16 {c.get('bf16_tflops', 0):.0f} TFLOP/s, copy {c.get('dram_gbps', 0):.0f} GB/s.\n")
