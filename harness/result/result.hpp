@@ -17,6 +17,7 @@
 #include "harness/result/path_choice.hpp"
 #include "harness/result/stop_reason.hpp"
 #include "harness/result/operator_verdict.hpp"
+#include "harness/result/phase.hpp"
 #include "harness/result/worker_fault.hpp"
 
 namespace archbench {
@@ -118,9 +119,9 @@ struct OperatorResult {
   WorkerFault fault = WorkerFault::None;
   // What a library twin chose at the benchmark shape (Problem::implementation); empty for own kernels.
   std::string implementation;
-  // Wall time this operator took in each phase's worker ("check": probe, inputs, launches, the
-  // float64 reference; "time": set-up and sampling): where a run's seconds go, per operator.
-  std::map<std::string, double> phase_seconds;
+  // Wall time this operator took in each phase's worker (check: probe, inputs, launches, the
+  // float64 reference; time: set-up and sampling): where a run's seconds go, per operator.
+  std::map<Phase, double> phase_seconds;
 
   // Not "unsupported", and something went wrong: no image, wrong answer, disagreement, error.
   [[nodiscard]] bool failed() const;
@@ -142,9 +143,8 @@ struct DeviceReport {
   DeviceInfo device;
   std::optional<Ceilings> ceilings;
   std::vector<OperatorResult> operators;
-  // Wall time of each phase ("check", "time"), workers and data preparation included: where a
-  // run's minutes go.
-  std::map<std::string, double> phase_seconds;
+  // Wall time of each phase, workers and data preparation included: where a run's minutes go.
+  std::map<Phase, double> phase_seconds;
   // Per problem with several own paths (matmul, attention), the one a dispatcher would pick here.
   std::vector<PathChoice> paths;
 };

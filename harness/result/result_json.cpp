@@ -195,12 +195,34 @@ void from_json(const json& j, TimingResult& r) {
   r.graph_fallback = j.value("graph_fallback", std::string{});
 }
 
+namespace {
+
+// "phase_seconds": {"check": s, "time": s}, keyed by the phase's name.
+json phase_seconds_json(const std::map<Phase, double>& seconds) {
+  json j = json::object();
+  for (const auto& [phase, s] : seconds) j[std::string(phase_name(phase))] = s;
+  return j;
+}
+
+std::map<Phase, double> read_phase_seconds(const json& j) {
+  std::map<Phase, double> seconds;
+  if (!j.contains("phase_seconds")) return seconds;  // absent before it was recorded
+  for (const auto& [name, s] : j.at("phase_seconds").items()) {
+    const auto phase = parse_phase(name);
+    if (!phase) reject_field(j, "phase_seconds has the phase '" + name + "', not 'check' or 'time'");
+    seconds[*phase] = s.get<double>();
+  }
+  return seconds;
+}
+
+}  // namespace
+
 void to_json(json& j, const OperatorResult& r) {
   j = json{{"failed", r.failed()}};
   operator_fields(r, writer(j));
   j["fault"] = r.fault == WorkerFault::None ? json(nullptr) : json(worker_fault_name(r.fault));
   if (!r.implementation.empty()) j["implementation"] = r.implementation;
-  if (!r.phase_seconds.empty()) j["phase_seconds"] = r.phase_seconds;
+  if (!r.phase_seconds.empty()) j["phase_seconds"] = phase_seconds_json(r.phase_seconds);
   j["correctness"] = r.correctness ? json(*r.correctness) : json(nullptr);
   j["timing"] = r.timing ? json(*r.timing) : json(nullptr);
 }
@@ -211,7 +233,7 @@ void from_json(const json& j, OperatorResult& r) {
     r.fault = read_enum(j, "fault", "fault", parse_worker_fault, worker_fault_name, kWorkerFaults);
   }
   r.implementation = j.value("implementation", std::string());
-  r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});  // absent before it was recorded
+  r.phase_seconds = read_phase_seconds(j);
   if (!j.at("correctness").is_null()) r.correctness = j.at("correctness").get<CorrectnessResult>();
   if (!j.at("timing").is_null()) r.timing = j.at("timing").get<TimingResult>();
 }
@@ -295,7 +317,7 @@ json report_to_json(const RunReport& r) {
   for (const auto& d : r.devices) {
     j["devices"].push_back({{"device", d.device},
                             {"ceilings", d.ceilings ? json(*d.ceilings) : json(nullptr)},
-                            {"phase_seconds", d.phase_seconds},
+                            {"phase_seconds", phase_seconds_json(d.phase_seconds)},
                             {"operators", d.operators},
                             {"paths", d.paths}});
   }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/result/phase.hpp"
+
 namespace archbench::cli {
 
 struct RunOptions {
@@ -90,7 +92,7 @@ int resources_command(const ResourcesOptions& o);
 
 // Internal: one phase for a set of operators on one device, in a fresh process.
 struct WorkerOptions {
-  std::string phase;  // check | time
+  Phase phase = Phase::Check;
   int device = 0;
   std::string ids_path;
   std::string out_path;

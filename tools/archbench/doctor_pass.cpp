@@ -11,7 +11,7 @@ doctor::PassResults run_doctor_pass(const DoctorPass& p, RunProgress& progress) 
   plan.label = p.name;
   plan.ops = p.ops;
   plan.extra_deadline_s = p.extra_deadline_s;
-  plan.worker.phase = "check";
+  plan.worker.phase = Phase::Check;
   plan.worker.device = p.device;
   plan.worker.seed = p.seed;
   plan.worker.executable = p.executable;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <map>
 
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/util/text_wrap.hpp"
@@ -135,7 +136,9 @@ int main(int argc, char** argv) {
   cli::WorkerOptions worker;
   auto* worker_cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
   worker_cmd->group("");  // hidden from --help
-  worker_cmd->add_option("--phase", worker.phase)->required()->check(CLI::IsMember({"check", "time"}));
+  std::map<std::string, Phase> phases;
+  for (Phase p : kPhases) phases.emplace(phase_name(p), p);
+  worker_cmd->add_option("--phase", worker.phase)->required()->transform(CLI::CheckedTransformer(phases));
   worker_cmd->add_option("--device", worker.device)->required();
   worker_cmd->add_option("--ids", worker.ids_path)->required();
   worker_cmd->add_option("--out", worker.out_path)->required();

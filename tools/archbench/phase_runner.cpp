@@ -26,23 +26,23 @@ DeadlineFn deadlines_of(const PhasePlan& plan) {
 // What a worker reported for `r`, or why nothing was: the fault it died of, the failure that
 // stopped the phase before it, or that it was never reported (never a silent blank).
 void settle(OperatorResult& r, const WorkerOutcome& outcome, const std::map<std::string, const OperatorResult*>& by_id,
-            const std::string& phase) {
+            Phase phase) {
   if (auto it = by_id.find(r.id); it != by_id.end()) {
     r = *it->second;
   } else if (auto f = std::ranges::find(outcome.faults, r.id, &OperatorFault::id); f != outcome.faults.end()) {
     r.fault = f->fault;
     r.error = f->error;
   } else {
-    r.error = outcome.failure.empty() ? "not reported by the " + phase + " worker"
+    r.error = outcome.failure.empty() ? "not reported by the " + std::string(phase_name(phase)) + " worker"
                                       : outcome.failure + " before reporting this operator";
   }
 }
 
 }  // namespace
 
-double operator_deadline_s(const Operator& op, const std::string& phase, double extra_s) {
+double operator_deadline_s(const Operator& op, Phase phase, double extra_s) {
   const double pessimistic = std::max(op.spec().flops / 10e12, op.spec().bytes / 200e9);
-  return (phase == "check" ? 120.0 : 60.0) + extra_s + 100.0 * pessimistic;
+  return (phase == Phase::Check ? 120.0 : 60.0) + extra_s + 100.0 * pessimistic;
 }
 
 PhaseOutcome run_device_phase(const PhasePlan& plan, RunProgress& progress) {
@@ -53,7 +53,7 @@ PhaseOutcome run_device_phase(const PhasePlan& plan, RunProgress& progress) {
   request.on_event = progress.listener();
 
   const auto start = std::chrono::steady_clock::now();
-  progress.begin_phase(request.device, plan.label, request.ids.size());
+  progress.begin_phase(request.device, plan.label, request.phase, request.ids.size());
   const WorkerOutcome outcome = plan.workers > 1 ? run_phase_parallel(request, plan.workers) : run_phase(request);
   progress.end_phase();
 
@@ -69,7 +69,7 @@ PhaseOutcome run_device_phase(const PhasePlan& plan, RunProgress& progress) {
     settle(r, outcome, by_id, request.phase);
     out.results.push_back(std::move(r));
   }
-  if (request.phase == "check") apply_error_oracle(out.results, registry());
+  if (request.phase == Phase::Check) apply_error_oracle(out.results, registry());
   return out;
 }
 

@@ -39,6 +39,6 @@ struct PhaseOutcome {
 // Seconds an operator may take before its worker is declared hung: a base for the phase (a check
 // includes the float64 CPU reference; the timer caps each operator at about a second) plus 100x a
 // pessimistic GPU time at the benchmark shape (10 TFLOP/s, 200 GB/s), plus `extra_s`.
-[[nodiscard]] double operator_deadline_s(const Operator& op, const std::string& phase, double extra_s);
+[[nodiscard]] double operator_deadline_s(const Operator& op, Phase phase, double extra_s);
 
 }  // namespace archbench::cli

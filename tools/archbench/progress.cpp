@@ -33,8 +33,9 @@ RunProgress::RunProgress(std::FILE* out, Style style, bool colour)
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
       }) {}
 
-void RunProgress::begin_phase(int device, const std::string& phase, size_t total) {
+void RunProgress::begin_phase(int device, const std::string& label, Phase phase, size_t total) {
   device_ = device;
+  label_ = label;
   phase_ = phase;
   total_ = total;
   done_ = 0;
@@ -42,24 +43,24 @@ void RunProgress::begin_phase(int device, const std::string& phase, size_t total
 }
 
 std::string RunProgress::terminal_prefix(double elapsed_s) const {
-  if (elapsed_s < 1.0 || done_ == 0 || total_ == 0) return fmt::format("[gpu{} {} {}/{}]", device_, phase_, done_, total_);
+  if (elapsed_s < 1.0 || done_ == 0 || total_ == 0) return fmt::format("[gpu{} {} {}/{}]", device_, label_, done_, total_);
   constexpr size_t kBar = 10;
   const size_t done = std::min(done_, total_);  // a repeated event must not wrap the arithmetic
   const size_t filled = kBar * done / total_;
   const auto left = static_cast<long>(std::lround(elapsed_s / static_cast<double>(done) *
                                                   static_cast<double>(total_ - done)));
-  return fmt::format("[gpu{} {} {}/{} {}{} {}:{:02} left]", device_, phase_, done, total_, std::string(filled, '#'),
+  return fmt::format("[gpu{} {} {}/{} {}{} {}:{:02} left]", device_, label_, done, total_, std::string(filled, '#'),
                      std::string(kBar - filled, '-'), left / 60, left % 60);
 }
 
 std::string RunProgress::line(const std::string& id, const std::string& verdict) const {
-  return fmt::format("[gpu{} {} {}/{}] {}{}{}", device_, phase_, done_, total_, id, verdict.empty() ? "" : " ", verdict);
+  return fmt::format("[gpu{} {} {}/{}] {}{}{}", device_, label_, done_, total_, id, verdict.empty() ? "" : " ", verdict);
 }
 
-std::string RunProgress::verdict(const std::string& phase, const OperatorResult& r, bool& bad) {
+std::string RunProgress::verdict(Phase phase, const OperatorResult& r, bool& bad) {
   bad = r.failed();
   if (r.fault != WorkerFault::None) return std::string(worker_fault_name(r.fault));
-  if (phase == "time") {
+  if (phase == Phase::Time) {
     if (!r.error.empty()) return "error: " + r.error;
     return r.timing ? fmt::format("{:.4f} ms, {:.0f}% of ceiling", r.timing->median_ms, r.timing->pct_of_ceiling) : "not timed";
   }

@@ -21,7 +21,9 @@ class RunProgress {
   static Style detect(std::FILE* out, bool quiet);
 
   RunProgress(std::FILE* out, Style style, bool colour);
-  void begin_phase(int device, const std::string& phase, size_t total);
+  // `label` names the pass in the progress lines ("check", "time", the doctor's "no-jit", ...);
+  // `phase` decides what a finished operator's line says (its check or its timing).
+  void begin_phase(int device, const std::string& label, Phase phase, size_t total);
   void started(const std::string& id);
   void finished(const OperatorResult& r);
   void faulted(const std::string& id, WorkerFault fault);
@@ -40,7 +42,7 @@ class RunProgress {
   // The monotonic clock, in seconds, that phases are timed by (a fake one for tests; set it before
   // begin_phase).
   void set_clock(std::function<double()> seconds_now) { now_ = std::move(seconds_now); }
-  [[nodiscard]] static std::string verdict(const std::string& phase, const OperatorResult& r, bool& bad);
+  [[nodiscard]] static std::string verdict(Phase phase, const OperatorResult& r, bool& bad);
 
  private:
   void show(const std::string& id, const std::string& verdict, bool bad, bool final_line);
@@ -48,7 +50,8 @@ class RunProgress {
   Style style_;
   bool colour_;
   int device_ = 0;
-  std::string phase_;
+  std::string label_;
+  Phase phase_ = Phase::Check;
   size_t total_ = 0, done_ = 0;
   std::function<double()> now_;  // monotonic seconds
   double phase_start_ = 0;

@@ -128,10 +128,10 @@ int run_command(const RunOptions& o) {
     DeviceReport dr;
     dr.device = report.environment.devices[static_cast<size_t>(index)];
     PhasePlan plan;
-    plan.label = "check";
+    plan.label = phase_name(Phase::Check);
     plan.ops = ops;
     plan.op_timeout_s = o.op_timeout_s;
-    plan.worker.phase = "check";
+    plan.worker.phase = Phase::Check;
     plan.worker.device = index;
     plan.worker.seed = seed;
     plan.worker.hot_l2 = o.hot_l2;
@@ -142,7 +142,7 @@ int run_command(const RunOptions& o) {
     plan.workers = check_workers(dr.device.memory_bytes, o.quick);
     const PhaseOutcome check = run_device_phase(plan, progress);
     dr.operators = check.results;
-    dr.phase_seconds["check"] = check.seconds;
+    dr.phase_seconds[Phase::Check] = check.seconds;
     worker_failed |= !check.failure.empty();
 
     if (o.timing && !o.quick) {
@@ -152,11 +152,12 @@ int run_command(const RunOptions& o) {
         if (!dr.operators[i].failed() && dr.operators[i].correctness) timed.push_back(ops[i]);
       }
       if (!timed.empty()) {
-        plan.label = plan.worker.phase = "time";
+        plan.label = phase_name(Phase::Time);
+        plan.worker.phase = Phase::Time;
         plan.ops = timed;
         plan.workers = 1;
         const PhaseOutcome time = run_device_phase(plan, progress);
-        dr.phase_seconds["time"] = time.seconds;
+        dr.phase_seconds[Phase::Time] = time.seconds;
         dr.ceilings = time.ceilings;
         add_timing(dr.operators, time.results);
         worker_failed |= !time.failure.empty();
@@ -172,7 +173,7 @@ int run_command(const RunOptions& o) {
     if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
     if (const std::string paths = format_paths(dr); !paths.empty()) std::cout << "\n" << paths;
     std::string phases;
-    for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase, secs);
+    for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase_name(phase), secs);
     if (!phases.empty()) std::cout << "\nphases: " << phases << "\n";
     const std::string findings = format_findings(dr);
     if (!findings.empty()) std::cout << "\nfindings:\n" << findings;

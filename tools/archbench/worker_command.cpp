@@ -48,7 +48,7 @@ int worker_command(const WorkerOptions& o) {
     return kUsage;
   }
   cfg.device_uuid = dev.uuid;
-  if (o.phase == "time") {
+  if (o.phase == Phase::Time) {
     CudaStream stream;
     ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes));
     append_line(o.out_path, nlohmann::json{{"type", "ceilings"}, {"ceilings", *ceilings}}.dump());
@@ -61,7 +61,7 @@ int worker_command(const WorkerOptions& o) {
       return kInternal;
     }
     append_line(o.out_path, nlohmann::json{{"type", "start"}, {"id", id}}.dump());
-    if (o.load_times && o.phase == "check" && !(dev.cc < op->spec().min_cc) && !op->kernels().empty()) {
+    if (o.load_times && o.phase == Phase::Check && !(dev.cc < op->spec().min_cc) && !op->kernels().empty()) {
       // The first load of the operator's kernels: under lazy loading this is where the driver
       // loads (and, for PTX, JIT-compiles) their module. The doctor's JIT cost is the difference
       // between a forced-JIT pass and a SASS pass.
@@ -76,8 +76,8 @@ int worker_command(const WorkerOptions& o) {
     }
     OperatorResult r = describe(*op);
     const auto started = std::chrono::steady_clock::now();
-    if (o.phase == "check" && o.probe_only) r.image = probe_image(*op, build_manifest(), env.facts(dev));
-    else if (o.phase == "check") check_operator(*op, build_manifest(), env.facts(dev), o.seed, r, CheckOptions{!o.quick});
+    if (o.phase == Phase::Check && o.probe_only) r.image = probe_image(*op, build_manifest(), env.facts(dev));
+    else if (o.phase == Phase::Check) check_operator(*op, build_manifest(), env.facts(dev), o.seed, r, CheckOptions{!o.quick});
     else time_operator(*op, *ceilings, static_cast<size_t>(dev.l2_bytes), cfg, o.seed, r);
     r.phase_seconds[o.phase] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // A sticky error (illegal address, trap, ...) leaves this context unusable: report the

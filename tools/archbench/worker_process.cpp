@@ -84,7 +84,7 @@ pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args,
   for (char** e = environ; *e != nullptr; ++e) {
     if (!overridden(*e)) env.emplace_back(*e);
   }
-  if (req.phase == "check") env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
+  if (req.phase == Phase::Check) env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
   for (const auto& [name, value] : req.env) {
     if (value) env.push_back(name + "=" + *value);
   }
@@ -189,13 +189,13 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
       for (const auto& id : remaining) f << id << '\n';
       if (!f) throw std::runtime_error("cannot write " + ids_path);
     }
-    std::vector<std::string> args{exe,       "worker", "--phase", req.phase, "--device", std::to_string(req.device),
+    std::vector<std::string> args{exe,       "worker", "--phase", std::string(phase_name(req.phase)), "--device", std::to_string(req.device),
                                   "--ids",   ids_path, "--out",   out_path,  "--seed",   std::to_string(req.seed)};
     if (req.hot_l2) args.emplace_back("--hot-l2");
     if (req.load_times) args.emplace_back("--load-times");
     if (req.probe_only) args.emplace_back("--probe-only");
     if (req.quick) args.emplace_back("--quick");
-    if (req.phase == "time" && req.cuda_graph != "off") {
+    if (req.phase == Phase::Time && req.cuda_graph != "off") {
       args.emplace_back("--cuda-graph");
       args.push_back(req.cuda_graph);
     }
@@ -214,8 +214,8 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     if (sr.hung || (!context_lost && !sr.in_flight.empty())) {
       OperatorFault f{sr.in_flight, sr.hung ? WorkerFault::Hung : WorkerFault::Crashed, ""};
       f.error = sr.hung ? "hung: no result within its deadline of " + std::to_string(static_cast<int>(sr.in_flight_deadline_s)) +
-                              " s; the " + req.phase + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
-                        : "crashed: the " + req.phase + " worker " + describe_wait_status(sr.status) + " while running it";
+                              " s; the " + std::string(phase_name(req.phase)) + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
+                        : "crashed: the " + std::string(phase_name(req.phase)) + " worker " + describe_wait_status(sr.status) + " while running it";
       out.faults.push_back(f);
       if (req.on_event) req.on_event({WorkerEvent::Kind::Fault, f.id, nullptr, f.fault});
       last = sr.in_flight;
@@ -223,12 +223,12 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
       last = out.results.back().id;
     } else {
       // Ended without blaming an operator (could not start CUDA, bad arguments, ...): stop here.
-      out.failure = "the " + req.phase + " worker " + describe_wait_status(sr.status);
+      out.failure = "the " + std::string(phase_name(req.phase)) + " worker " + describe_wait_status(sr.status);
       break;
     }
     auto it = std::ranges::find(remaining, last);
     if (it == remaining.end()) {
-      out.failure = "the " + req.phase + " worker reported an operator it was not given: " + last;
+      out.failure = "the " + std::string(phase_name(req.phase)) + " worker reported an operator it was not given: " + last;
       break;
     }
     remaining.erase(remaining.begin(), it + 1);

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/result/phase.hpp"
 #include "harness/result/result.hpp"
 
 namespace archbench::cli {
@@ -53,7 +54,7 @@ struct WorkerEvent {
 using DeadlineFn = std::function<double(const std::string& id)>;
 
 struct WorkerRequest {
-  std::string phase;  // "check" or "time"
+  Phase phase = Phase::Check;
   int device = 0;
   std::vector<std::string> ids;
   uint64_t seed = 0;

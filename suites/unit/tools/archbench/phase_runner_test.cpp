@@ -33,9 +33,9 @@ while read -r id; do
 done < "$ids"
 )sh"};
 
-  PhaseOutcome run(const std::string& phase, const std::vector<const Operator*>& ops) {
+  PhaseOutcome run(Phase phase, const std::vector<const Operator*>& ops) {
     PhasePlan plan;
-    plan.label = phase;
+    plan.label = phase_name(phase);
     plan.ops = ops;
     plan.worker.phase = phase;
     plan.worker.executable = worker_.executable();
@@ -53,13 +53,13 @@ done < "$ids"
 TEST_F(PhaseRunner, OneResultPerOperatorInOrderAndTheUnreportedOneSaysSo) {
   const auto ops = registry().select("elementwise/silu/*", {});
   ASSERT_EQ(ops.size(), 3u);
-  for (const std::string phase : {"check", "time"}) {
+  for (const Phase phase : kPhases) {
     const PhaseOutcome out = run(phase, ops);
     ASSERT_EQ(out.results.size(), ops.size());
     EXPECT_TRUE(out.failure.empty()) << out.failure;
     for (size_t i = 0; i < ops.size(); ++i) EXPECT_EQ(out.results[i].id, ops[i]->id());
     EXPECT_EQ(out.results[0].error, "reported");
-    EXPECT_EQ(out.results[1].error, "not reported by the " + phase + " worker");
+    EXPECT_EQ(out.results[1].error, "not reported by the " + std::string(phase_name(phase)) + " worker");
     EXPECT_EQ(out.results[1].family, "elementwise") << "the operator's own record, with the reason";
     EXPECT_TRUE(out.results[1].failed());
     EXPECT_EQ(out.results[2].error, "reported");
@@ -71,10 +71,10 @@ TEST(OperatorDeadline, CheckAllowsMoreThanTimeAndGrowsWithWork) {
   const auto large = registry().select("matmul/gemm_simt/f32/M4608_N12288_K3072", {});
   ASSERT_EQ(small.size(), 1u);
   ASSERT_EQ(large.size(), 1u);
-  EXPECT_NEAR(operator_deadline_s(*small[0], "check", 0), 120.0, 0.01);
-  EXPECT_NEAR(operator_deadline_s(*small[0], "time", 0), 60.0, 0.01);
-  EXPECT_NEAR(operator_deadline_s(*small[0], "check", 300), 420.0, 0.01);
-  EXPECT_NEAR(operator_deadline_s(*large[0], "time", 0), 60.0 + 100 * 347.9e9 / 10e12, 0.01);  // 100 x 348 GFLOP at 10 TFLOP/s
+  EXPECT_NEAR(operator_deadline_s(*small[0], Phase::Check, 0), 120.0, 0.01);
+  EXPECT_NEAR(operator_deadline_s(*small[0], Phase::Time, 0), 60.0, 0.01);
+  EXPECT_NEAR(operator_deadline_s(*small[0], Phase::Check, 300), 420.0, 0.01);
+  EXPECT_NEAR(operator_deadline_s(*large[0], Phase::Time, 0), 60.0 + 100 * 347.9e9 / 10e12, 0.01);  // 100 x 348 GFLOP at 10 TFLOP/s
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ std::string drive(RunProgress::Style style, bool colour) {
   std::FILE* f = std::tmpfile();
   {
     RunProgress p(f, style, colour);
-    p.begin_phase(0, "check", 2);
+    p.begin_phase(0, "check", Phase::Check, 2);
     p.started("matmul/a/f16/S");
     p.finished(ok_result("matmul/a/f16/S"));
     p.started("matmul/b/f16/S");
@@ -48,7 +48,7 @@ TEST(RunProgress, BarAndTimeLeftOnceAPhaseRunsASecond) {
   RunProgress p(f, RunProgress::Style::Terminal, false);
   double now = 100.0;
   p.set_clock([&] { return now; });
-  p.begin_phase(0, "check", 200);
+  p.begin_phase(0, "check", Phase::Check, 200);
   EXPECT_EQ(p.terminal_prefix(0.0), "[gpu0 check 0/200]");
   for (int i = 0; i < 50; ++i) p.finished(ok_result("matmul/a/f16/S"));
   EXPECT_EQ(p.terminal_prefix(0.5), "[gpu0 check 50/200]") << "nothing to estimate in the first second";
@@ -76,12 +76,12 @@ TEST(RunProgress, TimingVerdict) {
   t.pct_of_ceiling = 69.4;
   r.timing = t;
   bool bad = true;
-  EXPECT_EQ(RunProgress::verdict("time", r, bad), "0.1234 ms, 69% of ceiling");
+  EXPECT_EQ(RunProgress::verdict(Phase::Time, r, bad), "0.1234 ms, 69% of ceiling");
   EXPECT_FALSE(bad);
   r.image.status = ImageVerdict::Missing;
   r.image.label = "missing";
   r.correctness.reset();
-  EXPECT_EQ(RunProgress::verdict("check", r, bad), "missing");
+  EXPECT_EQ(RunProgress::verdict(Phase::Check, r, bad), "missing");
   EXPECT_TRUE(bad);
 }
 

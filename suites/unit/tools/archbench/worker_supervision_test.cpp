@@ -41,7 +41,7 @@ done < "$ids"
 
   WorkerOutcome run(const std::vector<std::string>& ids, double deadline_s = 30) {
     WorkerRequest req;
-    req.phase = "check";
+    req.phase = Phase::Check;
     req.ids = ids;
     req.deadline_s = [deadline_s](const std::string&) { return deadline_s; };
     req.executable = worker_.executable();
@@ -107,7 +107,7 @@ TEST_F(WorkerSupervision, EveryFaultKindInOneRun) {
 // worker, events delivered one at a time, one worker per share.
 TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
   WorkerRequest req;
-  req.phase = "check";
+  req.phase = Phase::Check;
   req.ids = {"a", "b", "crash1", "c", "d", "e", "f"};
   req.deadline_s = [](const std::string&) { return 30.0; };
   req.executable = worker_.executable();
@@ -149,7 +149,7 @@ TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash)
 
 TEST_F(WorkerSupervision, MissingExecutableIsAClearError) {
   WorkerRequest req;
-  req.phase = "check";
+  req.phase = Phase::Check;
   req.ids = {"a"};
   req.executable = (std::filesystem::path(worker_.executable()).parent_path() / "no_such_worker").string();
   // posix_spawn reports ENOENT either directly or as exit status 127 of the child.
