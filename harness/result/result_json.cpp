@@ -1,9 +1,10 @@
-#include <array>
+#include "harness/result/result_json.hpp"
+
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
-#include "harness/result/result_json.hpp"
+
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
@@ -21,15 +22,14 @@ namespace {
 #endif
 }
 
-// The enum a field names (image.status, timing.mode, ...): `parse` reads the name; one it does not
-// know is rejected with the field, the value and every name of `all`.
+// The enum a field names (image.status, timing.mode, ...), by the enum's table; a name it does not
+// hold is rejected with the field, the value and every name of the table.
 template <typename Enum, size_t N>
-Enum read_enum(const json& j, const char* key, std::string_view field, std::optional<Enum> (*parse)(std::string_view),
-               std::string_view (*name)(Enum), const std::array<Enum, N>& all) {
+Enum read_enum(const json& j, const char* key, std::string_view field, const EnumNames<Enum, N>& names) {
   const auto value = j.at(key).get<std::string>();
-  if (const auto e = parse(value)) return *e;
+  if (const auto e = parse_name(names, value)) return *e;
   std::string known;
-  for (Enum e : all) known += (known.empty() ? "'" : ", '") + std::string(name(e)) + "'";
+  for (const auto& e : names) known += (known.empty() ? "'" : ", '") + std::string(e.name) + "'";
   reject_field(j, std::string(field) + " is '" + value + "', not one of " + known);
 }
 
@@ -124,7 +124,7 @@ void to_json(json& j, const ImageResult& r) {
 }
 
 void from_json(const json& j, ImageResult& r) {
-  r.status = read_enum(j, "status", "image.status", parse_image_verdict, image_verdict_name, kImageVerdicts);
+  r.status = read_enum(j, "status", "image.status", kImageVerdicts);
   image_fields(r, reader(j));
   r.note = j.value("note", "");
   for (const auto& k : j.at("kernels")) {
@@ -142,7 +142,7 @@ void to_json(json& j, const CorrectnessResult& r) {
 
 void from_json(const json& j, CorrectnessResult& r) {
   correctness_fields(r, reader(j));
-  r.mode = read_enum(j, "mode", "correctness.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
+  r.mode = read_enum(j, "mode", "correctness.mode", kLaunchModes);
   r.scope = CheckScope::Full;
   if (j.contains("scope")) {
     const auto scope = j.at("scope").get<std::string>();
@@ -169,8 +169,8 @@ void to_json(json& j, const TimingResult& r) {
 
 void from_json(const json& j, TimingResult& r) {
   timing_fields(r, reader(j));
-  r.mode = read_enum(j, "mode", "timing.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
-  r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", parse_stop_reason, stop_reason_name, kStopReasons);
+  r.mode = read_enum(j, "mode", "timing.mode", kLaunchModes);
+  r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", kStopReasons);
   r.injected_delay_ms = j.value("injected_delay_ms", 0.0);  // absent before the knob counted the spin's own cost
   r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});
   // Absent from results written before CUDA-graph replay existed (and from older baselines).
@@ -191,7 +191,7 @@ void to_json(json& j, const OperatorResult& r) {
 void from_json(const json& j, OperatorResult& r) {
   operator_fields(r, reader(j));
   if (j.contains("fault") && !j.at("fault").is_null()) {
-    r.fault = read_enum(j, "fault", "fault", parse_worker_fault, worker_fault_name, kWorkerFaults);
+    r.fault = read_enum(j, "fault", "fault", kWorkerFaults);
   }
   r.implementation = j.value("implementation", std::string());
   r.phase_seconds = j.value("phase_seconds", std::map<std::string, double>{});  // absent before it was recorded
