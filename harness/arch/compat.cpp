@@ -173,18 +173,6 @@ bool ptx_can_target(const CodeTarget& t, ComputeCapability device) {
   return d >= t.arch;
 }
 
-std::string_view status_name(ImageStatus s) {
-  switch (s) {
-    case ImageStatus::Sass: return "sass";
-    case ImageStatus::PtxJit: return "ptx-jit";
-    case ImageStatus::Missing: return "missing";
-    case ImageStatus::PtxTooNew: return "ptx-too-new";
-    case ImageStatus::JitDisabled: return "jit-disabled";
-    case ImageStatus::Unsupported: return "unsupported";
-  }
-  return "?";
-}
-
 int expected_cuda_error(ImageStatus s) {
   switch (s) {
     case ImageStatus::Missing: return 209;      // cudaErrorNoKernelImageForDevice

@@ -11,6 +11,7 @@
 
 #include "harness/arch/cuda_versions.hpp"
 #include "harness/arch/target.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench::arch {
 
@@ -61,9 +62,16 @@ struct ImageSet {
 };
 
 enum class ImageStatus { Sass, PtxJit, Missing, PtxTooNew, JitDisabled, Unsupported };
+inline constexpr auto kImageStatuses = enum_names<ImageStatus>({
+    {ImageStatus::Sass, "sass"},
+    {ImageStatus::PtxJit, "ptx-jit"},
+    {ImageStatus::Missing, "missing"},
+    {ImageStatus::PtxTooNew, "ptx-too-new"},
+    {ImageStatus::JitDisabled, "jit-disabled"},
+    {ImageStatus::Unsupported, "unsupported"},
+});
 
-// "sass", "ptx-jit", "missing", "ptx-too-new", "jit-disabled", "unsupported"
-[[nodiscard]] std::string_view status_name(ImageStatus s);
+[[nodiscard]] constexpr std::string_view status_name(ImageStatus s) { return name_of(kImageStatuses, s); }
 // The CUDA error the runtime gives for a status (209, 222, 223), 0 when the kernel loads.
 [[nodiscard]] int expected_cuda_error(ImageStatus s);
 

@@ -173,22 +173,6 @@ Thresholds Thresholds::load(const std::string& path) {
   return t;
 }
 
-std::string_view change_name(Change c) {
-  switch (c) {
-    case Change::Same: return "same";
-    case Change::Faster: return "faster";
-    case Change::Slower: return "slower";
-    case Change::ImageRegressed: return "image-regressed";
-    case Change::CorrectnessRegressed: return "correctness-regressed";
-    case Change::New: return "new";
-    case Change::Absent: return "absent";
-    case Change::TimingModeChanged: return "timing-mode-changed";
-    case Change::Unstable: return "unstable";
-    case Change::Unconfirmed: return "unconfirmed";
-  }
-  return "?";
-}
-
 std::optional<double> timer_floor_shift_ms(const DeviceResults& baseline, const DeviceResults& now) {
   if (!baseline.timer_floor_ms || !now.timer_floor_ms) return std::nullopt;
   return *now.timer_floor_ms - *baseline.timer_floor_ms;

@@ -6,9 +6,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/baseline/baseline_file.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
@@ -44,7 +46,20 @@ struct Thresholds {
 // Unconfirmed: slower in the first run but not in a re-run of it (confirm_slowdowns): a transient
 // disturbance of that run, not the code. Not a regression, but its own row and count.
 enum class Change { Same, Faster, Slower, ImageRegressed, CorrectnessRegressed, New, Absent, TimingModeChanged, Unstable, Unconfirmed };
-[[nodiscard]] std::string_view change_name(Change c);  // "same", "faster", "slower", "image-regressed", ..., "unconfirmed"
+// The names in compare's text and JSON, and in the fleet matrix.
+inline constexpr auto kChanges = enum_names<Change>({
+    {Change::Same, "same"},
+    {Change::Faster, "faster"},
+    {Change::Slower, "slower"},
+    {Change::ImageRegressed, "image-regressed"},
+    {Change::CorrectnessRegressed, "correctness-regressed"},
+    {Change::New, "new"},
+    {Change::Absent, "absent"},
+    {Change::TimingModeChanged, "timing-mode-changed"},
+    {Change::Unstable, "unstable"},
+    {Change::Unconfirmed, "unconfirmed"},
+});
+[[nodiscard]] constexpr std::string_view change_name(Change c) { return name_of(kChanges, c); }
 
 struct Comparison {
   std::string id;

@@ -52,16 +52,6 @@ constexpr size_t kParallelThreshold = 64;
 BinaryError::BinaryError(const std::string& path, uint64_t offset, const std::string& what)
     : std::runtime_error(describe(path, offset, what)), path_(path), offset_(offset) {}
 
-std::string_view format_name(FileFormat f) {
-  switch (f) {
-    case FileFormat::Cubin: return "cubin";
-    case FileFormat::Fatbin: return "fatbin";
-    case FileFormat::Pe: return "PE";
-    case FileFormat::Elf: break;
-  }
-  return "ELF";
-}
-
 bool may_hold_device_code(std::span<const std::byte> first) {
   auto is = [&](std::initializer_list<unsigned char> magic) {
     if (first.size() < magic.size()) return false;
@@ -72,15 +62,6 @@ bool may_hold_device_code(std::span<const std::byte> first) {
     return true;
   };
   return is({0x7f, 'E', 'L', 'F'}) || is({'M', 'Z'}) || is({0x50, 0xed, 0x55, 0xba});
-}
-
-std::string_view compression_name(Compression c) {
-  switch (c) {
-    case Compression::Lz4: return "lz4";
-    case Compression::Zstd: return "zstd";
-    case Compression::None: break;
-  }
-  return "none";
 }
 
 struct BinaryFile::Impl {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "harness/arch/target.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench::binary {
 
@@ -31,7 +32,9 @@ class BinaryError : public std::runtime_error {
 };
 
 enum class Compression { None, Lz4, Zstd };
-[[nodiscard]] std::string_view compression_name(Compression c);  // "none", "lz4", "zstd"
+inline constexpr auto kCompressions = enum_names<Compression>(
+    {{Compression::None, "none"}, {Compression::Lz4, "lz4"}, {Compression::Zstd, "zstd"}});
+[[nodiscard]] constexpr std::string_view compression_name(Compression c) { return name_of(kCompressions, c); }
 
 // One entry of a fatbin container.
 struct FatbinEntry {
@@ -56,7 +59,9 @@ struct KernelImages {
 };
 
 enum class FileFormat { Elf, Cubin, Fatbin, Pe };
-[[nodiscard]] std::string_view format_name(FileFormat f);  // "ELF", "cubin", "fatbin", "PE"
+inline constexpr auto kFileFormats = enum_names<FileFormat>(
+    {{FileFormat::Elf, "ELF"}, {FileFormat::Cubin, "cubin"}, {FileFormat::Fatbin, "fatbin"}, {FileFormat::Pe, "PE"}});
+[[nodiscard]] constexpr std::string_view format_name(FileFormat f) { return name_of(kFileFormats, f); }
 
 // Whether the first bytes of a file are those of a format BinaryFile reads (ELF, PE's "MZ",
 // the fatbin magic): everything else can be skipped without reading further.

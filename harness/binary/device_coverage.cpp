@@ -111,19 +111,6 @@ CoverageTally tally_kernels(const std::vector<KernelImages>& kernels, const arch
   return t;
 }
 
-std::string_view coverage_name(Coverage c) {
-  switch (c) {
-    case Coverage::Native: return "native";
-    case Coverage::PtxJit: return "ptx-jit";
-    case Coverage::Partial: return "partial";
-    case Coverage::NeedsNewerDriver: return "needs-newer-driver";
-    case Coverage::JitDisabled: return "jit-disabled";
-    case Coverage::NoImage: return "no-image";
-    case Coverage::NoDeviceCode: break;
-  }
-  return "no-device-code";
-}
-
 bool runs(Coverage c) { return c == Coverage::Native || c == Coverage::PtxJit; }
 
 int severity(Coverage c) {

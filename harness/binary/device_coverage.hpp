@@ -64,7 +64,17 @@ enum class Coverage {
   NoImage,           // nothing loads on the device
   NoDeviceCode,      // nothing to judge
 };
-[[nodiscard]] std::string_view coverage_name(Coverage c);  // "native", "ptx-jit", "partial", ...
+// The names in inspect's and scan's text and JSON.
+inline constexpr auto kCoverages = enum_names<Coverage>({
+    {Coverage::Native, "native"},
+    {Coverage::PtxJit, "ptx-jit"},
+    {Coverage::Partial, "partial"},
+    {Coverage::NeedsNewerDriver, "needs-newer-driver"},
+    {Coverage::JitDisabled, "jit-disabled"},
+    {Coverage::NoImage, "no-image"},
+    {Coverage::NoDeviceCode, "no-device-code"},
+});
+[[nodiscard]] constexpr std::string_view coverage_name(Coverage c) { return name_of(kCoverages, c); }
 // Native and PtxJit: the binary can do its work on the device.
 [[nodiscard]] bool runs(Coverage c);
 // For ordering reports worst first: NoImage > ... > Native.

@@ -7,16 +7,6 @@
 
 namespace archbench::doctor {
 
-std::string_view outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::Pass: return "PASS";
-    case Outcome::Warn: return "WARN";
-    case Outcome::Fail: return "FAIL";
-    case Outcome::Skip: return "SKIP";
-  }
-  return "?";
-}
-
 std::string_view layer_title(Layer l) {
   switch (l) {
     case Layer::Hardware: return "hardware & driver";

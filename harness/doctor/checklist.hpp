@@ -11,11 +11,14 @@
 #include <vector>
 
 #include "harness/device/field_cause.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench::doctor {
 
 enum class Outcome { Pass, Warn, Fail, Skip };
-[[nodiscard]] std::string_view outcome_name(Outcome o);  // "PASS", "WARN", "FAIL", "SKIP"
+inline constexpr auto kOutcomes = enum_names<Outcome>(
+    {{Outcome::Pass, "PASS"}, {Outcome::Warn, "WARN"}, {Outcome::Fail, "FAIL"}, {Outcome::Skip, "SKIP"}});
+[[nodiscard]] constexpr std::string_view outcome_name(Outcome o) { return name_of(kOutcomes, o); }
 
 enum class Layer { Hardware, Runtime, Build, Workload };
 [[nodiscard]] std::string_view layer_title(Layer l);  // "hardware & driver", ...

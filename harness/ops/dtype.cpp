@@ -1,23 +1,22 @@
 #include "harness/ops/dtype.hpp"
 
-namespace archbench {
+#include <array>
 
-std::string_view dtype_name(DType d) {
-  switch (d) {
-    case DType::F32: return "f32";
-    case DType::TF32: return "tf32";
-    case DType::F16: return "f16";
-    case DType::BF16: return "bf16";
-  }
-  return "?";
-}
+namespace archbench {
+namespace {
+
+// Other spellings --dtype accepts, as other frameworks name the types; never written.
+constexpr std::array<EnumName<DType>, 7> kDTypeAliases = {{
+    {DType::F32, "fp32"}, {DType::F32, "float32"}, {DType::F32, "float"},
+    {DType::F16, "fp16"}, {DType::F16, "float16"}, {DType::F16, "half"},
+    {DType::BF16, "bfloat16"},
+}};
+
+}  // namespace
 
 std::optional<DType> parse_dtype(std::string_view s) {
-  if (s == "f32" || s == "fp32" || s == "float32" || s == "float") return DType::F32;
-  if (s == "tf32") return DType::TF32;
-  if (s == "f16" || s == "fp16" || s == "float16" || s == "half") return DType::F16;
-  if (s == "bf16" || s == "bfloat16") return DType::BF16;
-  return std::nullopt;
+  if (const auto d = parse_name(kDTypes, s)) return d;
+  return parse_name(kDTypeAliases, s);
 }
 
 size_t storage_bytes(DType d) { return d == DType::F16 || d == DType::BF16 ? 2 : 4; }

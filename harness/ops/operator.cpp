@@ -5,15 +5,6 @@
 
 namespace archbench {
 
-std::string_view impl_name(Impl i) {
-  switch (i) {
-    case Impl::Own: return "own";
-    case Impl::CuBLAS: return "cublas";
-    case Impl::CuDNN: return "cudnn";
-  }
-  return "?";
-}
-
 void require_check_scale(bool has_host_inputs, const char* problem) {
   if (!has_host_inputs) throw std::logic_error(std::string(problem) + "::check needs a ProblemScale::Check problem");
 }

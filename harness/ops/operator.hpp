@@ -16,11 +16,13 @@
 #include "harness/arch/target.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/tensor.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
 enum class Impl { Own, CuBLAS, CuDNN };
-[[nodiscard]] std::string_view impl_name(Impl i);  // "own", "cublas", "cudnn"
+inline constexpr auto kImpls = enum_names<Impl>({{Impl::Own, "own"}, {Impl::CuBLAS, "cublas"}, {Impl::CuDNN, "cudnn"}});
+[[nodiscard]] constexpr std::string_view impl_name(Impl i) { return name_of(kImpls, i); }
 
 struct OperatorSpec {
   std::string family;  // "matmul"

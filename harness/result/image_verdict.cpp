@@ -1,7 +1,5 @@
 #include "harness/result/image_verdict.hpp"
 
-#include "harness/util/enum_names.hpp"
-
 namespace archbench {
 namespace {
 
@@ -23,25 +21,6 @@ int run_rank(ImageVerdict v) {
 }
 
 }  // namespace
-
-std::string_view image_verdict_name(ImageVerdict v) {
-  switch (v) {
-    case ImageVerdict::NotProbed: return "";
-    case ImageVerdict::Sass: return "sass";
-    case ImageVerdict::PtxJit: return "ptx-jit";
-    case ImageVerdict::Library: return "library";
-    case ImageVerdict::Unsupported: return "unsupported";
-    case ImageVerdict::Missing: return "missing";
-    case ImageVerdict::PtxTooNew: return "ptx-too-new";
-    case ImageVerdict::JitDisabled: return "jit-disabled";
-    case ImageVerdict::LibraryError: return "library-error";
-  }
-  return "?";
-}
-
-std::optional<ImageVerdict> parse_image_verdict(std::string_view name) {
-  return parse_by_name(kImageVerdicts, image_verdict_name, name);
-}
 
 bool lacks_loadable_image(ImageVerdict v) {
   return v == ImageVerdict::Missing || v == ImageVerdict::PtxTooNew || v == ImageVerdict::JitDisabled;

@@ -2,22 +2,21 @@
 // and "timing.mode".
 #pragma once
 
-#include <array>
-#include <optional>
 #include <string_view>
+
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
 enum class LaunchMode {
-  Async,     // "async": one by one, the host not waiting for each
-  Blocking,  // "blocking": one by one under CUDA_LAUNCH_BLOCKING=1 (every check runs so)
-  Graph,     // "graph": replayed from a CUDA graph (archbench run --cuda-graph; timing only)
+  Async,     // one by one, the host not waiting for each
+  Blocking,  // one by one under CUDA_LAUNCH_BLOCKING=1 (every check runs so)
+  Graph,     // replayed from a CUDA graph (archbench run --cuda-graph; timing only)
 };
 
-inline constexpr std::array kLaunchModes = {LaunchMode::Async, LaunchMode::Blocking, LaunchMode::Graph};
+inline constexpr auto kLaunchModes = enum_names<LaunchMode>(
+    {{LaunchMode::Async, "async"}, {LaunchMode::Blocking, "blocking"}, {LaunchMode::Graph, "graph"}});
 
-[[nodiscard]] std::string_view launch_mode_name(LaunchMode m);  // "async", "blocking", "graph"
-// The mode of a name; nullopt for a name this archbench does not know.
-[[nodiscard]] std::optional<LaunchMode> parse_launch_mode(std::string_view name);
+[[nodiscard]] constexpr std::string_view launch_mode_name(LaunchMode m) { return name_of(kLaunchModes, m); }
 
 }  // namespace archbench

@@ -17,7 +17,7 @@ std::optional<OperatorVerdict> parse_operator_verdict(std::string_view name, Ima
   for (Outcome o : {Outcome::Error, Outcome::Wrong, Outcome::Absent}) {
     if (OperatorVerdict{o, image}.name() == name) return OperatorVerdict{o, image};
   }
-  const auto v = parse_image_verdict(name);
+  const auto v = parse_name(kImageVerdicts, name);
   if (!v || *v != image) return std::nullopt;
   return OperatorVerdict{Outcome::Image, *v};
 }

@@ -3,21 +3,22 @@
 // "phase_seconds" in the run JSON and the progress line's label.
 #pragma once
 
-#include <array>
-#include <optional>
 #include <string_view>
+
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
 enum class Phase {
-  Check,  // "check"
-  Time,   // "time"
+  Check,
+  Time,
 };
 
-inline constexpr std::array kPhases = {Phase::Check, Phase::Time};
+inline constexpr auto kPhases = enum_names<Phase>({
+    {Phase::Check, "check"},
+    {Phase::Time, "time"},
+});
 
-[[nodiscard]] std::string_view phase_name(Phase p);  // "check", "time"
-// The phase of a name; nullopt for a name this archbench does not know.
-[[nodiscard]] std::optional<Phase> parse_phase(std::string_view name);
+[[nodiscard]] constexpr std::string_view phase_name(Phase p) { return name_of(kPhases, p); }
 
 }  // namespace archbench

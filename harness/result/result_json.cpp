@@ -1,10 +1,12 @@
+#include "harness/result/result_json.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
-#include "harness/result/result_json.hpp"
+
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
@@ -22,15 +24,14 @@ namespace {
 #endif
 }
 
-// The enum a field names (image.status, timing.mode, ...): `parse` reads the name; one it does not
-// know is rejected with the field, the value and every name of `all`.
+// The enum a field names (image.status, timing.mode, ...), by the enum's table; a name it does not
+// hold is rejected with the field, the value and every name of the table.
 template <typename Enum, size_t N>
-Enum read_enum(const json& j, const char* key, std::string_view field, std::optional<Enum> (*parse)(std::string_view),
-               std::string_view (*name)(Enum), const std::array<Enum, N>& all) {
+Enum read_enum(const json& j, const char* key, std::string_view field, const EnumNames<Enum, N>& names) {
   const auto value = j.at(key).get<std::string>();
-  if (const auto e = parse(value)) return *e;
+  if (const auto e = parse_name(names, value)) return *e;
   std::string known;
-  for (Enum e : all) known += (known.empty() ? "'" : ", '") + std::string(name(e)) + "'";
+  for (const auto& e : names) known += (known.empty() ? "'" : ", '") + std::string(e.name) + "'";
   reject_field(j, std::string(field) + " is '" + value + "', not one of " + known);
 }
 
@@ -141,7 +142,7 @@ void to_json(json& j, const ImageResult& r) {
 }
 
 void from_json(const json& j, ImageResult& r) {
-  r.status = read_enum(j, "status", "image.status", parse_image_verdict, image_verdict_name, kImageVerdicts);
+  r.status = read_enum(j, "status", "image.status", kImageVerdicts);
   image_fields(r, reader(j));
   r.note = j.value("note", "");
   for (const auto& k : j.at("kernels")) {
@@ -159,7 +160,7 @@ void to_json(json& j, const CorrectnessResult& r) {
 
 void from_json(const json& j, CorrectnessResult& r) {
   correctness_fields(r, reader(j));
-  r.mode = read_enum(j, "mode", "correctness.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
+  r.mode = read_enum(j, "mode", "correctness.mode", kLaunchModes);
   r.scope = CheckScope::Full;
   if (j.contains("scope")) {
     const auto scope = j.at("scope").get<std::string>();
@@ -186,8 +187,8 @@ void to_json(json& j, const TimingResult& r) {
 
 void from_json(const json& j, TimingResult& r) {
   timing_fields(r, reader(j));
-  r.mode = read_enum(j, "mode", "timing.mode", parse_launch_mode, launch_mode_name, kLaunchModes);
-  r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", parse_stop_reason, stop_reason_name, kStopReasons);
+  r.mode = read_enum(j, "mode", "timing.mode", kLaunchModes);
+  r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", kStopReasons);
   r.injected_delay_ms = j.value("injected_delay_ms", 0.0);  // absent before the knob counted the spin's own cost
   r.run_medians_ms = j.value("run_medians_ms", std::vector<double>{});
   // Absent from results written before CUDA-graph replay existed (and from older baselines).
@@ -208,7 +209,7 @@ std::map<Phase, double> read_phase_seconds(const json& j) {
   std::map<Phase, double> seconds;
   if (!j.contains("phase_seconds")) return seconds;  // absent before it was recorded
   for (const auto& [name, s] : j.at("phase_seconds").items()) {
-    const auto phase = parse_phase(name);
+    const auto phase = parse_name(kPhases, name);
     if (!phase) reject_field(j, "phase_seconds has the phase '" + name + "', not 'check' or 'time'");
     seconds[*phase] = s.get<double>();
   }
@@ -230,7 +231,7 @@ void to_json(json& j, const OperatorResult& r) {
 void from_json(const json& j, OperatorResult& r) {
   operator_fields(r, reader(j));
   if (j.contains("fault") && !j.at("fault").is_null()) {
-    r.fault = read_enum(j, "fault", "fault", parse_worker_fault, worker_fault_name, kWorkerFaults);
+    r.fault = read_enum(j, "fault", "fault", kWorkerFaults);
   }
   r.implementation = j.value("implementation", std::string());
   r.phase_seconds = read_phase_seconds(j);
@@ -257,7 +258,7 @@ void to_json(json& j, const PathCandidate& c) {
 
 void from_json(const json& j, PathCandidate& c) {
   path_candidate_fields(c, reader(j));
-  const auto image = read_enum(j, "image", "paths.image", parse_image_verdict, image_verdict_name, kImageVerdicts);
+  const auto image = read_enum(j, "image", "paths.image", kImageVerdicts);
   const auto name = j.at("verdict").get<std::string>();
   const auto verdict = parse_operator_verdict(name, image);
   if (!verdict) reject_field(j, "paths.verdict is '" + name + "', neither the image verdict nor error, wrong or absent");

@@ -2,24 +2,26 @@
 // "fault" (null for None).
 #pragma once
 
-#include <array>
-#include <optional>
 #include <string_view>
+
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
 enum class WorkerFault {
   None,         // the worker reported the operator
-  ContextLost,  // "context-lost": a sticky CUDA error (illegal address, trap, ...); the worker was replaced
-  Crashed,      // "crashed": the worker died with a signal while running it
-  Hung,         // "hung": no result before the operator's deadline; the worker was killed
+  ContextLost,  // a sticky CUDA error (illegal address, trap, ...); the worker was replaced
+  Crashed,      // the worker died with a signal while running it
+  Hung,         // no result before the operator's deadline; the worker was killed
 };
 
-inline constexpr std::array kWorkerFaults = {WorkerFault::None, WorkerFault::ContextLost, WorkerFault::Crashed,
-                                             WorkerFault::Hung};
+inline constexpr auto kWorkerFaults = enum_names<WorkerFault>({
+    {WorkerFault::None, ""},
+    {WorkerFault::ContextLost, "context-lost"},
+    {WorkerFault::Crashed, "crashed"},
+    {WorkerFault::Hung, "hung"},
+});
 
-[[nodiscard]] std::string_view worker_fault_name(WorkerFault f);  // "", "context-lost", "crashed", "hung"
-// The fault of a name; nullopt for a name this archbench does not know.
-[[nodiscard]] std::optional<WorkerFault> parse_worker_fault(std::string_view name);
+[[nodiscard]] constexpr std::string_view worker_fault_name(WorkerFault f) { return name_of(kWorkerFaults, f); }
 
 }  // namespace archbench

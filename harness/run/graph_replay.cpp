@@ -9,7 +9,6 @@
 
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
-#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 namespace {
@@ -110,20 +109,6 @@ std::string make_replayable(const LaunchFn& launch, cudaStream_t stream, int bat
 }
 
 }  // namespace
-
-std::string_view cuda_graph_mode_name(CudaGraphMode mode) {
-  switch (mode) {
-    case CudaGraphMode::Off: return "off";
-    case CudaGraphMode::Auto: return "auto";
-    case CudaGraphMode::All: return "all";
-  }
-  return "?";
-}
-
-std::optional<CudaGraphMode> parse_cuda_graph_mode(std::string_view name) {
-  return parse_by_name(std::array{CudaGraphMode::Off, CudaGraphMode::Auto, CudaGraphMode::All}, cuda_graph_mode_name,
-                       name);
-}
 
 int graph_batch_for(double launch_ms) {
   if (!(launch_ms > 0)) return kGraphMaxBatch;  // unknown: not positive, or NaN

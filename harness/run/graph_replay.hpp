@@ -8,8 +8,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <optional>
-#include <string_view>
 
 #include "harness/result/result.hpp"
 #include "harness/run/timer.hpp"
@@ -19,9 +17,6 @@ namespace archbench {
 inline constexpr double kGraphAutoThresholdMs = 0.05;  // auto: replay operators whose pilot median is below
 inline constexpr double kGraphReplayTargetMs = 0.2;    // one replay should last at least about this long
 inline constexpr int kGraphMaxBatch = 100;
-
-[[nodiscard]] std::string_view cuda_graph_mode_name(CudaGraphMode mode);  // "off", "auto", "all"
-[[nodiscard]] std::optional<CudaGraphMode> parse_cuda_graph_mode(std::string_view name);
 
 // Launches per captured graph for an operator of `launch_ms` per launch: enough that one replay
 // lasts >= kGraphReplayTargetMs, within [1, kGraphMaxBatch]; kGraphMaxBatch when the time is

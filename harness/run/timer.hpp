@@ -6,11 +6,13 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/result/result.hpp"
 #include "harness/result/timing_summary.hpp"
 #include "harness/util/cuda_raii.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
@@ -20,6 +22,12 @@ enum class CudaGraphMode {
   Auto,  // CUDA-graph replay for launch-bound operators only (a short pilot decides)
   All,   // CUDA-graph replay for every operator
 };
+
+// The values of --cuda-graph.
+inline constexpr auto kCudaGraphModes = enum_names<CudaGraphMode>(
+    {{CudaGraphMode::Off, "off"}, {CudaGraphMode::Auto, "auto"}, {CudaGraphMode::All, "all"}});
+
+[[nodiscard]] constexpr std::string_view cuda_graph_mode_name(CudaGraphMode m) { return name_of(kCudaGraphModes, m); }
 
 struct TimerConfig {
   int min_samples = 20;

@@ -47,14 +47,4 @@ std::vector<binary::FatbinEntry> DeviceCodeFile::judged_entries() const {
   return out;
 }
 
-std::string_view source_kind_name(SourceKind k) {
-  switch (k) {
-    case SourceKind::Tree: return "directory";
-    case SourceKind::Wheel: return "wheel";
-    case SourceKind::Image: return "image";
-    case SourceKind::Binary: break;
-  }
-  return "file";
-}
-
 }  // namespace archbench::stack

@@ -9,9 +9,11 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/stack/inventory.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench::stack {
 
@@ -23,7 +25,13 @@ struct ReadOptions {
 };
 
 enum class SourceKind { Tree, Wheel, Image, Binary };
-[[nodiscard]] std::string_view source_kind_name(SourceKind k);  // "directory", "wheel", "image", "file"
+inline constexpr auto kSourceKinds = enum_names<SourceKind>({
+    {SourceKind::Tree, "directory"},
+    {SourceKind::Wheel, "wheel"},
+    {SourceKind::Image, "image"},
+    {SourceKind::Binary, "file"},
+});
+[[nodiscard]] constexpr std::string_view source_kind_name(SourceKind k) { return name_of(kSourceKinds, k); }
 // By what the path is: a directory, a zip named .whl, a tar holding manifest.json / index.json,
 // else one binary. Throws std::system_error when the path does not exist.
 [[nodiscard]] SourceKind source_kind_of(const std::string& path);

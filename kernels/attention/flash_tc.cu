@@ -38,6 +38,7 @@
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/head_dim_dispatch.hpp"
 #include "kernels/attention/tensor_core_primitives.cuh"
+#include "kernels/common/convert.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
 
 namespace archbench::kernels::attention {
@@ -356,24 +357,12 @@ void launch_for(const void* q, const void* k, const void* v, void* o, const Atte
   ARCHBENCH_CHECK_LAUNCH();
 }
 
-template <typename F>
-void dispatch_half_types(DType dtype, F&& f) {
-  if (dtype == DType::F16) {
-    f(__half{});
-  } else if (dtype == DType::BF16) {
-    f(__nv_bfloat16{});
-  } else {
-    throw std::invalid_argument("flash attention on the tensor cores: f16 or bf16 only (got " +
-                                std::string(dtype_name(dtype)) + ")");
-  }
-}
-
 }  // namespace
 
 void launch_flash_attention(DType dtype, const void* q, const void* k, const void* v, void* o,
                             const AttentionDims& dims, cudaStream_t stream) {
   validate_attention_args("launch_flash_attention", q, k, v, o, dims);
-  dispatch_half_types(dtype, [&](auto tag) {
+  dispatch_half_storage(dtype, "flash attention on the tensor cores", [&](auto tag) {
     using T = decltype(tag);
     dispatch_head_dim("flash attention", dims.D,
                       [&](auto d) { launch_for<T, decltype(d)::value>(q, k, v, o, dims, stream); });
@@ -382,7 +371,7 @@ void launch_flash_attention(DType dtype, const void* q, const void* k, const voi
 
 const void* flash_attention_kernel(DType dtype, int head_dim) {
   const void* kernel = nullptr;
-  dispatch_half_types(dtype, [&](auto tag) {
+  dispatch_half_storage(dtype, "flash attention on the tensor cores", [&](auto tag) {
     using T = decltype(tag);
     dispatch_head_dim("flash attention", head_dim, [&](auto d) {
       kernel = reinterpret_cast<const void*>(&flash_attention_tc<T, decltype(d)::value>);

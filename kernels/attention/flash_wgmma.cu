@@ -32,6 +32,7 @@
 #include "kernels/attention/flash_wgmma.hpp"
 #include "kernels/attention/head_dim_dispatch.hpp"
 #include "kernels/attention/tensor_core_primitives.cuh"
+#include "kernels/common/convert.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma_pipeline.cuh"
@@ -46,7 +47,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "flash_wgmma.cu is compiled for sm_90a only (wgmma, setmaxnreg): see CMakeLists.txt"
@@ -428,25 +428,12 @@ CUtensorMap head_map(const void* base, int n, std::size_t heads, int d, int box_
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(d) * sizeof(T),
                                  static_cast<cuuint64_t>(n) * static_cast<cuuint64_t>(d) * sizeof(T)};
   const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(box_rows), 1};
-  const CUtensorMapDataType type =
-      std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  return swizzled_tensor_map(type, base, 3, dims, strides, box, "flash_wgmma");
+  return swizzled_tensor_map(tensor_map_data_type<T>(), base, 3, dims, strides, box, "flash_wgmma");
 }
 
 template <typename T, int kHeadDim>
 const void* kernel_address() {
   return reinterpret_cast<const void*>(&flash_attention_wgmma<T, kHeadDim>);
-}
-
-template <typename F>
-void dispatch_half_types(DType dtype, F&& f) {
-  if (dtype == DType::F16) {
-    f(__half{});
-  } else if (dtype == DType::BF16) {
-    f(__nv_bfloat16{});
-  } else {
-    throw std::invalid_argument("flash_wgmma: f16 or bf16 only (got " + std::string(dtype_name(dtype)) + ")");
-  }
 }
 
 // sm_90a code loads only on compute capability 9.0: say so instead of cudaErrorNoKernelImageForDevice.
@@ -466,7 +453,7 @@ void require_cc90(int device) {
 FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const void* k, const void* v, void* o,
                                                const AttentionDims& dims) {
   validate_attention_args("prepare_flash_attention_wgmma", q, k, v, o, dims);
-  dispatch_half_types(dtype, [](auto) {});  // the dtype too, before any CUDA call
+  dispatch_half_storage(dtype, "flash_wgmma", [](auto) {});  // the dtype too, before any CUDA call
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   require_cc90(device);
@@ -477,7 +464,7 @@ FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const
   l.k = k;
   l.v = v;
   l.o = o;
-  dispatch_half_types(dtype, [&](auto tag) {
+  dispatch_half_storage(dtype, "flash_wgmma", [&](auto tag) {
     using T = decltype(tag);
     dispatch_head_dim("flash_wgmma", dims.D, [&](auto d) {
       constexpr int kD = decltype(d)::value;
@@ -492,7 +479,7 @@ FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const
 }
 
 void launch_flash_attention_wgmma(const FlashWgmmaLaunch& l, cudaStream_t stream) {
-  dispatch_half_types(l.dtype, [&](auto tag) {
+  dispatch_half_storage(l.dtype, "flash_wgmma", [&](auto tag) {
     using T = decltype(tag);
     dispatch_head_dim("flash_wgmma", l.dims.D, [&](auto d) {
       constexpr int kD = decltype(d)::value;
@@ -509,7 +496,7 @@ void launch_flash_attention_wgmma(const FlashWgmmaLaunch& l, cudaStream_t stream
 
 const void* flash_attention_wgmma_kernel(DType dtype, int head_dim) {
   const void* kernel = nullptr;
-  dispatch_half_types(dtype, [&](auto tag) {
+  dispatch_half_storage(dtype, "flash_wgmma", [&](auto tag) {
     using T = decltype(tag);
     dispatch_head_dim("flash_wgmma", head_dim, [&](auto d) { kernel = kernel_address<T, decltype(d)::value>(); });
   });

@@ -75,13 +75,43 @@ struct Operand {
   const Descriptor* tensor;
 };
 
-// Adds the operation op_type ("<label>: <what> op") to the graph, holding `desc` (finalized, under
-// desc_attr) and the operands; the graph keeps both alive.
-void add_operation(GraphParts& g, const std::string& what, cudnnBackendDescriptorType_t op_type,
-                   cudnnBackendAttributeName_t desc_attr, const char* desc_attr_name, Descriptor&& desc,
+// One scalar attribute of an operation's descriptor (its mode, its math precision).
+struct Setting {
+  cudnnBackendAttributeName_t attr;
+  const char* attr_name;
+  cudnnBackendAttributeType_t type;
+  const void* value;
+};
+
+// A kind of operation: its descriptor's type, the operation's type, and the operation's attribute
+// that holds the descriptor.
+struct OperationKind {
+  const char* name;  // "matmul": in the step text
+  cudnnBackendDescriptorType_t desc_type;
+  cudnnBackendDescriptorType_t op_type;
+  cudnnBackendAttributeName_t desc_attr;
+  const char* desc_attr_name;
+};
+
+constexpr OperationKind kMatmul{"matmul", CUDNN_BACKEND_MATMUL_DESCRIPTOR, CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
+                                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC)};
+constexpr OperationKind kPointwise{"pointwise", CUDNN_BACKEND_POINTWISE_DESCRIPTOR,
+                                   CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
+                                   ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR)};
+constexpr OperationKind kReduction{"reduction", CUDNN_BACKEND_REDUCTION_DESCRIPTOR,
+                                   CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR,
+                                   ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC)};
+
+// Adds the operation "<label>: <name> <kind> op" to the graph, holding its finalized descriptor
+// ("... descriptor", with `settings`) and the operands; the graph keeps both alive.
+void add_operation(GraphParts& g, const OperationKind& kind, const char* name, std::initializer_list<Setting> settings,
                    std::initializer_list<Operand> operands) {
-  Descriptor op(op_type, g.label + ": " + what + " op");
-  op.set_desc(desc_attr, desc_attr_name, desc);
+  const std::string what = g.label + ": " + name + " " + kind.name;
+  Descriptor desc(kind.desc_type, what + " descriptor");
+  for (const Setting& s : settings) desc.set(s.attr, s.attr_name, s.type, 1, s.value);
+  desc.finalize();
+  Descriptor op(kind.op_type, what + " op");
+  op.set_desc(kind.desc_attr, kind.desc_attr_name, desc);
   for (const Operand& o : operands) {
     if (o.tensor != nullptr) op.set_desc(o.attr, o.attr_name, *o.tensor);
   }
@@ -90,43 +120,34 @@ void add_operation(GraphParts& g, const std::string& what, cudnnBackendDescripto
   g.ops.push_back(g.add(std::move(op))->get());
 }
 
+// fp32 math for every operation of the graph.
+constexpr cudnnDataType_t kFloatMath = CUDNN_DATA_FLOAT;
+
 void add_matmul(GraphParts& g, const char* name, const Descriptor& a, const Descriptor& b, const Descriptor& c) {
-  Descriptor desc(CUDNN_BACKEND_MATMUL_DESCRIPTOR, g.label + ": " + name + " matmul descriptor");
-  const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
-  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_MATMUL_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
-  desc.finalize();
-  add_operation(g, std::string(name) + " matmul", CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_DESC), std::move(desc),
+  add_operation(g, kMatmul, name,
+                {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_MATMUL_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, &kFloatMath}},
                 {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_ADESC), &a},
                  {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_BDESC), &b},
                  {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_MATMUL_CDESC), &c}});
 }
 
-// y = x (op) b, or y = op(x) when b is null; fp32 math.
+// y = x (op) b, or y = op(x) when b is null.
 void add_pointwise(GraphParts& g, const char* name, cudnnPointwiseMode_t mode, const Descriptor& x,
                    const Descriptor* b, const Descriptor& y) {
-  Descriptor desc(CUDNN_BACKEND_POINTWISE_DESCRIPTOR, g.label + ": " + name + " pointwise descriptor");
-  const cudnnDataType_t prec = CUDNN_DATA_FLOAT;
-  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MODE), CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
-  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MATH_PREC), CUDNN_TYPE_DATA_TYPE, 1, &prec);
-  desc.finalize();
-  add_operation(g, std::string(name) + " pointwise", CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR), std::move(desc),
+  add_operation(g, kPointwise, name,
+                {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MODE), CUDNN_TYPE_POINTWISE_MODE, &mode},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_POINTWISE_MATH_PREC), CUDNN_TYPE_DATA_TYPE, &kFloatMath}},
                 {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_XDESC), &x},
                  {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_BDESC), b},
                  {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_POINTWISE_YDESC), &y}});
 }
 
-// y[b,h,i,0] = reduce over the last dim of x; fp32 math.
+// y[b,h,i,0] = reduce over the last dim of x.
 void add_reduction(GraphParts& g, const char* name, cudnnReduceTensorOp_t mode, const Descriptor& x,
                    const Descriptor& y) {
-  Descriptor desc(CUDNN_BACKEND_REDUCTION_DESCRIPTOR, g.label + ": " + name + " reduction descriptor");
-  const cudnnDataType_t comp = CUDNN_DATA_FLOAT;
-  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_OPERATOR), CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &mode);
-  desc.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &comp);
-  desc.finalize();
-  add_operation(g, std::string(name) + " reduction", CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR,
-                ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_DESC), std::move(desc),
+  add_operation(g, kReduction, name,
+                {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_OPERATOR), CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, &mode},
+                 {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_REDUCTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, &kFloatMath}},
                 {{ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_XDESC), &x},
                  {ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_REDUCTION_YDESC), &y}});
 }

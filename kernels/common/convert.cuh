@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "harness/ops/dtype.hpp"
 
@@ -35,6 +36,19 @@ void dispatch_storage(DType dtype, F&& f) {
     case DType::TF32: break;
   }
   throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
+}
+
+// Host side: calls f with a value of the 16-bit storage type for `dtype` (f16, bf16), for the
+// tensor-core kernels that exist only in those; std::invalid_argument naming `what` otherwise.
+template <typename F>
+void dispatch_half_storage(DType dtype, const char* what, F&& f) {
+  switch (dtype) {
+    case DType::F16: f(__half{}); return;
+    case DType::BF16: f(__nv_bfloat16{}); return;
+    case DType::F32:
+    case DType::TF32: break;
+  }
+  throw std::invalid_argument(std::string(what) + ": f16 or bf16 only (got " + std::string(dtype_name(dtype)) + ")");
 }
 
 // Host side: the storage type's instance of a kernel template, as the untyped address that

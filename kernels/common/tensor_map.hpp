@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cuda.h>  // CUtensorMap and its enums only: the driver is reached through the runtime
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
+#include <type_traits>
 
 namespace archbench::kernels {
 
@@ -15,5 +18,12 @@ namespace archbench::kernels {
 [[nodiscard]] CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, const void* base, int rank,
                                               const cuuint64_t* dims, const cuuint64_t* byte_strides,
                                               const cuuint32_t* box, const char* what);
+
+// The element type of a tensor of T, __half or __nv_bfloat16.
+template <typename T>
+[[nodiscard]] constexpr CUtensorMapDataType tensor_map_data_type() {
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "16-bit elements only");
+  return std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+}
 
 }  // namespace archbench::kernels

@@ -1,7 +1,7 @@
-// wgmma (sm_90a) as inline PTX: the shared-memory matrix descriptors, the fences and groups around
-// the asynchronous multiply-accumulate, and mma_ss / mma_rs picking the width's instruction from
-// wgmma_mma.cuh (generated: tools/wgmma/gen_wgmma_mma.py). Device code only; include it from code
-// compiled for sm_90a alone.
+// wgmma (sm_90a) as inline PTX: the shared-memory matrix descriptors and the fences and groups around
+// the asynchronous multiply-accumulate; the multiply-accumulate itself, mma_ss<T, N> / mma_rs<T, N>,
+// is in wgmma_mma.cuh, generated at build time by tools/wgmma/gen_wgmma_mma.py. Device code only;
+// include it from code compiled for sm_90a alone.
 #pragma once
 
 #include <cstdint>
@@ -52,29 +52,6 @@ __device__ __forceinline__ void fence_registers(uint32_t (&a)[N][4]) {
 #pragma unroll
     for (int j = 0; j < 4; ++j) asm volatile("" : "+r"(a[i][j])::"memory");
   }
-}
-
-// d (+)= A · Bᵀ for a 64 x N tile, k = 16, both operands K-major in shared memory.
-template <typename T, int N>
-__device__ __forceinline__ void mma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
-  if constexpr (N == 64) mma_ss_n64<T>(d, desc_a, desc_b, accumulate);
-  else if constexpr (N == 128) mma_ss_n128<T>(d, desc_a, desc_b, accumulate);
-  else if constexpr (N == 192) mma_ss_n192<T>(d, desc_a, desc_b, accumulate);
-  else if constexpr (N == 224) mma_ss_n224<T>(d, desc_a, desc_b, accumulate);
-  else if constexpr (N == 256) mma_ss_n256<T>(d, desc_a, desc_b, accumulate);
-  else static_assert(N == 64, "a width of SS_WIDTHS (tools/wgmma/gen_wgmma_mma.py)");
-}
-
-// d (+)= A · B for a 64 x N tile, k = 16: A from registers (the m64k16 A fragment), B MN-major in
-// shared memory.
-template <typename T, int N>
-__device__ __forceinline__ void mma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc_b, int accumulate) {
-  if constexpr (N == 40) mma_rs_n40<T>(d, a, desc_b, accumulate);
-  else if constexpr (N == 64) mma_rs_n64<T>(d, a, desc_b, accumulate);
-  else if constexpr (N == 80) mma_rs_n80<T>(d, a, desc_b, accumulate);
-  else if constexpr (N == 128) mma_rs_n128<T>(d, a, desc_b, accumulate);
-  else if constexpr (N == 160) mma_rs_n160<T>(d, a, desc_b, accumulate);
-  else static_assert(N == 40, "a width of RS_WIDTHS (tools/wgmma/gen_wgmma_mma.py)");
 }
 
 }  // namespace archbench::kernels::wgmma

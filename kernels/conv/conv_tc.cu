@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include "harness/util/cuda_check.hpp"
+#include "kernels/common/convert.cuh"
 #include "kernels/common/grouped_tile.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
 #include "kernels/common/tensor_core.cuh"
@@ -224,13 +225,7 @@ void with_variant(DType dtype, const ConvPlan& plan, F&& f) {
       throw std::invalid_argument("conv_tc: no tile variant " + plan.str() + " (n128_c8, n64_c8, n64_c4 exist)");
     }
   };
-  if (dtype == DType::F16) {
-    by_tiles(__half{});
-  } else if (dtype == DType::BF16) {
-    by_tiles(__nv_bfloat16{});
-  } else {
-    throw std::invalid_argument("conv_tc: dtype must be f16 or bf16, not " + std::string(dtype_name(dtype)));
-  }
+  dispatch_half_storage(dtype, "conv_tc", by_tiles);
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }

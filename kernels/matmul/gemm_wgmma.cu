@@ -221,9 +221,7 @@ CUtensorMap operand_map(const T* ptr, int rows, int K, int box_rows) {
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(K), static_cast<cuuint64_t>(rows)};
   const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(K) * sizeof(T)};
   const cuuint32_t box[2] = {kBlockK, static_cast<cuuint32_t>(box_rows)};
-  const CUtensorMapDataType type =
-      std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  return swizzled_tensor_map(type, ptr, 2, dims, row_stride, box, "gemm_wgmma");
+  return swizzled_tensor_map(tensor_map_data_type<T>(), ptr, 2, dims, row_stride, box, "gemm_wgmma");
 }
 
 template <typename T, int BN>

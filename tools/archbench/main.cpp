@@ -4,12 +4,28 @@
 
 #include <iostream>
 #include <map>
+#include <string>
 
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+
+namespace {
+
+// The options compare, merge and report share: one meaning, one help text.
+CLI::Option* add_baseline_option(CLI::App* command, std::string& path) {
+  return archbench::cli::value_name(
+      command->add_option("--baseline", path, "baseline file, or a directory holding <device-key>.json (e.g. baselines)"),
+      "FILE|DIR");
+}
+CLI::Option* add_thresholds_option(CLI::App* command, std::string& path) {
+  return archbench::cli::value_name(
+      command->add_option("--thresholds", path, "JSON: default and per-family min_effect / alpha"), "FILE");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace archbench;
@@ -97,9 +113,9 @@ int main(int argc, char** argv) {
 
   cli::CompareOptions cmp;
   auto* compare_cmd = app.add_subcommand("compare", "compare results with a baseline; non-zero exit on any regression");
-  cli::value_name(compare_cmd->add_option("--baseline", cmp.baseline, "baseline file, or a directory holding <device-key>.json (e.g. baselines)"), "FILE|DIR")->required();
+  add_baseline_option(compare_cmd, cmp.baseline)->required();
   cli::value_name(compare_cmd->add_option("results", cmp.results, "results of archbench run --json"), "RESULTS")->required();
-  cli::value_name(compare_cmd->add_option("--thresholds", cmp.thresholds, "JSON: default and per-family min_effect / alpha"), "FILE");
+  add_thresholds_option(compare_cmd, cmp.thresholds);
   cli::value_name(compare_cmd->add_option("--json", cmp.json_path, "write the comparison as JSON (schema archbench.compare v1); - for stdout"), "FILE");
   cli::value_name(compare_cmd->add_option("--filter", cmp.filter, "compare only operators whose id matches these comma-separated globs (on both sides)"), "GLOBS");
   compare_cmd->add_flag("!--no-floor-correction", cmp.floor_correction,
@@ -115,14 +131,14 @@ int main(int argc, char** argv) {
   cli::value_name(merge_cmd->add_option("results", merge.results, "results of archbench run --json, one or more (one per device or build)"), "RESULTS...")->required();
   cli::value_name(merge_cmd->add_option("-o,--out", merge.out_dir, "directory to write fleet.json, fleet.md and fleet.html into"), "DIR")->required();
   cli::value_name(merge_cmd->add_option("--baselines", merge.baselines, "directory of <device-key>.json baselines: adds the change per device"), "DIR");
-  cli::value_name(merge_cmd->add_option("--thresholds", merge.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)"), "FILE");
+  add_thresholds_option(merge_cmd, merge.thresholds);
 
   cli::ReportOptions report;
   auto* report_cmd = app.add_subcommand("report", "write one run's results as a self-contained HTML report");
   cli::value_name(report_cmd->add_option("results", report.results, "results of archbench run --json"), "RESULTS")->required();
   cli::value_name(report_cmd->add_option("--html", report.html_path, "the HTML file to write"), "FILE")->required();
-  cli::value_name(report_cmd->add_option("--baseline", report.baseline, "baseline file, or a directory holding <device-key>.json"), "FILE|DIR");
-  cli::value_name(report_cmd->add_option("--thresholds", report.thresholds, "JSON: default and per-family min_effect / alpha (as for compare)"), "FILE");
+  add_baseline_option(report_cmd, report.baseline);
+  add_thresholds_option(report_cmd, report.thresholds);
 
   cli::ResourcesOptions resources;
   auto* resources_cmd = app.add_subcommand(
@@ -137,7 +153,7 @@ int main(int argc, char** argv) {
   auto* worker_cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
   worker_cmd->group("");  // hidden from --help
   std::map<std::string, Phase> phases;
-  for (Phase p : kPhases) phases.emplace(phase_name(p), p);
+  for (Phase p : values_of(kPhases)) phases.emplace(phase_name(p), p);
   worker_cmd->add_option("--phase", worker.phase)->required()->transform(CLI::CheckedTransformer(phases));
   worker_cmd->add_option("--device", worker.device)->required();
   worker_cmd->add_option("--ids", worker.ids_path)->required();

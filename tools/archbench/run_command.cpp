@@ -93,7 +93,7 @@ int run_command(const RunOptions& o) {
   const auto selected = select_or_explain("run", o.filter, o.dtypes);
   if (!selected) return kUsage;
   const std::vector<const Operator*>& ops = *selected;
-  const std::optional<CudaGraphMode> graph = parse_cuda_graph_mode(o.cuda_graph);
+  const std::optional<CudaGraphMode> graph = parse_name(kCudaGraphModes, o.cuda_graph);
   if (!graph) {
     std::cerr << "archbench run: --cuda-graph must be off, auto or all, not '" << o.cuda_graph << "'\n";
     return kUsage;

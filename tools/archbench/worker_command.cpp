@@ -41,7 +41,7 @@ int worker_command(const WorkerOptions& o) {
   std::optional<Ceilings> ceilings;
   TimerConfig cfg;
   cfg.cold_l2 = !o.hot_l2;
-  if (auto mode = parse_cuda_graph_mode(o.cuda_graph)) {
+  if (auto mode = parse_name(kCudaGraphModes, o.cuda_graph)) {
     cfg.cuda_graph = *mode;
   } else {
     std::cerr << "archbench worker: --cuda-graph must be off, auto or all, not '" << o.cuda_graph << "'\n";

@@ -59,13 +59,13 @@ TEST(TimingJson, ResultsWithoutGraphFieldsStillRead) {
 }
 
 TEST(TimingJson, ModesAndStopReasonsRoundTripThroughTheirNames) {
-  for (LaunchMode m : kLaunchModes) {
-    EXPECT_EQ(parse_launch_mode(launch_mode_name(m)), m) << launch_mode_name(m);
+  for (LaunchMode m : values_of(kLaunchModes)) {
+    EXPECT_EQ(parse_name(kLaunchModes, launch_mode_name(m)), m) << launch_mode_name(m);
     TimingResult t = timing(1.0, 4, m);
     EXPECT_EQ(nlohmann::json(t).get<TimingResult>().mode, m) << launch_mode_name(m);
   }
-  for (StopReason r : kStopReasons) {
-    EXPECT_EQ(parse_stop_reason(stop_reason_name(r)), r) << stop_reason_name(r);
+  for (StopReason r : values_of(kStopReasons)) {
+    EXPECT_EQ(parse_name(kStopReasons, stop_reason_name(r)), r) << stop_reason_name(r);
     TimingResult t = timing(1.0, 5);
     t.stop_reason = r;
     EXPECT_EQ(nlohmann::json(t).get<TimingResult>().stop_reason, r) << stop_reason_name(r);

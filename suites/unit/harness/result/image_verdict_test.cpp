@@ -17,8 +17,8 @@ namespace {
 
 TEST(ImageVerdict, EveryVerdictRoundTripsThroughItsName) {
   std::set<std::string_view> names;
-  for (ImageVerdict v : kImageVerdicts) {
-    EXPECT_EQ(parse_image_verdict(image_verdict_name(v)), v) << image_verdict_name(v);
+  for (ImageVerdict v : values_of(kImageVerdicts)) {
+    EXPECT_EQ(parse_name(kImageVerdicts, image_verdict_name(v)), v) << image_verdict_name(v);
     EXPECT_TRUE(names.insert(image_verdict_name(v)).second) << "two verdicts named '" << image_verdict_name(v) << "'";
     ImageResult image;
     image.status = v;
@@ -29,20 +29,18 @@ TEST(ImageVerdict, EveryVerdictRoundTripsThroughItsName) {
   EXPECT_EQ(ImageResult{}.status, ImageVerdict::NotProbed);
   // "error" and "wrong" are operator verdicts (OperatorVerdict), never image verdicts.
   for (const char* other : {"error", "wrong", "SASS", "ptx_jit", " sass"}) {
-    EXPECT_FALSE(parse_image_verdict(other).has_value()) << other;
+    EXPECT_FALSE(parse_name(kImageVerdicts, other).has_value()) << other;
   }
 }
 
 TEST(ImageVerdict, ThePredictionStatusesKeepTheirNames) {
-  for (arch::ImageStatus s : {arch::ImageStatus::Sass, arch::ImageStatus::PtxJit, arch::ImageStatus::Missing,
-                              arch::ImageStatus::PtxTooNew, arch::ImageStatus::JitDisabled,
-                              arch::ImageStatus::Unsupported}) {
+  for (arch::ImageStatus s : values_of(arch::kImageStatuses)) {
     EXPECT_EQ(image_verdict_name(image_verdict_of(s)), arch::status_name(s));
   }
 }
 
 TEST(ImageVerdict, OnlyABuildOrDriverGapLacksALoadableImage) {
-  for (ImageVerdict v : kImageVerdicts) {
+  for (ImageVerdict v : values_of(kImageVerdicts)) {
     const bool gap = v == ImageVerdict::Missing || v == ImageVerdict::PtxTooNew || v == ImageVerdict::JitDisabled;
     EXPECT_EQ(lacks_loadable_image(v), gap) << image_verdict_name(v);
   }
@@ -55,8 +53,8 @@ TEST(ImageVerdict, CompareRanksSassOverJitOverNoImage) {
       none{NotProbed, Missing, PtxTooNew, JitDisabled, LibraryError};
   auto rank = [&](ImageVerdict v) { return runs.contains(v) ? 0 : jit.contains(v) ? 1 : 2; };
   ASSERT_EQ(runs.size() + jit.size() + none.size(), kImageVerdicts.size());
-  for (ImageVerdict before : kImageVerdicts) {
-    for (ImageVerdict now : kImageVerdicts) {
+  for (ImageVerdict before : values_of(kImageVerdicts)) {
+    for (ImageVerdict now : values_of(kImageVerdicts)) {
       EXPECT_EQ(image_regressed(before, now), rank(now) > rank(before))
           << "'" << image_verdict_name(before) << "' -> '" << image_verdict_name(now) << "'";
     }

@@ -95,7 +95,7 @@ TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
 
 TEST(ImageResult, RunsOnlyWithAnImageThatLoadsOrALibraryThatAnswered) {
   ImageResult image;
-  for (ImageVerdict v : kImageVerdicts) {
+  for (ImageVerdict v : values_of(kImageVerdicts)) {
     image.status = v;
     const bool loads = v == ImageVerdict::Sass || v == ImageVerdict::PtxJit || v == ImageVerdict::Library;
     EXPECT_EQ(image.runs(), loads) << image_verdict_name(v);

@@ -61,12 +61,12 @@ TEST(GraphMode, AutoReplaysOnlyLaunchBoundOperators) {
 }
 
 TEST(GraphMode, NamesParseBackAndNothingElseDoes) {
-  for (CudaGraphMode m : {CudaGraphMode::Off, CudaGraphMode::Auto, CudaGraphMode::All}) {
-    EXPECT_EQ(parse_cuda_graph_mode(cuda_graph_mode_name(m)), m);
+  for (CudaGraphMode m : values_of(kCudaGraphModes)) {
+    EXPECT_EQ(parse_name(kCudaGraphModes, cuda_graph_mode_name(m)), m);
   }
   EXPECT_EQ(cuda_graph_mode_name(CudaGraphMode::Auto), "auto");
   for (const char* bad : {"", "bogus", "ALL", "on", "true", "1", "auto "}) {
-    EXPECT_FALSE(parse_cuda_graph_mode(bad).has_value()) << '"' << bad << '"';
+    EXPECT_FALSE(parse_name(kCudaGraphModes, bad).has_value()) << '"' << bad << '"';
   }
   EXPECT_EQ(TimerConfig{}.cuda_graph, CudaGraphMode::Off);  // the default changes nothing
 }

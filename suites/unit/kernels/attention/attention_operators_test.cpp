@@ -7,9 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/manifest/build_manifest.hpp"
 #include "harness/ops/registry.hpp"
-#include "harness/run/image_probe.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/attention_operators.hpp"
 #include "kernels/attention/flash_wgmma.hpp"
@@ -139,17 +137,7 @@ TEST(AttentionOperators, FlashWgmmaKernelsAreSingleTargetSm90a) {
 TEST(AttentionOperators, FlashWgmmaWithoutSm90aTargetSaysWhy) {
   if (testing_support::build_has_sm90a()) GTEST_SKIP() << "this build has the sm_90a kernels; the GPU suite probes them";
   for (const auto* op : registry().select("attention/flash_wgmma/*", {})) {
-    const ImageResult r = probe_image(*op, build_manifest(), arch::DeviceFacts{{9, 0}, {13000}, false, false});
-    EXPECT_EQ(r.status, ImageVerdict::Missing) << op->id();
-    EXPECT_EQ(r.cause,
-              "this build has no sm_90a target: wgmma code is compiled only for sm_90a, when the arch list has 9.0 "
-              "or 9.0a");
-    EXPECT_EQ(r.fix, "add 9.0 or 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)");
-    for (arch::ComputeCapability cc : {arch::ComputeCapability{8, 0}, arch::ComputeCapability{10, 0}}) {
-      EXPECT_EQ(probe_image(*op, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false}).status,
-                ImageVerdict::Unsupported)
-          << cc.str();
-    }
+    (void)testing_support::expect_missing_without_sm90a(*op);
   }
   auto* p = reinterpret_cast<void*>(std::uintptr_t{0x10000});
   try {

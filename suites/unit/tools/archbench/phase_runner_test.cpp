@@ -53,7 +53,7 @@ done < "$ids"
 TEST_F(PhaseRunner, OneResultPerOperatorInOrderAndTheUnreportedOneSaysSo) {
   const auto ops = registry().select("elementwise/silu/*", {});
   ASSERT_EQ(ops.size(), 3u);
-  for (const Phase phase : kPhases) {
+  for (const Phase phase : values_of(kPhases)) {
     const PhaseOutcome out = run(phase, ops);
     ASSERT_EQ(out.results.size(), ops.size());
     EXPECT_TRUE(out.failure.empty()) << out.failure;

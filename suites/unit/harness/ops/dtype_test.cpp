@@ -1,0 +1,25 @@
+// DType names: the written one per dtype, and the other spellings --dtype accepts.
+#include <gtest/gtest.h>
+
+#include "harness/ops/dtype.hpp"
+
+namespace archbench {
+namespace {
+
+TEST(DType, ParsesItsNamesAndTheOtherSpellings) {
+  for (DType d : values_of(kDTypes)) EXPECT_EQ(parse_dtype(dtype_name(d)), d) << dtype_name(d);
+  for (const char* s : {"fp32", "float32", "float"}) EXPECT_EQ(parse_dtype(s), DType::F32) << s;
+  for (const char* s : {"fp16", "float16", "half"}) EXPECT_EQ(parse_dtype(s), DType::F16) << s;
+  EXPECT_EQ(parse_dtype("bfloat16"), DType::BF16);
+  for (const char* s : {"", "F32", "fp8", "tf16", "double"}) EXPECT_FALSE(parse_dtype(s).has_value()) << s;
+}
+
+TEST(DType, WritesOneNamePerDtype) {
+  EXPECT_EQ(dtype_name(DType::F32), "f32");
+  EXPECT_EQ(dtype_name(DType::TF32), "tf32");
+  EXPECT_EQ(dtype_name(DType::F16), "f16");
+  EXPECT_EQ(dtype_name(DType::BF16), "bf16");
+}
+
+}  // namespace
+}  // namespace archbench
