@@ -73,10 +73,12 @@ std::vector<PathChoice> choose_paths(const std::vector<OperatorResult>& results,
 
     // Medians as ratios to the chosen path's, where both were timed (never under --quick or
     // --no-timing; a path that failed its check is not timed either).
-    const std::optional<double> base = choice.chosen ? median_ms(ran[*choice.chosen]) : std::nullopt;
+    // (A plain double, 0 for none: GCC 12 at -O1 warns maybe-uninitialized on an optional here.)
+    const double base = choice.chosen ? median_ms(ran[*choice.chosen]).value_or(0.0) : 0.0;
     auto ratio = [&](const OperatorResult* other) -> std::optional<double> {
       const auto m = median_ms(other);
-      return base && m ? std::optional(*m / *base) : std::nullopt;
+      if (base <= 0 || !m) return std::nullopt;
+      return *m / base;
     };
     for (size_t i = 0; i < choice.own.size(); ++i) choice.own[i].time_ratio = ratio(ran[i]);
     if (choice.twin) choice.twin->time_ratio = ratio(twin);
