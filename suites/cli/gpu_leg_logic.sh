@@ -45,7 +45,8 @@ make_stand_in "$archbench" "$work/empty/bin"
 printf '#!/usr/bin/env bash\nexit 0\n' > "$work/empty/bin/archbench_ops_tests"
 FAKE_FIRST="$work/two.json" ARCHBENCH_BASELINES="$work/baselines" \
   bash "$src/ci/github/gpu_leg.sh" "$work/empty/bin" "$work/empty/out" test-runner > "$work/empty/leg.txt" 2>&1; rc=$?
-[ "$rc" -eq 1 ] || bad "a GPU suite with no tests: exit $rc, want 1"
+# The discovery refuses a suite that lists no test: the leg fails as a broken build (4), never passes.
+[ "$rc" -eq 4 ] && grep -q "listed no test" "$work/empty/leg.txt" || bad "a GPU suite with no tests: exit $rc, want 4"
 
 for c in filtered slower empty; do [ "$fail" -eq 0 ] || { echo "--- $c"; cat "$work/$c/leg.txt" "$work/$c/out/compare.txt" 2>/dev/null; }; done
 [ "$fail" -eq 0 ] && echo PASS

@@ -1,11 +1,20 @@
 // The GPU suite's main: CUDA_LAUNCH_BLOCKING=1 must be in effect before CUDA initialises, so
 // that every launch error is reported by the launch (and test) that caused it.
+// Exit codes: 0 every selected test passed (some may have skipped); 1 a test failed, or the
+// filter selected no test (a typo must not pass); 77 every selected test skipped (no GPU, or
+// none runs on this device): ctest's SKIP_RETURN_CODE, so a group of skips is reported as
+// skipped, never as passed (suites/ops/discover_ops_tests.cmake).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 
 #include "harness/run/phases.hpp"
 #include "harness/util/ctest_resources.hpp"
+
+namespace {
+constexpr int kAllSkippedExitCode = 77;
+}
 
 int main(int argc, char** argv) {
   // Under `ctest --resource-spec-file` each test gets one GPU (RESOURCE_GROUPS gpus:1): make it
@@ -16,5 +25,12 @@ int main(int argc, char** argv) {
   }
   archbench::enable_launch_blocking();
   testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
+  const int rc = RUN_ALL_TESTS();
+  const testing::UnitTest& run = *testing::UnitTest::GetInstance();
+  if (rc == 0 && run.test_to_run_count() == 0) {
+    std::cerr << "archbench_ops_tests: the filter selected no test (--gtest_list_tests shows the names)\n";
+    return 1;
+  }
+  if (rc == 0 && run.successful_test_count() == 0 && run.skipped_test_count() > 0) return kAllSkippedExitCode;
+  return rc;
 }
