@@ -98,16 +98,15 @@ def twins():
                     wt=rand(k, c, r, r, dtype=t).to(memory_format=fmt_):
                     lambda: F.conv2d(x, wt, None, stride, (r - 1) // 2))()
     # Attention: PyTorch's cuDNN SDPA backend (the default on sm_90) and its FA2 flash backend.
-    from torch.nn.attention import SDPBackend, sdpa_kernel
     attn_shapes = [(2, 8, 4096, 4096, 40), (2, 8, 4096, 77, 40), (2, 10, 4096, 4096, 64), (2, 20, 1024, 1024, 64),
                    (1, 24, 4608, 4608, 128), (2, 24, 4429, 4429, 64), (2, 8, 1024, 1024, 80), (2, 8, 256, 256, 160)]
     for (b, hh, nq, nk, dd) in attn_shapes:
         shape = f"B{b}_H{hh}_Nq{nq}_Nk{nk}_D{dd}"
         for d in ("f16", "bf16"):
-            for name, backend in (("sdpa_cudnn", SDPBackend.CUDNN_ATTENTION), ("torch_flash", SDPBackend.FLASH_ATTENTION)):
+            for name, backend in (("sdpa_cudnn", "cudnn"), ("torch_flash", "flash")):
                 def build(t=DT[d], b=b, hh=hh, nq=nq, nk=nk, dd=dd, backend=backend):
                     q, kk, v = rand(b, hh, nq, dd, dtype=t), rand(b, hh, nk, dd, dtype=t), rand(b, hh, nk, dd, dtype=t)
-                    sdpa_kernel(backend).__enter__()  # selected until the next entry picks another
+                    select_sdpa_backend(backend)
                     return lambda: F.scaled_dot_product_attention(q, kk, v)
                 yield f"attention/{name}/{d}/{shape}", d, build
     # cuBLAS twins: torch.matmul on the same (M, N, K), A row-major [M,K] times B^T.
@@ -115,6 +114,24 @@ def twins():
         for d in ("f32", "tf32", "f16", "bf16"):
             yield f"matmul/gemm_cublas/{d}/M{m}_N{n}_K{k}", d, lambda t=DT[d], m=m, n=n, k=k: (
                 lambda a=rand(m, k, dtype=t), b=rand(n, k, dtype=t): lambda: torch.matmul(a, b.t()))()
+
+
+def select_sdpa_backend(backend):
+    """Enables exactly one SDPA backend through the global switches, which stay in force for the timed
+    calls. (Entering sdpa_kernel(...) without leaving it did not switch: both entries ran cuDNN.)"""
+    torch.backends.cuda.enable_flash_sdp(backend == "flash")
+    torch.backends.cuda.enable_cudnn_sdp(backend == "cudnn")
+    torch.backends.cuda.enable_mem_efficient_sdp(False)
+    torch.backends.cuda.enable_math_sdp(False)
+
+
+def kernel_names(fn):
+    """The CUDA kernels one call launches, so the JSON shows which backend ran."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"})
 
 
 def time_us(fn, flush, min_samples=30, max_samples=2000, budget_s=1.0):
@@ -165,6 +182,8 @@ def main():
             out["operators"][op_id] = {"error": str(e).splitlines()[0][:200]}
             continue
         out["operators"][op_id] = {"median_us": med, "samples": n}
+        if op_id.startswith("attention/"):
+            out["operators"][op_id]["kernels"] = kernel_names(fn)
         del fn
         torch.cuda.empty_cache()
     ours = {}
@@ -183,7 +202,8 @@ def main():
             continue
         ab = ours.get(op_id)
         ratio = f"{r['median_us'] / ab:9.2f}" if ab else "        -"
-        print(f"{op_id:58s} {r['median_us']:10.2f} {ab if ab else float('nan'):12.2f} {ratio}")
+        print(f"{op_id:58s} {r['median_us']:10.2f} {ab if ab else float('nan'):12.2f} {ratio}"
+              + ("  " + ", ".join(k[:40] for k in r["kernels"]) if r.get("kernels") else ""))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
