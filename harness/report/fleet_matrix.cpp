@@ -10,10 +10,10 @@ namespace {
 
 FleetCell make_cell(const OperatorResult& r) {
   FleetCell c;
-  c.image_status = image_verdict_name(r.image.status);
+  c.image = r.image.status;
   c.image_label = r.image.label;
   c.verdict = operator_verdict(r);
-  c.correctness = !r.correctness ? "not-checked" : (r.correctness->correct() ? "ok" : "wrong");
+  c.check = !r.correctness ? CellCheck::NotChecked : (r.correctness->correct() ? CellCheck::Ok : CellCheck::Wrong);
   if (r.correctness) c.rel_error = r.correctness->rel_error;
   if (r.timing) {
     c.pct_of_ceiling = r.timing->pct_of_ceiling;
@@ -24,7 +24,7 @@ FleetCell make_cell(const OperatorResult& r) {
   if (c.failed) {
     if (r.fault != WorkerFault::None) c.problem = std::string(worker_fault_name(r.fault)) + ": " + r.error;
     else if (!r.error.empty()) c.problem = r.error;
-    else if (c.correctness == "wrong") c.problem = fmt::format("wrong result (rel. error {:.2e})", r.correctness->rel_error);
+    else if (c.check == CellCheck::Wrong) c.problem = fmt::format("wrong result (rel. error {:.2e})", r.correctness->rel_error);
     else c.problem = r.image.label + (r.image.cause.empty() ? "" : ": " + r.image.cause);
   }
   return c;
@@ -95,7 +95,6 @@ FleetMatrix build_fleet_matrix(const std::vector<StoredRun>& runs, const std::ma
         }
         FleetCell cell;
         cell.verdict.outcome = OperatorVerdict::Outcome::Absent;
-        cell.correctness = "not-checked";
         cell.change = "absent";
         cell.regression = true;
         cell.change_detail = c.detail;
@@ -123,8 +122,8 @@ nlohmann::json fleet_to_json(const FleetMatrix& m) {
     for (size_t i = 0; i < r.cells.size(); ++i) {
       if (!r.cells[i]) continue;
       const auto& c = *r.cells[i];
-      cells[m.devices[i].column] = {{"image", c.image_status}, {"image_label", c.image_label}, {"verdict", c.verdict.name()},
-                                    {"correctness", c.correctness}, {"rel_error", opt(c.rel_error)},
+      cells[m.devices[i].column] = {{"image", image_verdict_name(c.image)}, {"image_label", c.image_label}, {"verdict", c.verdict.name()},
+                                    {"correctness", name_of(kCellChecks, c.check)}, {"rel_error", opt(c.rel_error)},
                                     {"pct_of_ceiling", opt(c.pct_of_ceiling)}, {"median_ms", opt(c.median_ms)},
                                     {"tflops", opt(c.tflops)}, {"failed", c.failed}, {"problem", c.problem},
                                     {"change", c.change ? json(*c.change) : json(nullptr)}, {"regression", c.regression},

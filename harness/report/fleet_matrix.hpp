@@ -13,15 +13,25 @@
 #include "harness/baseline/compare.hpp"
 #include "harness/report/stored_run.hpp"
 #include "harness/result/operator_verdict.hpp"
+#include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
 inline constexpr int kFleetSchemaVersion = 1;
 
+// What the check said of a cell's operator; its name is the fleet JSON's "correctness".
+enum class CellCheck { NotChecked, Ok, Wrong };
+inline constexpr auto kCellChecks = enum_names<CellCheck>({
+    {CellCheck::NotChecked, "not-checked"},
+    {CellCheck::Ok, "ok"},
+    {CellCheck::Wrong, "wrong"},
+});
+
 struct FleetCell {
-  std::string image_status, image_label;  // as the run reported it
+  ImageVerdict image = ImageVerdict::NotProbed;  // as the run reported it (NotProbed: absent)
+  std::string image_label;
   OperatorVerdict verdict;                // operator_verdict (harness/result/result.hpp), or Absent
-  std::string correctness;                // "ok", "wrong" or "not-checked"
+  CellCheck check = CellCheck::NotChecked;
   std::optional<double> rel_error;
   std::optional<double> pct_of_ceiling, median_ms, tflops;
   bool failed = false;

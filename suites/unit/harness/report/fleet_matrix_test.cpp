@@ -49,14 +49,14 @@ TEST(FleetMatrix, TwoDevicesWithVerdictsAndChanges) {
       ++own;
       EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Missing)) << r.id;
       EXPECT_TRUE(r.cells[1]->failed);
-      EXPECT_EQ(r.cells[1]->correctness, "not-checked");
+      EXPECT_EQ(r.cells[1]->check, CellCheck::NotChecked);
       EXPECT_FALSE(r.cells[1]->pct_of_ceiling.has_value());
       EXPECT_TRUE(r.cells[0]->verdict.is(ImageVerdict::Sass));
     } else {
       EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Library)) << r.id;
       EXPECT_TRUE(r.cells[1]->pct_of_ceiling.has_value());
     }
-    EXPECT_EQ(r.cells[0]->correctness, "ok");
+    EXPECT_EQ(r.cells[0]->check, CellCheck::Ok);
   }
   EXPECT_EQ(m.devices[1].failed, own);
   EXPECT_EQ(m.devices[1].verdicts.at("missing"), own);
