@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/util/operator_id.hpp"
+
 namespace archbench {
 
 void require_check_scale(bool has_host_inputs, const char* problem) {
@@ -10,7 +12,7 @@ void require_check_scale(bool has_host_inputs, const char* problem) {
 }
 
 std::string operator_id(const std::string& family, const std::string& name, DType dtype, const std::string& shape) {
-  return family + "/" + name + "/" + std::string(dtype_name(dtype)) + "/" + shape;
+  return join_operator_id(family, name, dtype_name(dtype), shape);
 }
 
 std::string Operator::id() const { return operator_id(spec_.family, spec_.name, spec_.dtype, spec_.shape); }

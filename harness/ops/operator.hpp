@@ -58,7 +58,7 @@ template <typename Dims>
   return spec;
 }
 
-// "family/name/dtype/shape": the one way an operator id is made (Operator::id, a twin's id).
+// "family/name/dtype/shape" (harness/util/operator_id.hpp) for Operator::id and a twin's id.
 [[nodiscard]] std::string operator_id(const std::string& family, const std::string& name, DType dtype,
                                       const std::string& shape);
 

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "harness/result/result.hpp"
+#include "harness/util/operator_id.hpp"
 
 namespace archbench {
 namespace {
@@ -22,7 +23,7 @@ bool usable(const OperatorResult& r) {
 PathCandidate candidate(const Key& key, const OperatorResult* r) {
   const auto& [family, name, dtype, shape] = key;
   PathCandidate c;
-  c.id = family + "/" + name + "/" + dtype + "/" + shape;
+  c.id = join_operator_id(family, name, dtype, shape);
   c.name = name;
   if (r == nullptr) {
     c.verdict.outcome = OperatorVerdict::Outcome::Absent;
