@@ -25,9 +25,6 @@
 //     commit group per key tile and one block barrier per key tile: the copies of tile j+1 are
 //     issued right after the barrier at the top of tile j (which proves every warp is done with
 //     tile j-1, whose stages they refill), so they overlap all of tile j's math.
-//   * Optional (kOverlap): S of tile j+1 is issued before the softmax of tile j, so one warp
-//     feeds the tensor cores while its exponentials run (two S tiles in registers; K is loaded
-//     one tile ahead of V). Without it that overlap comes only from other warps.
 //   * Head dims that are not a multiple of 16 (40) are zero-padded in shared memory to the next
 //     multiple of 16 (48): the padding columns are zero-filled by cp.async, add 0 to Q·K, give 0
 //     output columns that are never stored. Padded sizes: 40->48, 64, 80, 128, 160.
@@ -69,29 +66,33 @@ struct FlashConfig {
   int block_n;          // keys per tile
   bool q_in_registers;  // Q fragments kept in registers, else re-read from shared memory
   int min_blocks;
-  bool overlap = false;  // S of the next key tile issued before the softmax of this one
 };
 
-// Per head dim. ptxas (nvcc 13.0, sm_90) registers, shared memory per block, and the blocks per
-// SM that allows on the H200 (65536 registers, 228 KiB shared memory):
-//   d 40:  4 warps x 32 rows, 64-key tiles, Q held:  168 registers (4 B spilled), 42 KiB, 3 blocks;
-//   d 64:  4 warps x 32 rows, 64-key tiles, Q held:  216 registers, 54 KiB, 2 blocks;
-//   d 80:  4 warps x 16 rows, 64-key tiles, Q held:  163 registers, 55 KiB, 3 blocks (its shape is
-//          small, N = 1024: 64-row blocks give 256 of them instead of 128);
-//   d 128: 4 warps x 32 rows, 64-key tiles, Q shared: 255 registers, 102 KiB, 2 blocks (more than
-//          CC 8.6 / 8.9 allow per block, 99 KiB, where the launch says so instead of running);
-//   d 160: 2 warps x 16 rows, 32-key tiles, Q held:  255 registers, 53 KiB, 4 blocks (N = 256:
-//          32-row blocks give 128 blocks for the 132 SMs).
-// Chosen from ptxas reports and the shared-memory arithmetic above, not yet from timings (for
-// comparison, FlashAttention-2 on Hopper runs 4 warps x 32 rows with 128-key tiles for d 64 and
-// 64-key tiles for d 128).
+// Per head dim, the fastest of 5-8 candidates per head dim timed on the H200 (2026-12-02, median of
+// 30 cold-L2 samples, f16 and bf16 alike; microseconds at the workload's shapes). ptxas (nvcc 13.0,
+// sm_90) registers, shared memory per block and the blocks per SM they allow there:
+//   d 40:  4 warps x 32 rows, 128-key tiles, Q shared: 255 registers, 70 KiB, 2 blocks
+//          (B2_H8_Nq4096: 188 us; 64-key tiles with Q held 226 us);
+//   d 64:  4 warps x 32 rows, 64-key tiles, Q held:    216 registers, 54 KiB, 2 blocks
+//          (B2_H10_Nq4096: 270 us; the 3-block variant with Q shared was 2% faster there and 1.5%
+//          slower at B2_H24, and spills);
+//   d 80:  4 warps x 32 rows, 64-key tiles, Q shared:  239 registers, 66 KiB, 2 blocks (27.5 us,
+//          16-row warps 28.4 us);
+//   d 128: 4 warps x 32 rows, 64-key tiles, Q shared:  255 registers, 102 KiB, 2 blocks (Flux
+//          B1_H24_Nq4608: 719 us; 32-key tiles 814 us, 8 warps x 16 rows 872-934 us). 102 KiB is
+//          more than CC 8.6 / 8.9 / 12.0 allow per block (99 KiB), where the launch says so, as
+//          the previous kernel's 102 KiB did;
+//   d 160: 4 warps x 16 rows, 32-key tiles, Q held:    244 registers, 63 KiB, 2 blocks (12.7 us,
+//          2 warps 13.5 us).
+// PyTorch's FlashAttention-2 backend, same machine: 306, 783, 851 (B2_H24_Nq4429, d 64), 281
+// (d 40), 36.4 (d 80), 17.6 us (d 160).
 constexpr FlashConfig flash_config(int head_dim) {
   switch (head_dim) {
-    case 40: return {4, 2, 64, true, 3};
+    case 40: return {4, 2, 128, false, 2};
     case 64: return {4, 2, 64, true, 2};
-    case 80: return {4, 1, 64, true, 3};
+    case 80: return {4, 2, 64, false, 2};
     case 128: return {4, 2, 64, false, 2};
-    case 160: return {2, 1, 32, true, 2};
+    case 160: return {4, 1, 32, true, 1};
     default: return {0, 0, 0, false, 0};  // no kernel for this head dim (FlashTile refuses it)
   }
 }
@@ -102,8 +103,7 @@ inline constexpr float kRescaleSlack = 8.f;
 
 // The kernel's compile-time geometry: a FlashConfig spelled out as plain template arguments (the
 // .cu files are C++17, which has no class-type template parameters).
-template <int kHeadDim, int kWarpsPerBlock, int kWarpMTiles, int kKeysPerTile, bool kQHeld, int kBlocksPerSm,
-          bool kOverlapQK>
+template <int kHeadDim, int kWarpsPerBlock, int kWarpMTiles, int kKeysPerTile, bool kQHeld, int kBlocksPerSm>
 struct FlashTile {
   static constexpr int kD = kHeadDim;
   static constexpr int kPadded = (kHeadDim + 15) / 16 * 16;
@@ -113,7 +113,6 @@ struct FlashTile {
   static constexpr int kMinBlocks = kBlocksPerSm;
   static constexpr int kMTiles = kWarpMTiles;
   static constexpr bool kQInRegisters = kQHeld;
-  static constexpr bool kOverlap = kOverlapQK;
   static constexpr int kWarpRows = 16 * kMTiles;
   static constexpr int kBlockM = kWarps * kWarpRows;
   static constexpr int kBlockN = kKeysPerTile;
@@ -143,8 +142,7 @@ struct FlashTile {
 template <int kHeadDim>
 using ConfiguredTile =
     FlashTile<kHeadDim, flash_config(kHeadDim).warps, flash_config(kHeadDim).m_tiles, flash_config(kHeadDim).block_n,
-              flash_config(kHeadDim).q_in_registers, flash_config(kHeadDim).min_blocks,
-              flash_config(kHeadDim).overlap>;
+              flash_config(kHeadDim).q_in_registers, flash_config(kHeadDim).min_blocks>;
 
 }  // namespace flash_detail
 
@@ -291,12 +289,12 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   };
 
   // ---- Online softmax of key tile j (fp32, log2 domain): S becomes P in place. Keys past Nk
-  // (zero-filled, so their logits are 0) are first set to -inf; only the last tile has them, and
-  // `tail` says whether this call may be it. Every key tile holds at least one key < Nk, so each
-  // row's tile maximum is finite and the first tile always moves m off -inf.
-  auto softmax = [&](STile& s, int j, bool tail) {
+  // (zero-filled, so their logits are 0) are first set to -inf; only the last tile has them. Every
+  // key tile holds at least one key < Nk, so each row's tile maximum is finite and the first tile
+  // always moves m off -inf.
+  auto softmax = [&](STile& s, int j) {
     const int kv0 = j * Tile::kBlockN;
-    if (tail && kv0 + Tile::kBlockN > Nk) {
+    if (kv0 + Tile::kBlockN > Nk) {
 #pragma unroll
       for (int nt = 0; nt < Tile::kSTiles; ++nt) {
         const int col = kv0 + nt * 8 + (lane & 3) * 2;
@@ -398,74 +396,26 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     }
   };
 
-  if constexpr (!Tile::kOverlap) {
-    // One commit group per key tile: {Q, K0, V0} here, {K(j+1), V(j+1)} at the top of tile j, so
-    // wait_group 0 at the top of tile j means "my copies of tile j landed". The barrier after it
-    // also proves every warp finished tile j-1, whose stages the new copies refill.
-    load_rows<Tile, Tile::kBlockM>(base + Tile::kQOffset, q_head, q0, Nq, tid);
-    load_k(0);
-    load_v(0);
-    cp_async_commit();
-    for (int j = 0; j < n_tiles; ++j) {
-      cp_async_wait<0>();
-      __syncthreads();
-      if (j + 1 < n_tiles) {
-        load_k(j + 1);
-        load_v(j + 1);
-        cp_async_commit();
-      }
-      if (j == 0) load_q_fragments();
-      STile s;
-      compute_s(s, j);
-      softmax(s, j, true);
-      accumulate_pv(s, j);
-    }
-  } else {
-    // S of tile j+1 is issued before the softmax of tile j, so one warp keeps the tensor cores
-    // busy while its exponentials run (two S tiles live in registers, ping-ponged by unrolling
-    // the loop twice). K runs one tile ahead of V: the commit group issued at the top of step j
-    // holds K(j+2) and V(j+1); the prologue's holds Q, K0, V0 and K1. At the top of step j,
-    // after wait_group 0 and the barrier, K(j+1) and V(j) are in, and every warp is done with
-    // K(j) and V(j-1), whose stages the new copies refill. Only the last tile can hold keys
-    // past Nk; it is finished outside the steady-state steps, so they carry no mask branch
-    // between the S mma of one tile and the softmax of the other.
-    load_rows<Tile, Tile::kBlockM>(base + Tile::kQOffset, q_head, q0, Nq, tid);
-    load_k(0);
-    load_v(0);
-    if (n_tiles > 1) load_k(1);
-    cp_async_commit();
+  // One commit group per key tile: {Q, K0, V0} here, {K(j+1), V(j+1)} at the top of tile j, so
+  // wait_group 0 at the top of tile j means "my copies of tile j landed". The barrier after it
+  // also proves every warp finished tile j-1, whose stages the new copies refill.
+  load_rows<Tile, Tile::kBlockM>(base + Tile::kQOffset, q_head, q0, Nq, tid);
+  load_k(0);
+  load_v(0);
+  cp_async_commit();
+  for (int j = 0; j < n_tiles; ++j) {
     cp_async_wait<0>();
     __syncthreads();
-    load_q_fragments();
-    STile sa, sb;
-    compute_s(sa, 0);
-    auto step = [&](STile& cur, STile& next, int j) {  // j + 1 < n_tiles
-      cp_async_wait<0>();
-      __syncthreads();
-      if (j + 2 < n_tiles) load_k(j + 2);
+    if (j + 1 < n_tiles) {
+      load_k(j + 1);
       load_v(j + 1);
       cp_async_commit();
-      compute_s(next, j + 1);
-      softmax(cur, j, false);
-      accumulate_pv(cur, j);
-    };
-    auto finish = [&](STile& cur, int j) {  // j + 1 == n_tiles
-      cp_async_wait<0>();
-      __syncthreads();
-      softmax(cur, j, true);
-      accumulate_pv(cur, j);
-    };
-    int j = 0;
-    for (; j + 2 < n_tiles; j += 2) {
-      step(sa, sb, j);
-      step(sb, sa, j + 1);
     }
-    if (j + 1 < n_tiles) {
-      step(sa, sb, j);
-      finish(sb, j + 1);
-    } else {
-      finish(sa, j);
-    }
+    if (j == 0) load_q_fragments();
+    STile s;
+    compute_s(s, j);
+    softmax(s, j);
+    accumulate_pv(s, j);
   }
   // No copies are pending here (the last tile issued none): nothing writes shared memory now.
 
