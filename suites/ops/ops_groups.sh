@@ -47,5 +47,8 @@ ARCHBENCH_TEST_SHAPES=bogus "$exe" --gtest_filter="Storage/DeviceTensorKernels.*
 [ "$rc" -eq 1 ] || { echo "FAIL: a failing test with skipped ones exited $rc, want 1"; tail -5 "$work/mixed.txt"; fail=1; }
 "$exe" --gtest_filter='NoSuchSuite.*' > "$work/none.txt" 2>&1; rc=$?
 [ "$rc" -eq 1 ] && grep -q "selected no test" "$work/none.txt" || { echo "FAIL: an empty selection exited $rc"; cat "$work/none.txt"; fail=1; }
+GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=1 "$exe" --gtest_filter='Storage/DeviceTensorKernels.FillIsInRangeRoundedAndDecidedByTheSeed/f32' \
+  > "$work/shard.txt" 2>&1; rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: an empty gtest shard exited $rc"; cat "$work/shard.txt"; fail=1; }
 [ "$fail" -eq 0 ] && echo PASS
 exit "$fail"
