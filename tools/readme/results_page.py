@@ -117,7 +117,7 @@ def library_ratios(run_path):
         "faster). Issue #20's targets: the wgmma GEMM at 0.90 or more at 4096³ and M4608_N12288_K3072; the wgmma",
         "flash attention at 0.80 or more of cuDNN's SDPA at B2_H10_Nq4096_Nk4096_D64 and B1_H24_Nq4608_Nk4608_D128; the portable",
         "tensor-core GEMM at 0.60 or more at those shapes, the tensor-core conv at the SD1.5 3×3 shapes; the portable",
-        "flash attention as fast as PyTorch's FlashAttention-2 backend (measured by tools/torch_twins, not here).",
+        "flash attention as fast as PyTorch's FlashAttention-2 backend (tools/torch_twins, the PyTorch table at the end).",
         "",
         "| own | dtype | shape | own median | library | library median | ratio |",
         "|---|---|---|---:|---|---:|---:|",
