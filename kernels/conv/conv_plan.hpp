@@ -62,19 +62,26 @@ inline constexpr TensorCoreTile kTileM128N160{128, 160, 32, 1, 8};
 // The same output tiles with 8 warps: two groups split every 64-wide k-tile, one block per SM.
 inline constexpr TensorCoreTile kTileM128N128SlicedK{128, 128, 64, 2, 8};
 inline constexpr TensorCoreTile kTileM128N160SlicedK{128, 160, 64, 2, 8};
-// 256 x 128: 8 warps of 64 x 64, one block per SM.
+// 256 x 128 / 256 x 160: 8 warps of 64 x 64 / 64 x 80, one block per SM.
 inline constexpr TensorCoreTile kTileM256N128{256, 128, 32, 1, 8};
+inline constexpr TensorCoreTile kTileM256N160{256, 160, 32, 1, 8};
 // 8-byte copies (C % 8 != 0, the 4-channel conv_in): 4 warps of 64 x 32.
 inline constexpr TensorCoreTile kTileM128N64C4{128, 64, 32, 1, 4};
 inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128,        kTileM128N160, kTileM128N128SlicedK,
-                                                      kTileM128N160SlicedK, kTileM256N128, kTileM128N64C4};
+                                                      kTileM128N160SlicedK, kTileM256N128, kTileM256N160,
+                                                      kTileM128N64C4};
 
 // The plan rule: which variant serves which shape (measured with .dev/bench/conv on the H200).
 // 16-byte copies need C % 8 == 0; the rest take kTileC4. The output channels pick the width:
 // kTileK160 when K is a multiple of 160 but not of 128 (K = 320: two full 160-wide tiles
-// where 128 would leave half of a third one empty), kTileK128 otherwise (640, 1280).
+// where 128 would leave half of a third one empty), kTileK128 otherwise (640, 1280). With at
+// least kLargeTileMinPixels output pixels (N*P*Q) K = 320 takes kTileK160Large instead: a
+// larger tile reads fewer bytes per flop and there are still enough of them (SDXL's 128 x 128
+// latents: 256 tiles of 256 x 160, two per SM on 132 SMs; SD1.5's 64 x 64: only 8192 pixels).
 inline constexpr TensorCoreTile kTileK128 = kTileM128N128SlicedK;
 inline constexpr TensorCoreTile kTileK160 = kTileM128N160SlicedK;
+inline constexpr TensorCoreTile kTileK160Large = kTileM256N160;
+inline constexpr long long kLargeTileMinPixels = 16384;
 inline constexpr TensorCoreTile kTileC4 = kTileM128N64C4;
 // Devices that cannot hold the rule's variant (CC 8.6, 8.9 and 12.0 give a block at most 99 KB
 // of shared memory; the sliced-K variants take 128 and 144 KB) run these (80 and 90 KB).

@@ -50,7 +50,9 @@ TEST(ConvPlan, TensorCoreTileRule) {
   auto rule = [](const ConvDims& d) { return tile_of(tensor_core_tiles(d)); };
   EXPECT_TRUE(same_tile(rule(kRow1), kTileK160));  // K = 320: two 160-wide tiles
   EXPECT_TRUE(same_tile(rule(kRow5), kTileK160));
-  EXPECT_TRUE(same_tile(rule(kRow8), kTileK160));
+  EXPECT_TRUE(same_tile(rule(kRow8), kTileK160Large));  // 32768 pixels
+  EXPECT_LT(kRow1.gemm_m(), kLargeTileMinPixels);
+  EXPECT_GE(kRow8.gemm_m(), kLargeTileMinPixels);
   EXPECT_TRUE(same_tile(rule(kRow2), kTileK128));  // K = 1280
   EXPECT_TRUE(same_tile(rule(kRow3), kTileK128));
   EXPECT_TRUE(same_tile(rule(kRow4), kTileK128));
@@ -70,7 +72,7 @@ TEST(ConvPlan, TensorCoreTileRule) {
     EXPECT_EQ(p.k_tiles_per_split, (d.gemm_k() + p.block_k - 1) / p.block_k) << d.str();
   }
   // Every rule tile is a built variant.
-  for (const TensorCoreTile& t : {kTileK128, kTileK160, kTileC4}) {
+  for (const TensorCoreTile& t : {kTileK128, kTileK160, kTileK160Large, kTileC4}) {
     bool built = false;
     for (const TensorCoreTile& b : kTensorCoreTiles) built = built || same_tile(t, b);
     EXPECT_TRUE(built);
@@ -81,6 +83,7 @@ TEST(ConvPlan, SmallDeviceTiles) {
   // Where the rule's variant needs more shared memory than a block may have (CC 8.6, 8.9, 12.0).
   auto small = [](const ConvDims& d) { return tile_of(tensor_core_tiles(d, true)); };
   EXPECT_TRUE(same_tile(small(kRow1), kTileK160Small));
+  EXPECT_TRUE(same_tile(small(kRow8), kTileK160Small));
   EXPECT_TRUE(same_tile(small(kRow2), kTileK128Small));
   EXPECT_TRUE(same_tile(small(kRow6), kTileK128Small));
   EXPECT_TRUE(same_tile(small(kRow7), kTileC4));
@@ -101,6 +104,7 @@ TEST(ConvPlan, SplitKOnTheH200) {
   EXPECT_EQ(tc_plan(kRow1, kTileM128N160SlicedK).str(), "m128_n160_k64_sk2_c8_split1x45");  // 128 tiles, 132 slots
   EXPECT_EQ(tc_plan(kRow8, kTileM128N160SlicedK).splits, 1);
   EXPECT_EQ(tc_plan(kRow8, kTileM128N160).splits, 1);
+  EXPECT_EQ(tc_plan(kRow8, kTileM256N160).str(), "m256_n160_k32_c8_split1x90");  // 256 tiles
   EXPECT_EQ(tc_plan(kRow7, kTileM128N64C4).splits, 1);  // 320 tiles, 396 slots
   // Few output tiles: split until one wave is full, never past it.
   EXPECT_EQ(tc_plan(kRow1, kTileM128N160).str(), "m128_n160_k32_c8_split2x45");    // 128 x 2 = 256 <= 264
