@@ -1,13 +1,16 @@
 // fp16 / bf16 implicit-GEMM convolution on the tensor cores (see conv_kernels.hpp), with
 // warp-level mma.sync.m16n8k16 and fp32 accumulation.
 //
-// Structure (one kernel template over the element type and the tile variant, conv_tc_tiles.cuh):
+// Structure (one kernel template over the element type and the tile variant, conv_tc_tiles.cuh;
+// the plan picks the variant for a shape, conv_plan.hpp):
 //   * A block owns kBlockM output pixels (GEMM rows) x kBlockN output channels and walks the
 //     reduction (r, s, c) in k-tiles of kBlockK. Its warps tile the output in 64 x 64 or 64 x 80
-//     pieces (4 x 8 or 4 x 10 mma tiles of 16x8, 128 or 160 fp32 accumulators per thread): per
-//     16-wide k step a warp loads 4 A and 4 or 5 B fragments (ldmatrix.x4) for 32 or 40 mma.
-//     On Hopper, mma.sync and ldmatrix share the SM's shared-memory bandwidth budget with the
-//     copies; warp tiles this large keep ldmatrix traffic below the tensor cores' pace.
+//     pieces (4 x 8 or 4 x 10 mma tiles of 16x8, 128 or 160 fp32 accumulators per thread; 64 x 32
+//     in the 8-byte-copy variant): per 16-wide k step a warp loads 4 A and 4 or 5 B fragments
+//     (ldmatrix.x4) for 32 or 40 mma. On Hopper the ldmatrix reads and the copies' writes share
+//     the SM's shared-memory bandwidth, and mma.sync runs at only part of the tensor cores' peak:
+//     a 64 x 32 warp tile (6 ldmatrix per 16 mma) needs more shared-memory cycles than its mma
+//     take; these keep it below.
 //   * Sliced K (kWarpsK = 2): two warp groups share one output tile, each taking half of every
 //     k-tile; at the end one group's sums go through shared memory to the other. That gives
 //     8 warps per SM for shapes with few output tiles without splitting the reduction across
@@ -69,7 +72,6 @@ __device__ __forceinline__ void cp_async_16_through_l1(std::uint32_t dst, const 
                : "memory");
 }
 #endif
-
 
 template <typename T, class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
