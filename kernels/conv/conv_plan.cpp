@@ -72,10 +72,11 @@ void validate_plan(const ConvPlan& plan, const ConvDims& d, const char* who) {
 
 ConvPlan tensor_core_tiles(const ConvDims& d, bool small) {
   validate_own_conv(d, "tensor_core_tiles");
+  const bool large = d.K % 160 == 0 && d.gemm_m() * d.K * d.gemm_k() >= kLargeMinMacs;
   const bool k160 = d.K % 160 == 0 && d.K % 128 != 0;
-  const bool large = d.gemm_m() >= kLargeTileMinPixels;
   const TensorCoreTile tile = d.C % 8 != 0 ? kTileC4
-                              : k160      ? (small ? kTileK160Small : large ? kTileK160Large : kTileK160)
+                              : large     ? (small ? kTileK160Small : kTileK160Large)
+                              : k160      ? (small ? kTileK160Small : kTileK160)
                                           : (small ? kTileK128Small : kTileK128);
   ConvPlan p = plan_with_tile(tile);
   p.splits = 1;

@@ -2,7 +2,11 @@
 // warp-level mma.sync.m16n8k16 and fp32 accumulation.
 //
 // Structure (one kernel template over the element type and the tile variant, conv_tc_tiles.cuh;
-// the plan picks the variant for a shape, conv_plan.hpp):
+// the plan picks the variant for a shape, conv_plan.hpp, which gives the H200 times behind it):
+//   * Variants: 128 x 160 and 128 x 128 with sliced K (K = 320; K = 640, 1280), 128 x 160 with
+//     4 warps (at least kLargeMinMacs multiply-adds and K a multiple of 160: the 128 x 128
+//     latents, C = 2560 at 16 x 16), 128 x 64 with 8-byte copies (C % 8 != 0: conv_in); 128 x 128
+//     and 128 x 160 with 4 warps also where a block gets at most 99 KB of shared memory.
 //   * A block owns kBlockM output pixels (GEMM rows) x kBlockN output channels and walks the
 //     reduction (r, s, c) in k-tiles of kBlockK. Its warps tile the output in 64 x 64 or 64 x 80
 //     pieces (4 x 8 or 4 x 10 mma tiles of 16x8, 128 or 160 fp32 accumulators per thread; 64 x 32
@@ -61,8 +65,10 @@ constexpr int kGroupM = 8;  // block order, see grouped_tile
 
 // Whether the 16-byte A (gathered input) copies go through L1 (cp.async.ca) rather than to L2
 // only (.cg, like the filter copies). Taps (r, s) and (r, s + 1) of neighbouring output pixels read
-// the same input chunks C / kBlockK k-tiles apart, close enough for L1 to serve the second read
-// when C is small (320), which takes load off L2. .dev/bench/conv measures both settings.
+// the same input chunks C / kBlockK k-tiles apart, which L1 might serve when C is small (320).
+// Off: on the H200 (.dev/bench/conv, bench of 2026-12-02, median of cold-L2 samples) .ca was
+// level or slower for the rule's variants at every shape, e.g. C320_H64 51.7 against 51.3 µs,
+// C320_H128 164.7 against 161.7, C2560_H16 88.8 against 87.2 (f16; bf16 alike).
 constexpr bool kGatherThroughL1 = false;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -70,8 +70,7 @@ struct TileConfig {
   static constexpr int kRowsPerPass = kThreads / kCopiesPerRow;
   static constexpr int kPassBytes = kRowsPerPass * kRowBytes;
   static constexpr int kACopies = kBlockM / kRowsPerPass;  // copies per thread per k-tile
-  static constexpr int kBCopies = (kBlockN + kRowsPerPass - 1) / kRowsPerPass;  // the last may be partial
-  static constexpr bool kBPartialPass = kBCopies * kRowsPerPass != kBlockN;
+  static constexpr int kBCopies = kBlockN / kRowsPerPass;
 
   static_assert(kBlockK == 32 || kBlockK == 64, "64- or 128-byte rows: the swizzle below");
   static_assert(kChunk == 8 || kChunk == 4, "16- or 8-byte copies");
@@ -83,7 +82,8 @@ struct TileConfig {
                 "an even number of k-steps per k-tile: the fragment double buffer alternates by step parity");
   static_assert(kThreads % kCopiesPerRow == 0 && kRowsPerPass % 8 == 0,
                 "whole rows per copy pass, a multiple of the 8-row swizzle period");
-  static_assert(kACopies * kRowsPerPass == kBlockM, "copy passes cover the A rows");
+  static_assert(kACopies * kRowsPerPass == kBlockM && kBCopies * kRowsPerPass == kBlockN,
+                "copy passes cover the A and B rows");
   static_assert(kStages >= 3, "the ring keeps a k-tile in flight while one is read");
 };
 
@@ -137,10 +137,10 @@ CONV_HD FragmentOffsets fragment_offsets(int tid, int step) {
 
 // The copies of one thread: a k-tile row is kCopiesPerRow copies; thread tid copies chunk
 // tid % kCopiesPerRow of tile rows tid / kCopiesPerRow + i * kRowsPerPass, of A (the gathered
-// input) and of B (the filter; rows past kBlockN in a partial last pass copy nothing). Tiles must
-// be loaded in increasing order, one load() per tile, starting at the tile given to the
-// constructor: the cursor follows them. C % kChunk == 0 keeps a copy inside one tap, and
-// R*S*C % kChunk == 0 keeps it entirely below or past the end of the reduction.
+// input) and of B (the filter). Tiles must be loaded in increasing order, one load() per tile,
+// starting at the tile given to the constructor: the cursor follows them. C % kChunk == 0 keeps a
+// copy inside one tap, and R*S*C % kChunk == 0 keeps it entirely below or past the end of the
+// reduction.
 template <class Cfg>
 class TileLoader {
  public:
@@ -161,7 +161,6 @@ class TileLoader {
     // Filter rows copy_row + i * kRowsPerPass: offsets kRowsPerPass * Kg apart.
     filter_row_ = tile_n * Cfg::kBlockN + copy_row;
     filter_offset_ = filter_row_ < p.K ? filter_row_ * p.Kg + copy_k_ : 0;
-    copy_row_ = copy_row;
     tap_.start(p, first_k_tile * Cfg::kBlockK + copy_k_);
   }
 
@@ -184,8 +183,6 @@ class TileLoader {
     const bool j_ok = j_offset + copy_k_ < p.Kg;
     CONV_UNROLL
     for (int i = 0; i < Cfg::kBCopies; ++i) {
-      // A partial last pass: rows past the B tile copy nothing.
-      if (Cfg::kBPartialPass && i == Cfg::kBCopies - 1 && copy_row_ + i * Cfg::kRowsPerPass >= Cfg::kBlockN) continue;
       const bool ok = j_ok && filter_row_ + i * Cfg::kRowsPerPass < p.K;
       copy(true, dst_ + static_cast<std::uint32_t>(Cfg::kATileBytes + i * Cfg::kPassBytes),
            ok ? filter_offset_ + i * Cfg::kRowsPerPass * p.Kg + j_offset : 0, ok);
@@ -199,7 +196,6 @@ class TileLoader {
   int pixel_offset_[Cfg::kACopies];
   int filter_row_;     // output channel of this thread's first B row
   int filter_offset_;  // of (that row, copy_k) in w (only used for rows below K)
-  int copy_row_;
   TapCursor tap_;
   int copy_k_;
   std::uint32_t dst_;  // byte offset of this thread's first copy in a stage
@@ -224,20 +220,16 @@ CONV_HD TilePosition accumulator_position(int tid, int mi, int ni, int e) {
 // The variants conv_tc.cu builds, in the order of kTensorCoreTiles (conv_plan.hpp):
 // TileConfig<block_m, block_n, block_k, warps_m, warps_n, warps_k, stages, chunk, min blocks per
 // SM>. Two blocks of 128 threads or one of 256 per SM: up to 255 registers per thread either way
-// (a 64 x 80 warp tile needs about 250). Shared memory per block: 80, 90, 128, 144, 120, 104 and
-// 48 KB.
+// (a 64 x 80 warp tile needs about 250). Shared memory per block: 80, 90, 128, 144 and 48 KB.
 using TileM128N128 = TileConfig<128, 128, 32, 2, 2, 1, 5, 8, 2>;
 using TileM128N160 = TileConfig<128, 160, 32, 2, 2, 1, 5, 8, 2>;
 using TileM128N128SlicedK = TileConfig<128, 128, 64, 2, 2, 2, 4, 8, 1>;
 using TileM128N160SlicedK = TileConfig<128, 160, 64, 2, 2, 2, 4, 8, 1>;
-using TileM256N128 = TileConfig<256, 128, 32, 4, 2, 1, 5, 8, 1>;
-using TileM256N160 = TileConfig<256, 160, 32, 4, 2, 1, 4, 8, 1>;
 using TileM128N64C4 = TileConfig<128, 64, 32, 2, 2, 1, 4, 4, 3>;
 
 template <class... Cfgs>
 struct ConfigList {};
-using AllTiles = ConfigList<TileM128N128, TileM128N160, TileM128N128SlicedK, TileM128N160SlicedK, TileM256N128,
-                            TileM256N160, TileM128N64C4>;
+using AllTiles = ConfigList<TileM128N128, TileM128N160, TileM128N128SlicedK, TileM128N160SlicedK, TileM128N64C4>;
 
 template <class Cfg>
 constexpr TensorCoreTile tile_shape() {
