@@ -1,7 +1,7 @@
-// The warp tile of the tensor-core GEMM-shaped kernels (matmul/gemm_tc.cu, conv/conv_tc.cu): each
+// The warp tile of the tensor-core GEMM kernel matmul/gemm_tc.cu (conv_tc has its own): each
 // warp owns 64 x 32 outputs = 4 x 4 mma.sync m16n8k16 tiles with fp32 accumulators, and walks
 // k-tiles of 32 held in shared rows (A as [m][k], B as [n][k], both k-contiguous). The sizes are
-// host code too: conv_tc_tiles.cuh replays the layout in the unit tests.
+// host code too.
 #pragma once
 
 #include <cstdint>

@@ -34,10 +34,11 @@ struct ConvParams {
   int k_tiles_per_split;  // k-tiles of each blockIdx.z slice
 };
 
-// Validates shape and plan (std::invalid_argument) and fills the parameters.
-inline ConvParams make_conv_params(const ConvDims& d, int block_k, const ConvPlan& plan, const char* who) {
+// Validates shape and plan (std::invalid_argument) and fills the parameters; k-tiles are
+// plan.block_k wide.
+inline ConvParams make_conv_params(const ConvDims& d, const ConvPlan& plan, const char* who) {
   validate_own_conv(d, who);
-  validate_plan(plan, d, block_k, who);
+  validate_plan(plan, d, who);
   ConvParams p{};
   p.H = d.H;
   p.W = d.W;
@@ -51,7 +52,7 @@ inline ConvParams make_conv_params(const ConvDims& d, int block_k, const ConvPla
   p.Q = d.Q();
   p.M = static_cast<int>(d.gemm_m());
   p.Kg = static_cast<int>(d.gemm_k());
-  p.k_tiles = (p.Kg + block_k - 1) / block_k;
+  p.k_tiles = (p.Kg + plan.block_k - 1) / plan.block_k;
   p.k_tiles_per_split = plan.k_tiles_per_split;
   return p;
 }

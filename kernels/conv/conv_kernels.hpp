@@ -30,14 +30,18 @@ namespace archbench::kernels::conv {
 // input type). Needs compute capability 8.0 (cp.async, bf16 mma); code built for an older
 // target writes quiet NaN instead, so a correctness check fails visibly.
 
-// The tile variant for `d` (tensor_core_tiles) and the split of the reduction that fills the
-// current device once (its SM count and the variant's occupancy). A plan made for one shape
-// serves any shape with the same C, R, S and tile variant (the check shape of a benchmark).
+// The tile variant for `d` (tensor_core_tiles; its small-device variant where the current device
+// gives a block too little shared memory) and the split of the reduction that fills the device
+// once (its SM count and the variant's occupancy). A plan made for one shape serves any shape
+// with the same C, R, S and tile variant (the check shape of a benchmark).
 [[nodiscard]] ConvPlan plan_conv_tc(DType dtype, const ConvDims& d);
+// The same for a given variant (plan_with_tile of one of kTensorCoreTiles), for benchmarks that
+// compare variants; std::invalid_argument for a tile that is not built.
+[[nodiscard]] ConvPlan plan_conv_tc(DType dtype, const ConvDims& d, const ConvPlan& tiles);
 // dtype is F16 or BF16; `workspace` holds plan.workspace_bytes(d) bytes (nullptr when 0).
 void launch_conv_tc(DType dtype, const void* x, const void* w, void* y, float* workspace, const ConvDims& d,
                     const ConvPlan& plan, cudaStream_t stream);
-// The __global__ function of one tile variant, and its name ("conv_tc_f16_n64_c8").
+// The __global__ function of one tile variant, and its name ("conv_tc_f16_m128_n160_k64_sk2_c8").
 [[nodiscard]] const void* conv_tc_kernel(DType dtype, const ConvPlan& tiles);
 [[nodiscard]] std::string conv_tc_kernel_name(DType dtype, const ConvPlan& tiles);
 

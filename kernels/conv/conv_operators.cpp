@@ -3,7 +3,8 @@
 //
 // Operators (id = conv/<name>/<dtype>/<shape>):
 //   conv_tc          own implicit GEMM on the tensor cores (mma.sync m16n8k16, fp32 accumulate,
-//                    4-stage cp.async pipeline, split-K for shapes with few output tiles);
+//                    multi-stage cp.async pipeline, block-tile variants chosen by shape, sliced K
+//                    and split-K for shapes with few output tiles; conv_tc.cu);
 //                    f16, bf16; NHWC; CC >= 8.0. All 8 shapes. Its oracle twin is
 //                    conv_cudnn_nhwc at the same dtype and shape.
 //   conv_simt        own implicit GEMM on the SIMT cores, f32; NHWC; any CC. Rows 1, 5, 6, 7.

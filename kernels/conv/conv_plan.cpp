@@ -13,8 +13,23 @@ size_t ConvPlan::workspace_bytes(const ConvDims& d) const {
 }
 
 std::string ConvPlan::str() const {
-  return "n" + std::to_string(block_n) + "_c" + std::to_string(chunk) + "_split" + std::to_string(splits) + "x" +
-         std::to_string(k_tiles_per_split);
+  std::string s = "m" + std::to_string(block_m) + "_n" + std::to_string(block_n) + "_k" + std::to_string(block_k);
+  if (warps_k > 1) s += "_sk" + std::to_string(warps_k);
+  return s + "_c" + std::to_string(chunk) + "_split" + std::to_string(splits) + "x" + std::to_string(k_tiles_per_split);
+}
+
+TensorCoreTile tile_of(const ConvPlan& plan) {
+  return {plan.block_m, plan.block_n, plan.block_k, plan.warps_k, plan.chunk};
+}
+
+ConvPlan plan_with_tile(const TensorCoreTile& tile) {
+  ConvPlan p;
+  p.block_m = tile.block_m;
+  p.block_n = tile.block_n;
+  p.block_k = tile.block_k;
+  p.warps_k = tile.warps_k;
+  p.chunk = tile.chunk;
+  return p;
 }
 
 SplitK plan_split_k(long long output_tiles, int k_tiles, long long resident_blocks, int min_k_tiles) {
@@ -44,8 +59,9 @@ void validate_own_conv(const ConvDims& d, const char* who) {
   }
 }
 
-void validate_plan(const ConvPlan& plan, const ConvDims& d, int block_k, const char* who) {
-  const long long k_tiles = (d.gemm_k() + block_k - 1) / block_k;
+void validate_plan(const ConvPlan& plan, const ConvDims& d, const char* who) {
+  if (plan.block_k < 1) throw std::invalid_argument(std::string(who) + ": plan " + plan.str() + " has no k-tile width");
+  const long long k_tiles = (d.gemm_k() + plan.block_k - 1) / plan.block_k;
   const long long splits = plan.splits;
   const long long per = plan.k_tiles_per_split;
   if (splits < 1 || splits > 65535 || per < 1 || (splits - 1) * per >= k_tiles || splits * per < k_tiles) {
@@ -54,19 +70,24 @@ void validate_plan(const ConvPlan& plan, const ConvDims& d, int block_k, const c
   }
 }
 
-ConvPlan tensor_core_tiles(const ConvDims& d) {
+ConvPlan tensor_core_tiles(const ConvDims& d, bool small) {
   validate_own_conv(d, "tensor_core_tiles");
-  ConvPlan p;
-  p.chunk = d.C % 8 == 0 ? 8 : 4;
-  p.block_n = d.K % 128 == 0 && p.chunk == 8 ? 128 : 64;
+  const bool large = d.K % 160 == 0 && d.gemm_m() * d.K * d.gemm_k() >= kLargeMinMacs;
+  const bool k160 = d.K % 160 == 0 && d.K % 128 != 0;
+  const TensorCoreTile tile = d.C % 8 != 0 ? kTileC4
+                              : large     ? (small ? kTileK160Small : kTileK160Large)
+                              : k160      ? (small ? kTileK160Small : kTileK160)
+                                          : (small ? kTileK128Small : kTileK128);
+  ConvPlan p = plan_with_tile(tile);
   p.splits = 1;
-  p.k_tiles_per_split = static_cast<int>((d.gemm_k() + kTensorCoreBlockK - 1) / kTensorCoreBlockK);
+  p.k_tiles_per_split = static_cast<int>((d.gemm_k() + p.block_k - 1) / p.block_k);
   return p;
 }
 
-ConvPlan with_split_k(ConvPlan tiles, const ConvDims& d, int block_m, int block_k, long long resident_blocks) {
-  const long long output_tiles = ((d.gemm_m() + block_m - 1) / block_m) * ((d.K + tiles.block_n - 1) / tiles.block_n);
-  const auto k_tiles = static_cast<int>((d.gemm_k() + block_k - 1) / block_k);
+ConvPlan with_split_k(ConvPlan tiles, const ConvDims& d, long long resident_blocks) {
+  const long long output_tiles =
+      ((d.gemm_m() + tiles.block_m - 1) / tiles.block_m) * ((d.K + tiles.block_n - 1) / tiles.block_n);
+  const auto k_tiles = static_cast<int>((d.gemm_k() + tiles.block_k - 1) / tiles.block_k);
   const SplitK s = plan_split_k(output_tiles, k_tiles, resident_blocks, kMinKTilesPerSplit);
   tiles.splits = s.splits;
   tiles.k_tiles_per_split = s.k_tiles_per_split;

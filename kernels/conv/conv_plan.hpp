@@ -10,18 +10,23 @@
 
 namespace archbench::kernels::conv {
 
-// A plan for one launch. The output (GEMM M x K) is cut into block tiles of 128 x block_n; the
-// reduction R*S*C into k-tiles (32 wide on the tensor cores, 8 on the SIMT path), of which each
-// of `splits` slices takes k_tiles_per_split consecutive ones. With splits > 1 every slice writes
-// fp32 partial sums to a workspace of splits x M x K floats and a second kernel adds them up.
+// A plan for one launch. The output (GEMM M x K) is cut into block tiles of block_m x block_n;
+// the reduction R*S*C into k-tiles of block_k, of which each of `splits` slices takes
+// k_tiles_per_split consecutive ones. With splits > 1 every slice writes fp32 partial sums to a
+// workspace of splits x M x K floats and a second kernel adds them up.
 struct ConvPlan {
-  int block_n = 128;  // output channels per block tile: 128 or 64 (tensor cores); 128 (SIMT)
+  int block_m = 128;  // output pixels per block tile
+  int block_n = 128;  // output channels per block tile
+  int block_k = 32;   // reduction elements per k-tile (32 or 64 on the tensor cores, 8 on the SIMT path)
+  int warps_k = 1;    // tensor cores: warp groups that split every k-tile of one block ("sliced K")
   int chunk = 8;      // elements per cp.async copy (tensor cores): 8 (16 bytes) or 4 (8 bytes)
   int splits = 1;
   int k_tiles_per_split = 0;
 
   [[nodiscard]] size_t workspace_bytes(const ConvDims& d) const;
-  [[nodiscard]] std::string str() const;  // "n128_c8_split6x60"
+  // "m128_n160_k64_sk2_c8_split1x45": the tile (sk<warps_k> only when the k-tile is sliced), the
+  // copy width, the split.
+  [[nodiscard]] std::string str() const;
 };
 
 // Splits the reduction so that `output_tiles` block tiles x splits fill the `resident_blocks`
@@ -35,25 +40,75 @@ struct SplitK {
 };
 [[nodiscard]] SplitK plan_split_k(long long output_tiles, int k_tiles, long long resident_blocks, int min_k_tiles);
 
-// Tile variant of the tensor-core kernel for a shape: 16-byte copies when C % 8 == 0, else
-// 8-byte copies (C % 4 == 0: the 4-channel conv_in); 128 output channels per block when K is a
-// multiple of 128 (640, 1280) and C % 8 == 0, else 64 (K = 320 would otherwise leave half of its
-// third 128-wide tile empty). So three variants exist: n128_c8, n64_c8, n64_c4. Not yet split
-// (splits = 1). Throws std::invalid_argument for shapes the own kernels do not support.
-[[nodiscard]] ConvPlan tensor_core_tiles(const ConvDims& d);
+// A block-tile variant of the tensor-core kernel: block_m x block_n outputs, block_k-wide
+// k-tiles, warps_k warp groups per k-tile, chunk-element copies. conv_tc.cu builds exactly the
+// variants of kTensorCoreTiles (and checks that at compile time); the warp grid and pipeline
+// depth of each are its own business.
+struct TensorCoreTile {
+  int block_m;
+  int block_n;
+  int block_k;
+  int warps_k;
+  int chunk;
+};
+// (A defaulted operator== would need C++20; the .cu files are C++17.)
+constexpr bool same_tile(const TensorCoreTile& a, const TensorCoreTile& b) {
+  return a.block_m == b.block_m && a.block_n == b.block_n && a.block_k == b.block_k && a.warps_k == b.warps_k &&
+         a.chunk == b.chunk;
+}
+// 128 x 128 / 128 x 160: 4 warps of 64 x 64 / 64 x 80 outputs, two blocks per SM.
+inline constexpr TensorCoreTile kTileM128N128{128, 128, 32, 1, 8};
+inline constexpr TensorCoreTile kTileM128N160{128, 160, 32, 1, 8};
+// The same output tiles with 8 warps: two groups split every 64-wide k-tile, one block per SM.
+inline constexpr TensorCoreTile kTileM128N128SlicedK{128, 128, 64, 2, 8};
+inline constexpr TensorCoreTile kTileM128N160SlicedK{128, 160, 64, 2, 8};
+// 8-byte copies (C % 8 != 0, the 4-channel conv_in): 4 warps of 64 x 32.
+inline constexpr TensorCoreTile kTileM128N64C4{128, 64, 32, 1, 4};
+inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128, kTileM128N160, kTileM128N128SlicedK,
+                                                      kTileM128N160SlicedK, kTileM128N64C4};
+
+// The plan rule: which variant serves which shape, measured on the H200 (.dev/bench/conv, bench of
+// 2026-12-02, median of cold-L2 samples; µs f16 / bf16, each variant at each workload shape):
+//   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4: 11.8 / 11.8).
+//   * At least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C) and K a multiple of 160:
+//     kTileK160Large, 128 x 160 with 4 warps, two blocks per SM. C320_H128 (3.0e10): 161.7 / 160.9
+//     against 188.8 / 188.5 for kTileK160; C2560_H16 (1.5e10, K = 1280): 87.2 / 86.6 against
+//     89.9 / 89.8 for kTileK128. Below the bound sliced K is ahead or level: C320_H64 (7.5e9)
+//     51.3 / 51.2 against 57.2 / 56.8, C1280_H16 (7.5e9) 52.8 / 52.4 against 52.5 / 52.4,
+//     C1280_H8 (1.9e9) 24.9 / 24.7 against 31.3 / 31.1.
+//   * Otherwise sliced K (8 warps on one output tile per SM). kTileK160 when K is a multiple of
+//     160 but not of 128 (K = 320: two full 160-wide tiles where 128 would leave half of a third
+//     one empty): C320_H64 51.3 / 51.2 (128 x 128 sliced: 72.6 / 72.8), stride 2 26.1 / 26.1.
+//     kTileK128 otherwise (640, 1280): C1280_H16 52.8 / 52.4, C1280_H8 24.9 / 24.7, C960 1x1
+//     18.9 / 19.0 (128 x 160 sliced: 54.4 / 54.4, 26.7 / 26.4, 22.8 / 22.8).
+// Where plan_split_k splits a variant the rule picks, that beat no split (C1280_H8: 24.9 against
+// 120.2 unsplit); cp.async.ca for the gathered input (kGatherThroughL1, conv_tc.cu) won nowhere.
+inline constexpr TensorCoreTile kTileK128 = kTileM128N128SlicedK;
+inline constexpr TensorCoreTile kTileK160 = kTileM128N160SlicedK;
+inline constexpr TensorCoreTile kTileK160Large = kTileM128N160;
+inline constexpr long long kLargeMinMacs = 10'000'000'000LL;
+inline constexpr TensorCoreTile kTileC4 = kTileM128N64C4;
+// Devices that cannot hold the rule's variant (CC 8.6, 8.9 and 12.0 give a block at most 99 KB
+// of shared memory; the sliced-K variants take 128 and 144 KB) run these (80 and 90 KB).
+inline constexpr TensorCoreTile kTileK128Small = kTileM128N128;
+inline constexpr TensorCoreTile kTileK160Small = kTileM128N160;
+
+// The tile variant of the tensor-core kernel for a shape (the rule above), not yet split
+// (splits = 1); with small = true the small-device one. Throws std::invalid_argument for shapes
+// the own kernels do not support.
+[[nodiscard]] ConvPlan tensor_core_tiles(const ConvDims& d, bool small = false);
 
 // `tiles` with the reduction split (plan_split_k) for a device that holds `resident_blocks`
-// blocks of the variant at once (SMs x blocks per SM); block_m x tiles.block_n block tiles,
+// blocks of the variant at once (SMs x blocks per SM), for its block_m x block_n block tiles and
 // block_k-wide k-tiles.
-[[nodiscard]] ConvPlan with_split_k(ConvPlan tiles, const ConvDims& d, int block_m, int block_k,
-                                    long long resident_blocks);
+[[nodiscard]] ConvPlan with_split_k(ConvPlan tiles, const ConvDims& d, long long resident_blocks);
 
+// The smallest block_m of the tensor-core variants: it bounds the grid's row tiles.
 constexpr int kTensorCoreBlockM = 128;
-constexpr int kTensorCoreBlockK = 32;
 constexpr int kSimtBlockM = 128;
 constexpr int kSimtBlockN = 128;
 constexpr int kSimtBlockK = 8;
-// A slice of the reduction is at least this many k-tiles (8 pipeline steps: 256 reduction
+// A slice of the reduction is at least this many k-tiles (8 pipeline steps: 256 or 512 reduction
 // elements on the tensor cores, 64 on the SIMT path); at most kMaxSplits slices.
 constexpr int kMinKTilesPerSplit = 8;
 constexpr int kMaxSplits = 64;
@@ -66,7 +121,11 @@ void validate_own_conv(const ConvDims& d, const char* who);
 
 // A plan fits a shape when its slices cover the shape's k-tiles exactly, none empty:
 // (splits - 1) * k_tiles_per_split < k_tiles <= splits * k_tiles_per_split, with
-// k_tiles = ceil(R*S*C / block_k). std::invalid_argument otherwise.
-void validate_plan(const ConvPlan& plan, const ConvDims& d, int block_k, const char* who);
+// k_tiles = ceil(R*S*C / plan.block_k). std::invalid_argument otherwise.
+void validate_plan(const ConvPlan& plan, const ConvDims& d, const char* who);
+
+// The tile fields of a plan, and a plan (not yet split) with a variant's tile.
+[[nodiscard]] TensorCoreTile tile_of(const ConvPlan& plan);
+[[nodiscard]] ConvPlan plan_with_tile(const TensorCoreTile& tile);
 
 }  // namespace archbench::kernels::conv

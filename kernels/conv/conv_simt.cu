@@ -111,7 +111,9 @@ bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) %
 ConvPlan plan_conv_simt(const ConvDims& d) {
   validate_own_conv(d, "plan_conv_simt");
   ConvPlan tiles;
+  tiles.block_m = kBlockM;
   tiles.block_n = kBlockN;
+  tiles.block_k = kBlockK;
   tiles.chunk = 4;
   int blocks_per_sm = 0;
   ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -121,12 +123,17 @@ ConvPlan plan_conv_simt(const ConvDims& d) {
   int sms = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return with_split_k(tiles, d, kBlockM, kBlockK, 1LL * sms * blocks_per_sm);
+  return with_split_k(tiles, d, 1LL * sms * blocks_per_sm);
 }
 
 void launch_conv_simt_f32(const float* x, const float* w, float* y, float* workspace, const ConvDims& d,
                           const ConvPlan& plan, cudaStream_t stream) {
-  const ConvParams p = make_conv_params(d, kBlockK, plan, "launch_conv_simt_f32");
+  if (plan.block_m != kBlockM || plan.block_n != kBlockN || plan.block_k != kBlockK || plan.warps_k != 1) {
+    throw std::invalid_argument("launch_conv_simt_f32: plan " + plan.str() + " is not for the SIMT kernel's " +
+                                std::to_string(kBlockM) + " x " + std::to_string(kBlockN) + " x " +
+                                std::to_string(kBlockK) + " tiles");
+  }
+  const ConvParams p = make_conv_params(d, plan, "launch_conv_simt_f32");
   if (!aligned16(x) || !aligned16(w) || !aligned16(y) || !aligned16(workspace)) {
     throw std::invalid_argument("launch_conv_simt_f32: x, w, y and the workspace must be 16-byte aligned");
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/ops/registry.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace archbench {
 namespace {
@@ -103,13 +104,32 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
     }
     if (s.name == "conv_tc") {
       EXPECT_EQ(s.min_cc, (arch::ComputeCapability{8, 0}));
-      EXPECT_EQ(kernels.front().name.rfind("conv_tc_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
+      EXPECT_EQ(kernels.front().name.rfind("conv_tc_" + std::string(dtype_name(s.dtype)) + "_m", 0), 0u)
           << kernels.front().name;
     }
   }
-  // The 4-channel conv_in runs the 8-byte-copy variant; K = 640 the 128-wide one.
-  EXPECT_EQ(find("conv/conv_tc/bf16/B2_C4_H64_W64_K320_3x3_s1")->kernels().front().name, "conv_tc_bf16_n64_c4");
-  EXPECT_EQ(find("conv/conv_tc/f16/B2_C960_H32_W32_K640_1x1_s1")->kernels().front().name, "conv_tc_f16_n128_c8");
+  // The 4-channel conv_in runs the 8-byte-copy variant; K = 640 the 128-wide sliced-K one, K = 320 the
+  // 160-wide sliced-K one, and the two shapes of at least 1e10 multiply-adds the 160-wide 4-warp one.
+  EXPECT_EQ(find("conv/conv_tc/bf16/B2_C4_H64_W64_K320_3x3_s1")->kernels().front().name,
+            kernels::conv::conv_tc_kernel_name(DType::BF16, kernels::conv::plan_with_tile(kernels::conv::kTileC4)));
+  EXPECT_EQ(find("conv/conv_tc/bf16/B2_C4_H64_W64_K320_3x3_s1")->kernels().front().name,
+            "conv_tc_bf16_m128_n64_k32_c4");
+  EXPECT_EQ(find("conv/conv_tc/f16/B2_C960_H32_W32_K640_1x1_s1")->kernels().front().name,
+            kernels::conv::conv_tc_kernel_name(DType::F16, kernels::conv::plan_with_tile(kernels::conv::kTileK128)));
+  EXPECT_NE(find("conv/conv_tc/f16/B2_C960_H32_W32_K640_1x1_s1")->kernels().front().name.find("_n128_"),
+            std::string::npos);
+  EXPECT_EQ(find("conv/conv_tc/f16/B2_C960_H32_W32_K640_1x1_s1")->kernels().front().name,
+            "conv_tc_f16_m128_n128_k64_sk2_c8");
+  EXPECT_EQ(find("conv/conv_tc/f16/B2_C1280_H8_W8_K1280_3x3_s1")->kernels().front().name,
+            "conv_tc_f16_m128_n128_k64_sk2_c8");
+  EXPECT_NE(find("conv/conv_tc/f16/B2_C320_H64_W64_K320_3x3_s1")->kernels().front().name.find("_n160_"),
+            std::string::npos);
+  EXPECT_EQ(find("conv/conv_tc/f16/B2_C320_H64_W64_K320_3x3_s1")->kernels().front().name,
+            "conv_tc_f16_m128_n160_k64_sk2_c8");
+  EXPECT_EQ(find("conv/conv_tc/bf16/B2_C320_H128_W128_K320_3x3_s1")->kernels().front().name,
+            "conv_tc_bf16_m128_n160_k32_c8");
+  EXPECT_EQ(find("conv/conv_tc/bf16/B2_C2560_H16_W16_K1280_3x3_s1")->kernels().front().name,
+            "conv_tc_bf16_m128_n160_k32_c8");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // How the own convolution kernels cut a problem: tile variants, split-K, shape and plan
-// validation. The H200 expectations use its 132 SMs with 2 resident blocks of the 256-thread
-// variants and 3 of the 128-thread (64-channel) one.
+// validation. The H200 expectations use its 132 SMs with the resident blocks of each variant:
+// 2 of the 128-thread 64 x 64 / 64 x 80 warp-tile variants, 1 of the 256-thread (sliced-K) ones,
+// 3 of the 128-thread 8-byte-copy one.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,6 +13,7 @@
 namespace archbench::kernels::conv {
 namespace {
 
+constexpr long long kH200OnePerSm = 132;
 constexpr long long kH200TwoPerSm = 132 * 2;
 constexpr long long kH200ThreePerSm = 132 * 3;
 
@@ -25,44 +27,109 @@ const ConvDims kRow6{2, 32, 32, 960, 640, 1, 1, 1, 0};
 const ConvDims kRow7{2, 64, 64, 4, 320, 3, 3, 1, 1};
 const ConvDims kRow8{2, 128, 128, 320, 320, 3, 3, 1, 1};
 
-ConvPlan tc_plan(const ConvDims& d) {
-  const ConvPlan tiles = tensor_core_tiles(d);
-  return with_split_k(tiles, d, kTensorCoreBlockM, kTensorCoreBlockK,
-                      tiles.block_n == 128 ? kH200TwoPerSm : kH200ThreePerSm);
+// Resident blocks per H200 of a variant (see the file comment).
+long long h200_slots(const TensorCoreTile& t) {
+  if (t.chunk == 4) return kH200ThreePerSm;
+  return t.warps_k > 1 ? kH200OnePerSm : kH200TwoPerSm;
+}
+
+// The plan plan_conv_tc makes on the H200 for a given variant, or for the rule's.
+ConvPlan tc_plan(const ConvDims& d, const TensorCoreTile& t) {
+  return with_split_k(plan_with_tile(t), d, h200_slots(t));
 }
 
 ConvPlan simt_plan(const ConvDims& d) {
   ConvPlan tiles;
+  tiles.block_m = kSimtBlockM;
   tiles.block_n = kSimtBlockN;
-  return with_split_k(tiles, d, kSimtBlockM, kSimtBlockK, kH200TwoPerSm);
+  tiles.block_k = kSimtBlockK;
+  return with_split_k(tiles, d, kH200TwoPerSm);
 }
 
-TEST(ConvPlan, TensorCoreTileVariants) {
-  EXPECT_EQ(tensor_core_tiles(kRow1).str(), "n64_c8_split1x90");  // K = 320: five 64-wide tiles
-  EXPECT_EQ(tensor_core_tiles(kRow2).str(), "n128_c8_split1x360");
-  EXPECT_EQ(tensor_core_tiles(kRow4).str(), "n128_c8_split1x720");
-  EXPECT_EQ(tensor_core_tiles(kRow6).str(), "n128_c8_split1x30");  // K = 640
-  EXPECT_EQ(tensor_core_tiles(kRow7).str(), "n64_c4_split1x2");    // C = 4: 8-byte copies, 36 -> 2 k-tiles
-  EXPECT_EQ(tensor_core_tiles(ConvDims{1, 8, 8, 4, 256, 3, 3, 1, 1}).block_n, 64);  // c4 exists only at 64
-  EXPECT_EQ(tensor_core_tiles(ConvDims{1, 8, 8, 12, 256, 3, 3, 1, 1}).chunk, 4);    // 12 % 8 != 0
+TEST(ConvPlan, TensorCoreTileRule) {
+  auto rule = [](const ConvDims& d) { return tile_of(tensor_core_tiles(d)); };
+  auto macs = [](const ConvDims& d) { return d.gemm_m() * d.K * d.gemm_k(); };
+  EXPECT_TRUE(same_tile(rule(kRow1), kTileK160));  // K = 320: two 160-wide tiles
+  EXPECT_TRUE(same_tile(rule(kRow5), kTileK160));
+  EXPECT_TRUE(same_tile(rule(kRow8), kTileK160Large));  // 3.0e10 multiply-adds
+  EXPECT_TRUE(same_tile(rule(kRow2), kTileK128));       // K = 1280
+  EXPECT_TRUE(same_tile(rule(kRow3), kTileK128));
+  EXPECT_TRUE(same_tile(rule(kRow4), kTileK160Large));  // K = 1280, 1.5e10 multiply-adds
+  EXPECT_TRUE(same_tile(rule(kRow6), kTileK128));       // K = 640
+  EXPECT_LT(macs(kRow1), kLargeMinMacs);
+  EXPECT_LT(macs(kRow2), kLargeMinMacs);
+  EXPECT_GE(macs(kRow4), kLargeMinMacs);
+  EXPECT_GE(macs(kRow8), kLargeMinMacs);
+  // Large but K not a multiple of 160 (a 160-wide tile would leave part of one empty): 128.
+  EXPECT_TRUE(same_tile(rule(ConvDims{2, 64, 64, 512, 512, 3, 3, 1, 1}), kTileK128));
+  EXPECT_TRUE(same_tile(rule(kRow7), kTileC4));    // C = 4: 8-byte copies
+  EXPECT_TRUE(same_tile(rule(ConvDims{1, 8, 8, 12, 256, 3, 3, 1, 1}), kTileC4));  // 12 % 8 != 0
+  EXPECT_TRUE(same_tile(rule(ConvDims{1, 8, 8, 16, 200, 3, 3, 1, 1}), kTileK128));  // neither: 128
+  EXPECT_EQ(kTileK128.block_n, 128);
+  EXPECT_EQ(kTileK160.block_n, 160);
+  EXPECT_EQ(kTileK128.chunk, 8);
+  EXPECT_EQ(kTileK160.chunk, 8);
+  EXPECT_EQ(kTileK160Large.block_n, 160);
+  EXPECT_EQ(kTileK160Large.warps_k, 1);
+  EXPECT_EQ(kTileC4.chunk, 4);
+  // Not yet split: one slice of every k-tile.
+  for (const ConvDims& d : {kRow1, kRow2, kRow4, kRow6, kRow7}) {
+    const ConvPlan p = tensor_core_tiles(d);
+    EXPECT_EQ(p.splits, 1) << d.str();
+    EXPECT_EQ(p.k_tiles_per_split, (d.gemm_k() + p.block_k - 1) / p.block_k) << d.str();
+  }
+  // Every rule tile is a built variant.
+  for (const TensorCoreTile& t : {kTileK128, kTileK160, kTileK160Large, kTileC4}) {
+    bool built = false;
+    for (const TensorCoreTile& b : kTensorCoreTiles) built = built || same_tile(t, b);
+    EXPECT_TRUE(built);
+  }
+}
+
+TEST(ConvPlan, SmallDeviceTiles) {
+  // Where the rule's variant needs more shared memory than a block may have (CC 8.6, 8.9, 12.0).
+  auto small = [](const ConvDims& d) { return tile_of(tensor_core_tiles(d, true)); };
+  EXPECT_TRUE(same_tile(small(kRow1), kTileK160Small));
+  EXPECT_TRUE(same_tile(small(kRow8), kTileK160Small));
+  EXPECT_TRUE(same_tile(small(kRow4), kTileK160Small));
+  EXPECT_TRUE(same_tile(small(kRow2), kTileK128Small));
+  EXPECT_TRUE(same_tile(small(kRow6), kTileK128Small));
+  EXPECT_TRUE(same_tile(small(kRow7), kTileC4));
+  EXPECT_EQ(kTileK160Small.block_n, 160);
+  EXPECT_EQ(kTileK128Small.block_n, 128);
+  EXPECT_EQ(kTileK128Small.warps_k, 1);  // the sliced-K variants are the large ones
+  EXPECT_EQ(kTileK160Small.warps_k, 1);
+}
+
+TEST(ConvPlan, PlanNames) {
+  EXPECT_EQ(plan_with_tile(kTileM128N160SlicedK).str(), "m128_n160_k64_sk2_c8_split1x0");
+  EXPECT_EQ(tc_plan(kRow7, kTileM128N64C4).str(), "m128_n64_k32_c4_split1x2");  // 36 -> 2 k-tiles
+  EXPECT_EQ(simt_plan(kRow5).str(), "m128_n128_k8_c8_split5x72");
 }
 
 TEST(ConvPlan, SplitKOnTheH200) {
   // Enough output tiles for the machine: no split.
-  EXPECT_EQ(tc_plan(kRow1).splits, 1);  // 64 x 5 = 320 tiles, 396 slots
-  EXPECT_EQ(tc_plan(kRow7).splits, 1);
-  EXPECT_EQ(tc_plan(kRow8).splits, 1);
+  EXPECT_EQ(tc_plan(kRow1, kTileM128N160SlicedK).str(), "m128_n160_k64_sk2_c8_split1x45");  // 128 tiles, 132 slots
+  EXPECT_EQ(tc_plan(kRow8, kTileM128N160SlicedK).splits, 1);
+  EXPECT_EQ(tc_plan(kRow8, kTileM128N160).str(), "m128_n160_k32_c8_split1x90");  // 512 tiles
+  EXPECT_EQ(tc_plan(kRow7, kTileM128N64C4).splits, 1);  // 320 tiles, 396 slots
   // Few output tiles: split until one wave is full, never past it.
-  EXPECT_EQ(tc_plan(kRow2).str(), "n128_c8_split6x60");   // 40 tiles x 6 = 240 <= 264
-  EXPECT_EQ(tc_plan(kRow3).str(), "n128_c8_split26x14");  // 10 tiles x 26 = 260 <= 264
-  EXPECT_EQ(tc_plan(kRow4).str(), "n128_c8_split6x120");
-  EXPECT_EQ(tc_plan(kRow5).str(), "n64_c8_split4x23");  // 80 tiles x 4 = 320 <= 396; 90 = 3 x 23 + 21
-  EXPECT_EQ(tc_plan(kRow6).str(), "n128_c8_split3x10");  // 80 tiles; 30 k-tiles, >= 8 each
+  EXPECT_EQ(tc_plan(kRow1, kTileM128N160).str(), "m128_n160_k32_c8_split2x45");    // 128 x 2 = 256 <= 264
+  EXPECT_EQ(tc_plan(kRow2, kTileM128N128).str(), "m128_n128_k32_c8_split6x60");    // 40 tiles x 6 = 240 <= 264
+  EXPECT_EQ(tc_plan(kRow2, kTileM128N128SlicedK).str(), "m128_n128_k64_sk2_c8_split3x60");  // 40 x 3 <= 132
+  EXPECT_EQ(tc_plan(kRow3, kTileM128N128).str(), "m128_n128_k32_c8_split26x14");   // 10 tiles x 26 = 260 <= 264
+  EXPECT_EQ(tc_plan(kRow3, kTileM128N128SlicedK).str(), "m128_n128_k64_sk2_c8_split13x14");
+  EXPECT_EQ(tc_plan(kRow4, kTileM128N128).str(), "m128_n128_k32_c8_split6x120");
+  EXPECT_EQ(tc_plan(kRow4, kTileM128N160).str(), "m128_n160_k32_c8_split8x90");     // 32 tiles x 8 = 256
+  EXPECT_EQ(tc_plan(kRow5, kTileM128N160).str(), "m128_n160_k32_c8_split8x12");     // 32 tiles x 8 = 256
+  EXPECT_EQ(tc_plan(kRow5, kTileM128N160SlicedK).str(), "m128_n160_k64_sk2_c8_split4x12");  // 45 = 3 x 12 + 9
+  EXPECT_EQ(tc_plan(kRow6, kTileM128N128).str(), "m128_n128_k32_c8_split3x10");     // 80 tiles; 30 k-tiles, >= 8 each
+  EXPECT_EQ(tc_plan(kRow6, kTileM128N128SlicedK).str(), "m128_n128_k64_sk2_c8_split1x15");  // 80 tiles, 132 slots
   // SIMT: 128 x 128 tiles, k-tiles of 8.
   EXPECT_EQ(simt_plan(kRow1).splits, 1);
-  EXPECT_EQ(simt_plan(kRow5).str(), "n128_c8_split5x72");
-  EXPECT_EQ(simt_plan(kRow6).str(), "n128_c8_split3x40");
-  EXPECT_EQ(simt_plan(kRow7).str(), "n128_c8_split1x5");
+  EXPECT_EQ(simt_plan(kRow5).str(), "m128_n128_k8_c8_split5x72");
+  EXPECT_EQ(simt_plan(kRow6).str(), "m128_n128_k8_c8_split3x40");
+  EXPECT_EQ(simt_plan(kRow7).str(), "m128_n128_k8_c8_split1x5");
 }
 
 TEST(ConvPlan, SplitKInvariants) {
@@ -115,18 +182,22 @@ TEST(ConvPlan, ValidateOwnConvSaysWhy) {
 }
 
 TEST(ConvPlan, ValidatePlanChecksTheCover) {
-  const ConvPlan good = tc_plan(kRow3);  // 26 x 14 over 360 k-tiles
-  EXPECT_NO_THROW(validate_plan(good, kRow3, kTensorCoreBlockK, "test"));
+  const ConvPlan good = tc_plan(kRow3, kTileM128N128);  // 26 x 14 over 360 k-tiles of 32
+  EXPECT_NO_THROW(validate_plan(good, kRow3, "test"));
   // The check shape of a benchmark has the same reduction: the bench plan fits it.
-  EXPECT_NO_THROW(validate_plan(good, kRow3.check_dims(), kTensorCoreBlockK, "test"));
+  EXPECT_NO_THROW(validate_plan(good, kRow3.check_dims(), "test"));
   ConvPlan short_cover = good;
   short_cover.splits = 25;  // 350 < 360
-  EXPECT_THROW(validate_plan(short_cover, kRow3, kTensorCoreBlockK, "test"), std::invalid_argument);
+  EXPECT_THROW(validate_plan(short_cover, kRow3, "test"), std::invalid_argument);
   ConvPlan empty_slice = good;
   empty_slice.splits = 27;  // slice 26 would start at 364 > 360
-  EXPECT_THROW(validate_plan(empty_slice, kRow3, kTensorCoreBlockK, "test"), std::invalid_argument);
+  EXPECT_THROW(validate_plan(empty_slice, kRow3, "test"), std::invalid_argument);
   // A plan for another reduction length does not fit.
-  EXPECT_THROW(validate_plan(good, kRow1, kTensorCoreBlockK, "test"), std::invalid_argument);
+  EXPECT_THROW(validate_plan(good, kRow1, "test"), std::invalid_argument);
+  // Nor one for another k-tile width: 26 x 14 of 64 would be 180 k-tiles.
+  ConvPlan wider = good;
+  wider.block_k = 64;
+  EXPECT_THROW(validate_plan(wider, kRow3, "test"), std::invalid_argument);
 }
 
 }  // namespace
