@@ -13,11 +13,7 @@
 
 namespace archbench::kernels {
 
-namespace {
-
-// The current device's value of `attr`, read once per device (no synchronization).
-template <cudaDeviceAttr kAttr>
-int cached_device_attribute() {
+int current_sm_count() {
   static std::array<std::atomic<int>, 64> cache{};  // per device id; 0 = not read yet
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
@@ -25,19 +21,11 @@ int cached_device_attribute() {
   if (slot < cache.size()) {
     if (const int known = cache[slot].load(std::memory_order_relaxed); known > 0) return known;
   }
-  int value = 0;
-  ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&value, kAttr, device));
-  value = std::max(value, 1);
-  if (slot < cache.size()) cache[slot].store(value, std::memory_order_relaxed);
-  return value;
-}
-
-}  // namespace
-
-int current_sm_count() { return cached_device_attribute<cudaDevAttrMultiProcessorCount>(); }
-
-int max_dynamic_shared_memory_per_block() {
-  return cached_device_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>();
+  int sms = 0;
+  ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  sms = std::max(sms, 1);
+  if (slot < cache.size()) cache[slot].store(sms, std::memory_order_relaxed);
+  return sms;
 }
 
 int resident_blocks_per_sm(const void* kernel, int threads, size_t smem) {

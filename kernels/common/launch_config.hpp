@@ -1,4 +1,4 @@
-// Grid sizing: the device's SM count, its per-block shared-memory limit and a kernel's occupancy, each
+// Grid sizing for the memory-bound kernels: the device's SM count and a kernel's occupancy, each
 // read once per device (and kernel) and cached.
 #pragma once
 
@@ -8,10 +8,6 @@ namespace archbench::kernels {
 
 // Streaming multiprocessors of the current device (no synchronization).
 [[nodiscard]] int current_sm_count();
-
-// The most dynamic shared memory one block of the current device may opt in to (227 KB on 9.0,
-// 163 KB on 8.0, 99 KB on 8.6 / 8.9 / 12.0), so that a launch can pick a tiling that fits.
-[[nodiscard]] int max_dynamic_shared_memory_per_block();
 
 // Blocks of `kernel` (a __global__ host stub) at `threads` threads and `smem` bytes of dynamic
 // shared memory that one SM of the current device holds at once (cudaOccupancy..., at least 1).

@@ -68,8 +68,6 @@ class Sd15StepOperator final : public Operator {
     std::vector<KernelRef> all{
         {"timestep_embedding_" + t, elementwise::timestep_embedding_kernel(d)},
         {"gemm_tc_" + t, d == DType::F16 ? matmul::gemm_tc_f16_kernel() : matmul::gemm_tc_bf16_kernel()},
-        {"gemm_tc_compact_" + t,
-         d == DType::F16 ? matmul::gemm_tc_compact_f16_kernel() : matmul::gemm_tc_compact_bf16_kernel()},
         {"silu_" + t, elementwise::activation_kernel(elementwise::Activation::Silu, d)},
         {"groupnorm_nhwc_split_silu_" + t, norm::groupnorm_split_kernel(d, GroupNormLayout::NHWC, true)},
         {"groupnorm_nhwc_generic_silu_" + t, norm::groupnorm_generic_kernel(d, GroupNormLayout::NHWC, true)},

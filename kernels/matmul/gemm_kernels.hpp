@@ -38,12 +38,8 @@ void launch_gemm_tc_f16(const __half* A, const __half* B, __half* C, int M, int 
 void launch_gemm_tc_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C,
                          int M, int N, int K, cudaStream_t stream);
 
-// Addresses of the __global__ functions the two functions above launch: each picks, per product
-// and device, the wide tiling (128 x 256 blocks; large products) or the compact one (128 x 128
-// blocks; short K, small products, devices with 99 KB of shared memory per block).
+// Addresses of the __global__ functions launched by the two functions above.
 [[nodiscard]] const void* gemm_tc_f16_kernel();
 [[nodiscard]] const void* gemm_tc_bf16_kernel();
-[[nodiscard]] const void* gemm_tc_compact_f16_kernel();
-[[nodiscard]] const void* gemm_tc_compact_bf16_kernel();
 
 }  // namespace archbench::kernels::matmul

@@ -1,11 +1,12 @@
 // The block of the tensor-core GEMM, templated on its tiling (gemm_tc_tiles.cuh): gemm_tc.cu wraps
-// it in its __global__ functions, .dev/bench/gemm in its variants. C[M,N] = A[M,K] · B[N,K]ᵀ
-// (gemm_kernels.hpp), mma.sync.m16n8k16 with fp32 accumulation.
+// it, at KernelTiling, in its __global__ function, .dev/bench/gemm in its variants.
+// C[M,N] = A[M,K] · B[N,K]ᵀ (gemm_kernels.hpp), mma.sync.m16n8k16 with fp32 accumulation.
 //
 // Main loop, per k-tile kt (kKSteps mma k steps of 16):
 //   * cp.async copies of k-tile kt + Stages - 1 are spread over k steps 0..kKSteps-2 (a few per
-//     step rather than a burst that stalls the mma behind it) and committed as one group, into the
-//     stage k-tile kt - 1 used. One group per k-tile, committed even when empty, so that
+//     step rather than a burst that stalls the mma behind it; a 32-wide k-tile has two k steps, so
+//     its 8 copies per thread all go at step 0) and committed as one group, into the stage
+//     k-tile kt - 1 used. One group per k-tile, committed even when empty, so that
 //     wait_group<Stages-2> at the last k step of kt means "k-tile kt + 1 has landed".
 //   * Fragments are double-buffered in registers: k step ks issues the ldmatrix of step ks + 1,
 //     then the 32 mma of step ks, so shared-memory latency hides behind tensor-core work. The

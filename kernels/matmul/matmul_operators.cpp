@@ -88,13 +88,9 @@ void register_operators(Registry& r) {
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_simt", DType::F32, Impl::Own, {7, 5}, shape), shape.dims,
                                          launch_simt, std::vector<KernelRef>{{"gemm_simt_f32", gemm_simt_f32_kernel()}}));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_tc", DType::F16, Impl::Own, {8, 0}, shape), shape.dims,
-                                         launch_tc_f16,
-                                         std::vector<KernelRef>{{"gemm_tc_f16", gemm_tc_f16_kernel()},
-                                                                {"gemm_tc_compact_f16", gemm_tc_compact_f16_kernel()}}));
+                                         launch_tc_f16, std::vector<KernelRef>{{"gemm_tc_f16", gemm_tc_f16_kernel()}}));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_tc", DType::BF16, Impl::Own, {8, 0}, shape), shape.dims,
-                                         launch_tc_bf16,
-                                         std::vector<KernelRef>{{"gemm_tc_bf16", gemm_tc_bf16_kernel()},
-                                                                {"gemm_tc_compact_bf16", gemm_tc_compact_bf16_kernel()}}));
+                                         launch_tc_bf16, std::vector<KernelRef>{{"gemm_tc_bf16", gemm_tc_bf16_kernel()}}));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::F16, Impl::Own, {9, 0}, shape), shape.dims,
                                          launch_wgmma_f16, wgmma_kernels("gemm_wgmma_f16", gemm_wgmma_f16_kernel)));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::BF16, Impl::Own, {9, 0}, shape), shape.dims,

@@ -151,7 +151,7 @@ TEST(Sd15StepOperators, RegisteredWithEveryKernel) {
                                     "geglu_" + t, "layernorm_" + t, "timestep_embedding_" + t}) {
       EXPECT_TRUE(names.contains(must)) << op->id() << " lacks " << must;
     }
-    EXPECT_EQ(kernels.size(), 17u) << op->id();  // 16 named + one conv_tc tile variant (3x3 and 1x1 agree)
+    EXPECT_EQ(kernels.size(), 16u) << op->id();  // 15 named + one conv_tc tile variant (3x3 and 1x1 agree)
   }
   for (const std::string dt : {"f16", "bf16"}) {
     EXPECT_TRUE(ids.contains("composite/sd15_step/" + dt + "/B2_H64_W64_C320_heads8_S3"));

@@ -280,38 +280,23 @@ void replay_edge_shapes() {
   replay<Tl>(1, 1, 16);
 }
 
-TEST(GemmTcTiles, WideTilingComputesTheProduct) { replay_edge_shapes<WideTiling>(); }
-TEST(GemmTcTiles, CompactTilingComputesTheProduct) { replay_edge_shapes<CompactTiling>(); }
-// The other layouts the bench measures (.dev/bench/gemm): 32-wide k-tiles (4 chunks per row,
-// two rows per swizzle line), padded rows, the direct epilogue.
-TEST(GemmTcTiles, NarrowKTilesComputeTheProduct) {
-  replay_edge_shapes<Tiling<128, 256, 32, 4, 1>>();
-  replay_edge_shapes<Tiling<128, 128, 32, 4, 2>>();
-}
-TEST(GemmTcTiles, PaddedRowsAndDirectEpilogueComputeTheProduct) {
+TEST(GemmTcTiles, KernelTilingComputesTheProduct) { replay_edge_shapes<KernelTiling>(); }
+// The other layouts the template offers and the bench measures (.dev/bench/gemm): 64-wide k-tiles
+// (8 chunks per row, one row per swizzle line), 128 x 256 blocks, padded rows, the direct epilogue.
+TEST(GemmTcTiles, OtherLayoutsComputeTheProduct) {
+  replay_edge_shapes<Tiling<128, 128, 64, 3, 2>>();
   replay_edge_shapes<Tiling<128, 256, 32, 4, 1, false>>();
   replay_edge_shapes<Tiling<128, 256, 64, 3, 1, true, Epilogue::Direct>>();
 }
 
-TEST(GemmTcTiles, TilingFitsTheDevice) {
-  // The shared memory and register budgets of the two tilings (H200: 227 KB per block, 228 per SM).
-  EXPECT_EQ(WideTiling::kSmemBytes, 3 * 384 * 128);
-  EXPECT_EQ(CompactTiling::kSmemBytes, 3 * 256 * 128);
-  EXPECT_LE(2 * CompactTiling::kSmemBytes + 2 * 1024, 228 * 1024) << "two compact blocks per SM";
-  EXPECT_EQ(WideTiling::kThreads, 256);
-  EXPECT_EQ(CompactTiling::kThreads, 128);
-}
-
-TEST(GemmTcTiles, ChoiceByShapeAndDevice) {
-  constexpr int kH200Smem = 227 * 1024;
-  // The workload shapes on an H200 (132 SMs).
-  EXPECT_EQ(choose_tiling(4096, 4096, 4096, 132, kH200Smem), TcTiling::Wide);
-  EXPECT_EQ(choose_tiling(4608, 12288, 3072, 132, kH200Smem), TcTiling::Wide);
-  EXPECT_EQ(choose_tiling(8192, 960, 320, 132, kH200Smem), TcTiling::Compact);
-  EXPECT_EQ(choose_tiling(8192, 2560, 320, 132, kH200Smem), TcTiling::Compact);
-  // Too few wide tiles for the SMs; a device with 99 KB per block.
-  EXPECT_EQ(choose_tiling(512, 1024, 4096, 132, kH200Smem), TcTiling::Compact);
-  EXPECT_EQ(choose_tiling(4096, 4096, 4096, 84, 99 * 1024), TcTiling::Compact);
+TEST(GemmTcTiles, KernelTilingFitsTheDevice) {
+  // 4 stages of (128 + 128) rows of 64 bytes; the staging of 4 warps x 8 KB fits inside the ring.
+  EXPECT_EQ(KernelTiling::kSmemBytes, 4 * 256 * 64);
+  EXPECT_LE(KernelTiling::kStagingBytes, KernelTiling::kRingBytes);
+  // Two blocks per SM on the H200 (228 KB per SM, 1 KB reserved per block) and on 8.0 (164 KB).
+  EXPECT_LE(2 * (KernelTiling::kSmemBytes + 1024), 164 * 1024) << "two blocks per SM";
+  EXPECT_EQ(KernelTiling::kThreads, 128);
+  EXPECT_EQ(KernelTiling::kMinBlocksPerSm, 2);
 }
 
 }  // namespace
