@@ -82,7 +82,7 @@ inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128, kTileM128N1
 //     kTileK128 otherwise (640, 1280): C1280_H16 52.8 / 52.4, C1280_H8 24.9 / 24.7, C960 1x1
 //     18.9 / 19.0 (128 x 160 sliced: 54.4 / 54.4, 26.7 / 26.4, 22.8 / 22.8).
 // Where plan_split_k splits a variant the rule picks, that beat no split (C1280_H8: 24.9 against
-// 120.2 unsplit); cp.async.ca for the gathered input (kGatherThroughL1, conv_tc.cu) won nowhere.
+// 120.2 unsplit); cp.async.ca for the gathered input (conv_tc.cu) won nowhere.
 inline constexpr TensorCoreTile kTileK128 = kTileM128N128SlicedK;
 inline constexpr TensorCoreTile kTileK160 = kTileM128N160SlicedK;
 inline constexpr TensorCoreTile kTileK160Large = kTileM128N160;

@@ -63,32 +63,17 @@ using namespace tensor_core;  // ElementTraits, cp.async, ldmatrix, mma (kernels
 
 constexpr int kGroupM = 8;  // block order, see grouped_tile
 
-// Whether the 16-byte A (gathered input) copies go through L1 (cp.async.ca) rather than to L2
-// only (.cg, like the filter copies). Taps (r, s) and (r, s + 1) of neighbouring output pixels read
-// the same input chunks C / kBlockK k-tiles apart, which L1 might serve when C is small (320).
-// Off: on the H200 (.dev/bench/conv, bench of 2026-12-02, median of cold-L2 samples) .ca was
-// level or slower for the rule's variants at every shape, e.g. C320_H64 51.7 against 51.3 µs,
-// C320_H128 164.7 against 161.7, C2560_H16 88.8 against 87.2 (f16; bf16 alike).
-constexpr bool kGatherThroughL1 = false;
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-// tensor_core::cp_async<16> bypasses L1; this is its L1-allocating twin (same zero-fill rule).
-__device__ __forceinline__ void cp_async_16_through_l1(std::uint32_t dst, const void* src, bool valid) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
-               : "memory");
-}
-#endif
+// The gathered input copies go to L2 only (cp.async.cg), like the filter copies. Taps (r, s) and
+// (r, s + 1) of neighbouring output pixels read the same input chunks C / kBlockK k-tiles apart,
+// which L1 might serve when C is small, but .ca was level or slower on the H200 for every chosen
+// variant and shape (2026-12-02, median of cold-L2 samples: C320_H64 51.7 against 51.3 µs,
+// C320_H128 164.7 against 161.7, C2560_H16 88.8 against 87.2, f16; bf16 alike).
 
 template <typename T, class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     conv_tc(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y, float* __restrict__ partial,
             ConvParams p) {
   using Traits = ElementTraits<T>;
-  constexpr int kFragsM = Cfg::kFragsM;
-  constexpr int kFragsN = Cfg::kFragsN;
-  constexpr int kSteps = Cfg::kSteps;
-  constexpr int kStages = Cfg::kStages;
-  constexpr std::uint32_t kStageBytes = Cfg::kStageBytes;
   const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
   const int split = static_cast<int>(blockIdx.z);
@@ -97,6 +82,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   float* const slice = split_k ? partial + static_cast<std::size_t>(split) * p.M * p.K : nullptr;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr int kFragsM = Cfg::kFragsM;
+  constexpr int kFragsN = Cfg::kFragsN;
+  constexpr int kSteps = Cfg::kSteps;
+  constexpr int kStages = Cfg::kStages;
+  constexpr std::uint32_t kStageBytes = Cfg::kStageBytes;
   extern __shared__ __align__(128) unsigned char smem[];
   const std::uint32_t smem_base = smem_address(smem);
 
@@ -105,11 +95,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   TileLoader<Cfg> loader(p, tile_m, tile_n, tid, tiles.begin);
   auto load_tile = [&](int k_tile, std::uint32_t stage_offset) {
     loader.load(p, k_tile, [&](bool filter, std::uint32_t dst, int offset, bool valid) {
-      if (kGatherThroughL1 && Cfg::kChunk == 8 && !filter) {
-        cp_async_16_through_l1(smem_base + stage_offset + dst, x + offset, valid);
-      } else {
-        cp_async<Cfg::kChunk * 2>(smem_base + stage_offset + dst, (filter ? w : x) + offset, valid);
-      }
+      cp_async<Cfg::kChunk * 2>(smem_base + stage_offset + dst, (filter ? w : x) + offset, valid);
     });
   };
 
