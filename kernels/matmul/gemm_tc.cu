@@ -3,13 +3,12 @@
 // target from sm_80 up (no wgmma / TMA; gemm_wgmma.cu is the Hopper-only GEMM).
 //
 // Structure (gemm_tc_kernel.cuh has the block, gemm_tc_tiles.cuh the tiling and index maths):
-//   * One kernel, gemm_tc, instantiated for __half and __nv_bfloat16: a block of 128 threads
-//     (4 warps, 2 x 2) owns 128 x 128 of C; two blocks per SM, so one block's prologue, barriers
-//     and epilogue overlap the other's mma.
+//   * One kernel, gemm_tc, instantiated for __half and __nv_bfloat16: a block of 256 threads
+//     (8 warps, 4 x 2) owns 256 x 128 of C; one block per SM.
 //   * Every warp owns 64 x 64 of C (4 x 8 mma tiles, 128 fp32 accumulators per thread), fed by
 //     ldmatrix.x4 from shared memory with fragments double-buffered in registers.
 //   * Global -> shared copies use cp.async (16 bytes, no register staging) into a 4-stage ring of
-//     32-wide k-tiles (64 KB) whose rows are XOR-swizzled: conflict-free for ldmatrix and for the
+//     32-wide k-tiles (96 KB) whose rows are XOR-swizzled: conflict-free for ldmatrix and for the
 //     copies, without padding.
 //   * The epilogue rounds each warp's outputs into shared memory and stores 16 bytes per lane,
 //     whole 128-byte row segments of C.
@@ -39,7 +38,7 @@ __global__ void __launch_bounds__(KernelTiling::kThreads, KernelTiling::kMinBloc
 template <typename T>
 void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K, cudaStream_t stream) {
   validate_gemm_launch(fn, GemmTiling{KernelTiling::kBlockM, KernelTiling::kBlockN, tc::kChunkElems}, A, B, C, M, N, K);
-  // 64 KB of dynamic shared memory: above the default 48 KB limit.
+  // 96 KB of dynamic shared memory: above the default 48 KB limit.
   opt_in_dynamic_shared_memory(reinterpret_cast<const void*>(&gemm_tc<T>), KernelTiling::kSmemBytes, "gemm_tc");
   const dim3 grid((N + KernelTiling::kBlockN - 1) / KernelTiling::kBlockN,
                   (M + KernelTiling::kBlockM - 1) / KernelTiling::kBlockM);

@@ -166,22 +166,22 @@ GEMM_TC_HD std::uint32_t staging_read_offset(int lane, int p) {
   return static_cast<std::uint32_t>(row * kStagingRowBytes + ((lane % 8) ^ (row % 8)) * kChunkBytes);
 }
 
-// ---- The tiling gemm_tc.cu compiles: 128 x 128 per block, 4 warps (2 x 2) of 64 x 64, 32-wide
-// k-tiles in a 4-stage ring, 64 KB of shared memory, two blocks per SM (at most 255 registers a
-// thread; one block on 8.6 / 8.9 / 12.0, whose SMs hold 100 KB). One block's prologue, barriers
-// and epilogue overlap the other's mma.
-// Measured on the H200 (same process as cuBLAS, cold L2, median of 30; .dev/bench/gemm names its
-// variants by these arguments, this one "c128x128_k32_s4"), it is the best or within 3% of the
-// best of the layouts tried at every workload shape and dtype. cuBLAS time / its time:
-//   M x N x K              f16   bf16
-//   4096 x 4096 x 4096     0.58  0.57
-//   4608 x 12288 x 3072    0.57  0.56
-//   8192 x 960 x 320       0.76  0.71
-//   8192 x 2560 x 320      0.72  0.72
-// The best 128 x 256 tiling (8 warps, one block per SM, also 32-wide k-tiles and 4 stages) was
-// ahead by more than 1% only at 4096^3 (2.5%) and about 3% behind at 4608 x 12288 x 3072: no shape
-// rule separates the two, so the kernel has one tiling.
-using KernelTiling = Tiling<128, 128, 32, 4, 2>;
+// ---- The tiling gemm_tc.cu compiles: 256 x 128 per block, 8 warps (4 x 2) of 64 x 64, 32-wide
+// k-tiles in a 4-stage ring, 96 KB of shared memory (under the 99 KB per-block limit of 8.6 / 8.9 /
+// 12.0), one block per SM. The taller block reads 3 KB of A and B per 64 x 64 x 32 of work where
+// 128 x 128 reads 4 KB: less L2 traffic per mma at the large shapes.
+// Measured on the H200, 2026-12-02 (.dev/bench/gemm, same process as cuBLAS, cold L2, median of
+// 30; the bench names its variants by these arguments, this one "w256x128_k32_s4"), cuBLAS time /
+// gemm_tc time, against the previous choice, 128 x 128 with 4 warps and two blocks per SM:
+//   M x N x K              f16          bf16
+//   4096 x 4096 x 4096     0.61 (0.57)  0.60 (0.56)
+//   4608 x 12288 x 3072    0.57 (0.57)  0.58 (0.57)
+//   8192 x 960 x 320       0.78 (0.71)  0.73 (0.67)
+//   8192 x 2560 x 320      0.68 (0.69)  0.69 (0.71)
+// the best geometric mean over these eight of the eleven layouts tried (0.65; 128 x 128: 0.63;
+// 128 x 256: 0.63). In archbench's own run of the same call the ratios were 0.66, 0.61, 0.78,
+// 0.65 (f16) and 0.65, 0.60, 0.69, 0.65 (bf16) against its cuBLAS twin.
+using KernelTiling = Tiling<256, 128, 32, 4, 1>;
 
 static_assert(KernelTiling::kSmemBytes <= 99 * 1024, "fits the per-block limit of every sm_80+ device");
 
