@@ -65,8 +65,8 @@ def twin_table(ops):
 
 def torch_table(ops, torch_path):
     t = json.load(open(torch_path))
-    print(f"\nPyTorch {t['torch']} (CUDA {t['cuda']}, cuDNN {t['cudnn']}) on the same device, same shapes, same method "
-          "(CUDA events, L2 flushed, median):\n")
+    print(f"\nPyTorch {t['torch']} (CUDA {t['cuda']}, cuDNN {t['cudnn']}) on the same device model, same shapes, same method "
+          "(CUDA events, L2 flushed, median), in its own process (the command above names both files):\n")
     print("| PyTorch | archbench | archbench µs | PyTorch µs | PyTorch / archbench |")
     print("|---|---|---|---|---|")
     for i, r in t["operators"].items():
