@@ -150,16 +150,6 @@ namespace {
 
 using flash_detail::ConfiguredTile;
 
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
-// What the pre-sm_80 stub writes.
-template <typename T>
-__device__ __forceinline__ T quiet_nan();
-template <>
-__device__ __forceinline__ __half quiet_nan<__half>() { return __ushort_as_half(0x7E00); }
-template <>
-__device__ __forceinline__ __nv_bfloat16 quiet_nan<__nv_bfloat16>() { return __ushort_as_bfloat16(0x7FC0); }
-#endif
-
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 
 // Enqueues the cp.async copies of rows [row0, row0 + kRows) of one head's [n_rows, d] matrix into
@@ -463,7 +453,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   (void)V;
   (void)Nk;
   (void)scale_log2;
-  const T nan = quiet_nan<T>();
+  const T nan = tensor_core::ElementTraits<T>::nan();
   for (int i = tid; i < Tile::kBlockM * Tile::kD; i += Tile::kThreads) {
     const int row = q0 + i / Tile::kD;
     if (row < Nq) o_head[static_cast<std::size_t>(row) * Tile::kD + i % Tile::kD] = nan;

@@ -10,4 +10,8 @@ namespace archbench::kernels {
 // kernel").
 void opt_in_dynamic_shared_memory(const void* kernel, int bytes, const char* what);
 
+// The most dynamic shared memory one block may opt into on the current device (99 KiB on CC 8.6 /
+// 8.9 / 12.0, 163 KiB on 8.0, 227 KiB on 9.0), for code that picks a tile that fits.
+[[nodiscard]] int shared_memory_per_block_limit();
+
 }  // namespace archbench::kernels

@@ -1,7 +1,7 @@
 // The sm_80 warp-level building blocks of the tensor-core kernels (GEMM, conv, flash attention),
 // as inline PTX: cp.async (global -> shared, zero-fill when invalid), ldmatrix (shared -> mma
-// fragments, plain and transposed), mma.sync m16n8k16 with fp32 accumulation, and the element
-// traits the epilogues use.
+// fragments, plain and transposed), mma.sync m16n8k16 with fp32 accumulation, packing two floats
+// into one register of pairs, and the element traits the epilogues use.
 //
 // The PTX helpers exist only for __CUDA_ARCH__ >= 800 (cp.async and bf16 mma need it); callers
 // compile their tensor-core body under the same condition and write NaN below it.
@@ -37,6 +37,21 @@ struct ElementTraits<__nv_bfloat16> {
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+
+// Two floats rounded to nearest into one register of T pairs, `lo` in the low half (the lower
+// column index of an mma fragment): an mma A operand, or two outputs stored as one word.
+template <typename T>
+__device__ __forceinline__ std::uint32_t pack_pair(float lo, float hi) {
+  if constexpr (std::is_same_v<T, __half>) {
+    const __half2 h = __floats2half2_rn(lo, hi);
+    return static_cast<std::uint32_t>(__half_as_ushort(h.x)) |
+           (static_cast<std::uint32_t>(__half_as_ushort(h.y)) << 16);
+  } else {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+    return static_cast<std::uint32_t>(__bfloat16_as_ushort(h.x)) |
+           (static_cast<std::uint32_t>(__bfloat16_as_ushort(h.y)) << 16);
+  }
+}
 
 __device__ __forceinline__ std::uint32_t smem_address(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));

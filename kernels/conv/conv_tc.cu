@@ -299,13 +299,7 @@ struct Variant {
   static void opt_in_shared_memory() { opt_in_dynamic_shared_memory(kernel(), Cfg::kSmemBytes, "conv_tc"); }
 
   // Whether the current device gives a block the variant's shared memory.
-  static bool fits_device() {
-    int device = 0;
-    int allowed = 0;
-    ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
-    ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&allowed, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    return Cfg::kSmemBytes <= allowed;
-  }
+  static bool fits_device() { return Cfg::kSmemBytes <= shared_memory_per_block_limit(); }
 
   static int resident_blocks_per_sm() {
     opt_in_shared_memory();

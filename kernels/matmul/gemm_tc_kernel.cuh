@@ -44,14 +44,6 @@ __device__ __forceinline__ uint4 ld_shared_v4(std::uint32_t addr) {
   return v;
 }
 
-template <typename T>
-__device__ __forceinline__ std::uint32_t pack_pair(float lo, float hi) {
-  const auto pair = tensor_core::ElementTraits<T>::from_floats(lo, hi);
-  std::uint32_t bits;
-  std::memcpy(&bits, &pair, sizeof(bits));
-  return bits;
-}
-
 #endif  // __CUDA_ARCH__ >= 800
 
 // One block's BlockM x BlockN tile of C (grouped_tile order). Launch with Tl::kThreads threads and
