@@ -70,7 +70,7 @@ inline constexpr TensorCoreTile kTileM128N64C4{128, 64, 32, 1, 4};
 inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128,        kTileM128N160,  kTileM128N128SlicedK,
                                                       kTileM128N160SlicedK, kTileM128N320, kTileM128N64C4};
 
-// The plan rule: which variant serves which shape, measured on the H200 (.dev/bench/conv, bench of
+// The plan rule: which variant serves which shape, measured on the H200 (suites/bench/conv_variants, bench of
 // 2026-12-02, median of cold-L2 samples; µs f16 / bf16, each variant at each workload shape):
 //   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4: 11.8 / 11.8).
 //   * At least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C) and K a multiple of 320:

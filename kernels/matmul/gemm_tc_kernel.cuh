@@ -1,5 +1,5 @@
 // The block of the tensor-core GEMM, templated on its tiling (gemm_tc_tiles.cuh): gemm_tc.cu wraps
-// it, at KernelTiling, in its __global__ function, .dev/bench/gemm in its variants.
+// it, at KernelTiling, in its __global__ function; a variant bench can wrap it at any Tiling.
 // C[M,N] = A[M,K] · B[N,K]ᵀ (gemm_kernels.hpp), mma.sync.m16n8k16 with fp32 accumulation.
 //
 // Main loop, per k-tile kt (kKSteps mma k steps of 16):

@@ -48,7 +48,7 @@ enum class Epilogue { Direct, Staged };
 // padding, so a 64-wide k-tile row is exactly one 128-byte line.
 //
 // The kernel compiles one Tiling (KernelTiling, below); the other arguments are the layouts
-// .dev/bench/gemm measures against it, replayed by the same CPU test.
+// a variant bench measured against it (below), replayed by the same CPU test.
 template <int BlockM, int BlockN, int BlockK, int Stages, int MinBlocksPerSm, bool Swizzle = true,
           Epilogue Epi = Epilogue::Staged>
 struct Tiling {
@@ -170,9 +170,10 @@ GEMM_TC_HD std::uint32_t staging_read_offset(int lane, int p) {
 // k-tiles in a 4-stage ring, 96 KB of shared memory (under the 99 KB per-block limit of 8.6 / 8.9 /
 // 12.0), one block per SM. The taller block reads 3 KB of A and B per 64 x 64 x 32 of work where
 // 128 x 128 reads 4 KB: less L2 traffic per mma at the large shapes.
-// Measured on the H200, 2026-12-02 (.dev/bench/gemm, same process as cuBLAS, cold L2, median of
-// 30; the bench names its variants by these arguments, this one "w256x128_k32_s4"), cuBLAS time /
-// gemm_tc time, against the previous choice, 128 x 128 with 4 warps and two blocks per SM:
+// Measured on the H200, 2026-12-02 (a bench wrapping gemm_tc_block at each Tiling in its own
+// kernel, same process as cuBLAS, cold L2, median of 30; it named its variants by these
+// arguments, this one "w256x128_k32_s4"), cuBLAS time / gemm_tc time, against the previous
+// choice, 128 x 128 with 4 warps and two blocks per SM:
 //   M x N x K              f16          bf16
 //   4096 x 4096 x 4096     0.61 (0.57)  0.60 (0.56)
 //   4608 x 12288 x 3072    0.57 (0.57)  0.58 (0.57)

@@ -281,7 +281,7 @@ void replay_edge_shapes() {
 }
 
 TEST(GemmTcTiles, KernelTilingComputesTheProduct) { replay_edge_shapes<KernelTiling>(); }
-// The other layouts the template offers and the bench measures (.dev/bench/gemm): 64-wide k-tiles
+// The other layouts the template offers and the variant bench measured: 64-wide k-tiles
 // (8 chunks per row, one row per swizzle line), 128 x 128 and 128 x 256 blocks, padded rows, the
 // direct epilogue.
 TEST(GemmTcTiles, OtherLayoutsComputeTheProduct) {

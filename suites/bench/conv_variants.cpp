@@ -1,0 +1,147 @@
+// The tile variants of the own tensor-core convolution (conv_tc) against the cuDNN twin, at the
+// conv family's workload shapes, in one process: the measurements behind the plan rule in
+// kernels/conv/conv_plan.hpp. Every variant of kTensorCoreTiles that can run a shape (its copy
+// width divides C; the device gives a block its shared memory) is planned for this device
+// (split-K included), checked against cuDNN's output, then timed with the rest in interleaved
+// rounds (cold L2, CUDA events), so that clock drift touches all of them alike.
+//
+// To try a new variant: add its TileConfig to AllTiles (conv_tc_tiles.cuh) and its shape to
+// kTensorCoreTiles (conv_plan.hpp), build, run `archbench_conv_variants [rounds]`.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/device/environment.hpp"
+#include "harness/ops/tensor.hpp"
+#include "harness/run/timer.hpp"
+#include "harness/util/cuda_check.hpp"
+#include "harness/util/cuda_raii.hpp"
+#include "kernels/conv/conv_cudnn.hpp"
+#include "kernels/conv/conv_kernels.hpp"
+
+namespace {
+
+using namespace archbench;
+using namespace archbench::kernels::conv;
+
+struct Candidate {
+  std::string name;
+  std::function<void(cudaStream_t)> launch;
+  std::vector<double> samples_us;
+};
+
+// ||got - ref|| / ||ref||.
+double relative_difference(const std::vector<double>& got, const std::vector<double>& ref) {
+  double num = 0;
+  double den = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    num += (got[i] - ref[i]) * (got[i] - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return std::sqrt(num / std::max(den, 1e-30));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Returns false when a variant's output differs from cuDNN's.
+bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes) {
+  std::printf("%s %s\n", d.str().c_str(), std::string(dtype_name(dtype)).c_str());
+  DeviceTensor x = random_device_tensor(dtype, d.input_numel(), 1);
+  DeviceTensor w = random_device_tensor(dtype, d.filter_numel(), 2);
+  DeviceTensor y = allocate(dtype, d.output_numel());
+  DeviceTensor y_cudnn = allocate(dtype, d.output_numel());
+  std::shared_ptr<ConvLauncher> cudnn = make_cudnn_launcher(d, ConvLayout::NHWC, dtype);
+  cudnn->bind(x, w, y_cudnn);
+  std::printf("  cudnn: %s\n", cudnn->implementation().c_str());
+
+  std::vector<Candidate> candidates;
+  candidates.push_back({"cudnn", [&, cudnn](cudaStream_t s) { cudnn->launch(x, w, y_cudnn, s); }, {}});
+  const std::string chosen = plan_conv_tc(dtype, d).str();
+  for (const TensorCoreTile& tile : kTensorCoreTiles) {
+    if (d.C % tile.chunk != 0) continue;
+    ConvPlan plan;
+    try {
+      plan = plan_conv_tc(dtype, d, plan_with_tile(tile));
+    } catch (const std::exception& e) {  // cannot be resident here (shared memory)
+      std::printf("  %-36s skipped: %s\n", plan_with_tile(tile).str().c_str(), e.what());
+      continue;
+    }
+    auto workspace = std::make_shared<DeviceBuffer>(std::max<size_t>(plan.workspace_bytes(d), 16));
+    const std::string name = plan.str() + (plan.str() == chosen ? " (rule)" : "");
+    candidates.push_back({name,
+                          [&, plan, workspace](cudaStream_t s) {
+                            launch_conv_tc(dtype, x.buffer.get(), w.buffer.get(), y.buffer.get(),
+                                           workspace->as<float>(), d, plan, s);
+                          },
+                          {}});
+  }
+
+  CudaStream stream;
+  candidates.front().launch(stream.get());
+  ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  const std::vector<double> reference = download(y_cudnn);
+  bool all_agree = true;
+  for (size_t c = 1; c < candidates.size(); ++c) {
+    poison(y);
+    candidates[c].launch(stream.get());
+    ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    const double diff = relative_difference(download(y), reference);
+    if (!(diff < 1e-2)) {  // both round fp32 sums of the same products to the storage type
+      std::printf("  %-36s DIFFERS from cuDNN: relative difference %.2e\n", candidates[c].name.c_str(), diff);
+      all_agree = false;
+    }
+  }
+
+  SampleTimer timer(l2_bytes, /*cold_l2=*/true);
+  for (auto& c : candidates) (void)timer.sample_ms(c.launch, stream.get());  // warm-up
+  for (int r = 0; r < rounds; ++r) {
+    for (auto& c : candidates) c.samples_us.push_back(timer.sample_ms(c.launch, stream.get()) * 1e3);
+  }
+  const double cudnn_us = median(candidates.front().samples_us);
+  for (const auto& c : candidates) {
+    const double us = median(c.samples_us);
+    std::printf("  %-42s %9.1f us %6.0f TFLOP/s  cuDNN/own %.3f\n", c.name.c_str(), us, d.flops() / us * 1e-6,
+                cudnn_us / us);
+  }
+  return all_agree;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 40;
+  if (rounds < 1) {
+    std::fprintf(stderr, "usage: archbench_conv_variants [rounds >= 1]\n");
+    return 2;
+  }
+  const Environment env = probe_environment();
+  if (!env.usable()) {
+    std::fprintf(stderr, "no usable CUDA device: %s\n", env.device_count_error_text.c_str());
+    return 3;
+  }
+  // {N, H, W, C, K, R, S, stride, pad}: the conv family's workload shapes (conv_operators.cpp).
+  const ConvDims shapes[] = {
+      {2, 64, 64, 320, 320, 3, 3, 1, 1}, {2, 16, 16, 1280, 1280, 3, 3, 1, 1}, {2, 8, 8, 1280, 1280, 3, 3, 1, 1},
+      {2, 16, 16, 2560, 1280, 3, 3, 1, 1}, {2, 64, 64, 320, 320, 3, 3, 2, 1}, {2, 32, 32, 960, 640, 1, 1, 1, 0},
+      {2, 64, 64, 4, 320, 3, 3, 1, 1}, {2, 128, 128, 320, 320, 3, 3, 1, 1},
+  };
+  bool ok = true;
+  try {
+    for (const ConvDims& d : shapes) {
+      for (DType dtype : {DType::F16, DType::BF16}) ok = bench_shape(d, dtype, rounds, env.devices.front().l2_bytes) && ok;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return ok ? 0 : 1;
+}
