@@ -74,12 +74,10 @@ ConvPlan tensor_core_tiles(const ConvDims& d, bool small) {
   validate_own_conv(d, "tensor_core_tiles");
   const bool large = d.K % 160 == 0 && d.gemm_m() * d.K * d.gemm_k() >= kLargeMinMacs;
   const bool k160 = d.K % 160 == 0 && d.K % 128 != 0;
-  const TensorCoreTile tile = d.C % 8 != 0              ? kTileC4
-                              : small && (large || k160) ? kTileK160Small
-                              : small                    ? kTileK128Small
-                              : large                    ? (d.K % 320 == 0 ? kTileK320Large : kTileK160Large)
-                              : k160                     ? kTileK160
-                                                         : kTileK128;
+  const TensorCoreTile tile = d.C % 8 != 0 ? kTileC4
+                              : large     ? (small ? kTileK160Small : kTileK160Large)
+                              : k160      ? (small ? kTileK160Small : kTileK160)
+                                          : (small ? kTileK128Small : kTileK128);
   ConvPlan p = plan_with_tile(tile);
   p.splits = 1;
   p.k_tiles_per_split = static_cast<int>((d.gemm_k() + p.block_k - 1) / p.block_k);

@@ -62,43 +62,40 @@ inline constexpr TensorCoreTile kTileM128N160{128, 160, 32, 1, 8};
 // The same output tiles with 8 warps: two groups split every 64-wide k-tile, one block per SM.
 inline constexpr TensorCoreTile kTileM128N128SlicedK{128, 128, 64, 2, 8};
 inline constexpr TensorCoreTile kTileM128N160SlicedK{128, 160, 64, 2, 8};
-// 128 x 320: 8 warps (2 x 4) of 64 x 80 outputs, 64-wide k-tiles, one block per SM: a fifth less
-// copying per multiply-add than 128 x 160, and half the barriers per mma of the sliced variants.
-inline constexpr TensorCoreTile kTileM128N320{128, 320, 64, 1, 8};
 // 8-byte copies (C % 8 != 0, the 4-channel conv_in): 4 warps of 64 x 32.
 inline constexpr TensorCoreTile kTileM128N64C4{128, 64, 32, 1, 4};
-inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128,        kTileM128N160,  kTileM128N128SlicedK,
-                                                      kTileM128N160SlicedK, kTileM128N320, kTileM128N64C4};
+inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128, kTileM128N160, kTileM128N128SlicedK,
+                                                      kTileM128N160SlicedK, kTileM128N64C4};
 
-// The plan rule: which variant serves which shape, measured on the H200 (suites/bench/conv_variants, bench of
-// 2026-12-02, median of cold-L2 samples; µs f16 / bf16, each variant at each workload shape):
-//   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4: 11.8 / 11.8).
-//   * At least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C) and K a multiple of 320:
-//     kTileK320Large, 128 x 320 with 8 warps, one block per SM. C320_H128 (3.0e10): 156.4 / 156.3
-//     against 172.9 / 172.7 for 128 x 160 with 4 warps (the previous choice) in the same run;
-//     C2560_H16 (1.5e10, K = 1280): 83.8 / 83.5 against 94.9 / 94.6 (bench of 2026-12-02, second
-//     session). Below the bound it loses to sliced K: C320_H64 (7.5e9, split in 2 to fill the
-//     device) 56.7 / 56.8 against 51.2 / 51.4, C1280_H8 29.7 / 29.8 against 25.4 / 25.3.
-//   * Large with K a multiple of 160 only: kTileK160Large, 128 x 160 with 4 warps, two blocks per
-//     SM: C320_H128 161.7 / 160.9 against 188.8 / 188.5 for kTileK160 (first session).
+// The plan rule: which variant serves which shape, measured on the H200 (suites/bench/conv_variants,
+// 2026-12-02, every variant in one process with cuDNN, interleaved rounds, median of 40 cold-L2
+// samples; µs f16 / bf16, the ratio cuDNN / own in brackets):
+//   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4: 11.7 / 11.6).
+//   * At least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C) and K a multiple of 160:
+//     kTileK160Large, 128 x 160 with 4 warps, two blocks per SM. C320_H128 (3.0e10): 155.4 / 154.4
+//     [0.66 / 0.64] against 186.2 / 186.5 for kTileK160 and 160.1 / 160.3 for a 128 x 320 block of
+//     8 warps (2 x 4 of 64 x 80; 10% ahead of this one before the gather's offsets went unsigned,
+//     level or behind after, so it was dropped); C2560_H16 (1.5e10, K = 1280): 84.8 / 83.8 [0.70 /
+//     0.70] against 90.7 / 90.0 for kTileK128 and 85.3 / 85.1 for 128 x 320. Below the bound sliced
+//     K is ahead: C320_H64 (7.5e9) 50.9 / 50.7 against 55.8 / 55.4, C1280_H8 (1.9e9) 24.6 / 24.5
+//     against 32.5 / 32.5; C1280_H16 (7.5e9) is level (52.6 / 52.5 against 51.8 / 51.8).
 //   * Otherwise sliced K (8 warps on one output tile per SM). kTileK160 when K is a multiple of
 //     160 but not of 128 (K = 320: two full 160-wide tiles where 128 would leave half of a third
-//     one empty): C320_H64 51.3 / 51.2 (128 x 128 sliced: 72.6 / 72.8), stride 2 26.1 / 26.1.
-//     kTileK128 otherwise (640, 1280): C1280_H16 52.8 / 52.4, C1280_H8 24.9 / 24.7, C960 1x1
-//     18.9 / 19.0 (128 x 160 sliced: 54.4 / 54.4, 26.7 / 26.4, 22.8 / 22.8).
+//     one empty): C320_H64 50.9 / 50.7 [0.61 / 0.73] (128 x 128 sliced: 73.4 / 73.0), stride 2
+//     25.5 / 25.6 [0.66 / 0.66]. kTileK128 otherwise (640, 1280): C1280_H16 52.6 / 52.5 [0.75 /
+//     0.73], C1280_H8 24.6 / 24.5 [1.18 / 1.18], C960 1x1 19.2 / 19.2 [0.51 / 0.52] (128 x 160
+//     sliced: 53.9 / 53.7, 26.2 / 26.0, 23.0 / 22.9).
 // Where plan_split_k splits a variant the rule picks, that beat no split (C1280_H8: 24.9 against
-// 120.2 unsplit); cp.async.ca for the gathered input (conv_tc.cu) won nowhere, nor did spreading
-// a k-tile's copies between the mma (3-6% slower at every shape: the burst gets them in flight
-// sooner).
+// 120.2 unsplit, an earlier bench); cp.async.ca for the gathered input (conv_tc.cu) won nowhere,
+// nor did spreading a k-tile's copies between the mma (3-6% slower at every shape: the burst gets
+// them in flight sooner).
 inline constexpr TensorCoreTile kTileK128 = kTileM128N128SlicedK;
 inline constexpr TensorCoreTile kTileK160 = kTileM128N160SlicedK;
 inline constexpr TensorCoreTile kTileK160Large = kTileM128N160;
-inline constexpr TensorCoreTile kTileK320Large = kTileM128N320;
 inline constexpr long long kLargeMinMacs = 10'000'000'000LL;
 inline constexpr TensorCoreTile kTileC4 = kTileM128N64C4;
 // Devices that cannot hold the rule's variant (CC 8.6, 8.9 and 12.0 give a block at most 99 KB
-// of shared memory; the sliced-K variants take 128 and 144 KB, 128 x 320 172 KB) run these (80
-// and 90 KB).
+// of shared memory; the sliced-K variants take 128 and 144 KB) run these (80 and 90 KB).
 inline constexpr TensorCoreTile kTileK128Small = kTileM128N128;
 inline constexpr TensorCoreTile kTileK160Small = kTileM128N160;
 

@@ -3,11 +3,10 @@
 //
 // Structure (one kernel template over the element type and the tile variant, conv_tc_tiles.cuh;
 // the plan picks the variant for a shape, conv_plan.hpp, which gives the H200 times behind it):
-//   * Variants: 128 x 160 and 128 x 128 with sliced K (K = 320; K = 640, 1280), 128 x 320 with
-//     8 warps (at least kLargeMinMacs multiply-adds and K a multiple of 320: the 128 x 128
-//     latents, C = 2560 at 16 x 16; 128 x 160 with 4 warps where K is a multiple of 160 only),
-//     128 x 64 with 8-byte copies (C % 8 != 0: conv_in); 128 x 128 and 128 x 160 with 4 warps
-//     also where a block gets at most 99 KB of shared memory.
+//   * Variants: 128 x 160 and 128 x 128 with sliced K (K = 320; K = 640, 1280), 128 x 160 with
+//     4 warps (at least kLargeMinMacs multiply-adds and K a multiple of 160: the 128 x 128
+//     latents, C = 2560 at 16 x 16), 128 x 64 with 8-byte copies (C % 8 != 0: conv_in); 128 x 128
+//     and 128 x 160 with 4 warps also where a block gets at most 99 KB of shared memory.
 //   * A block owns kBlockM output pixels (GEMM rows) x kBlockN output channels and walks the
 //     reduction (r, s, c) in k-tiles of kBlockK. Its warps tile the output in 64 x 64 or 64 x 80
 //     pieces (4 x 8 or 4 x 10 mma tiles of 16x8, 128 or 160 fp32 accumulators per thread; 64 x 32

@@ -220,18 +220,16 @@ CONV_HD TilePosition accumulator_position(int tid, int mi, int ni, int e) {
 // The variants conv_tc.cu builds, in the order of kTensorCoreTiles (conv_plan.hpp):
 // TileConfig<block_m, block_n, block_k, warps_m, warps_n, warps_k, stages, chunk, min blocks per
 // SM>. Two blocks of 128 threads or one of 256 per SM: up to 255 registers per thread either way
-// (a 64 x 80 warp tile needs about 250). Shared memory per block: 80, 90, 128, 144, 168 and 48 KB.
+// (a 64 x 80 warp tile needs about 250). Shared memory per block: 80, 90, 128, 144 and 48 KB.
 using TileM128N128 = TileConfig<128, 128, 32, 2, 2, 1, 5, 8, 2>;
 using TileM128N160 = TileConfig<128, 160, 32, 2, 2, 1, 5, 8, 2>;
 using TileM128N128SlicedK = TileConfig<128, 128, 64, 2, 2, 2, 4, 8, 1>;
 using TileM128N160SlicedK = TileConfig<128, 160, 64, 2, 2, 2, 4, 8, 1>;
-using TileM128N320 = TileConfig<128, 320, 64, 2, 4, 1, 3, 8, 1>;
 using TileM128N64C4 = TileConfig<128, 64, 32, 2, 2, 1, 4, 4, 3>;
 
 template <class... Cfgs>
 struct ConfigList {};
-using AllTiles = ConfigList<TileM128N128, TileM128N160, TileM128N128SlicedK, TileM128N160SlicedK, TileM128N320,
-                            TileM128N64C4>;
+using AllTiles = ConfigList<TileM128N128, TileM128N160, TileM128N128SlicedK, TileM128N160SlicedK, TileM128N64C4>;
 
 template <class Cfg>
 constexpr TensorCoreTile tile_shape() {

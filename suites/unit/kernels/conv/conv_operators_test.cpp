@@ -127,9 +127,9 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
   EXPECT_EQ(find("conv/conv_tc/f16/B2_C320_H64_W64_K320_3x3_s1")->kernels().front().name,
             "conv_tc_f16_m128_n160_k64_sk2_c8");
   EXPECT_EQ(find("conv/conv_tc/bf16/B2_C320_H128_W128_K320_3x3_s1")->kernels().front().name,
-            "conv_tc_bf16_m128_n320_k64_c8");
+            "conv_tc_bf16_m128_n160_k32_c8");
   EXPECT_EQ(find("conv/conv_tc/bf16/B2_C2560_H16_W16_K1280_3x3_s1")->kernels().front().name,
-            "conv_tc_bf16_m128_n320_k64_c8");
+            "conv_tc_bf16_m128_n160_k32_c8");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // How the own convolution kernels cut a problem: tile variants, split-K, shape and plan
 // validation. The H200 expectations use its 132 SMs with the resident blocks of each variant:
-// 2 of the 128-thread 64 x 64 / 64 x 80 warp-tile variants, 1 of the 256-thread ones (sliced K,
-// 128 x 320), 3 of the 128-thread 8-byte-copy one.
+// 2 of the 128-thread 64 x 64 / 64 x 80 warp-tile variants, 1 of the 256-thread (sliced-K) ones,
+// 3 of the 128-thread 8-byte-copy one.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -30,7 +30,7 @@ const ConvDims kRow8{2, 128, 128, 320, 320, 3, 3, 1, 1};
 // Resident blocks per H200 of a variant (see the file comment).
 long long h200_slots(const TensorCoreTile& t) {
   if (t.chunk == 4) return kH200ThreePerSm;
-  return t.warps_k > 1 || t.block_n == 320 ? kH200OnePerSm : kH200TwoPerSm;
+  return t.warps_k > 1 ? kH200OnePerSm : kH200TwoPerSm;
 }
 
 // The plan plan_conv_tc makes on the H200 for a given variant, or for the rule's.
@@ -51,12 +51,10 @@ TEST(ConvPlan, TensorCoreTileRule) {
   auto macs = [](const ConvDims& d) { return d.gemm_m() * d.K * d.gemm_k(); };
   EXPECT_TRUE(same_tile(rule(kRow1), kTileK160));  // K = 320: two 160-wide tiles
   EXPECT_TRUE(same_tile(rule(kRow5), kTileK160));
-  EXPECT_TRUE(same_tile(rule(kRow8), kTileK320Large));  // 3.0e10 multiply-adds
+  EXPECT_TRUE(same_tile(rule(kRow8), kTileK160Large));  // 3.0e10 multiply-adds
   EXPECT_TRUE(same_tile(rule(kRow2), kTileK128));       // K = 1280
   EXPECT_TRUE(same_tile(rule(kRow3), kTileK128));
-  EXPECT_TRUE(same_tile(rule(kRow4), kTileK320Large));  // K = 1280, 1.5e10 multiply-adds
-  // Large with K a multiple of 160 but not of 320: 128 x 160 with 4 warps.
-  EXPECT_TRUE(same_tile(rule(ConvDims{2, 128, 128, 320, 480, 3, 3, 1, 1}), kTileK160Large));
+  EXPECT_TRUE(same_tile(rule(kRow4), kTileK160Large));  // K = 1280, 1.5e10 multiply-adds
   EXPECT_TRUE(same_tile(rule(kRow6), kTileK128));       // K = 640
   EXPECT_LT(macs(kRow1), kLargeMinMacs);
   EXPECT_LT(macs(kRow2), kLargeMinMacs);
@@ -73,8 +71,6 @@ TEST(ConvPlan, TensorCoreTileRule) {
   EXPECT_EQ(kTileK160.chunk, 8);
   EXPECT_EQ(kTileK160Large.block_n, 160);
   EXPECT_EQ(kTileK160Large.warps_k, 1);
-  EXPECT_EQ(kTileK320Large.block_n, 320);
-  EXPECT_EQ(kTileK320Large.warps_k, 1);
   EXPECT_EQ(kTileC4.chunk, 4);
   // Not yet split: one slice of every k-tile.
   for (const ConvDims& d : {kRow1, kRow2, kRow4, kRow6, kRow7}) {
@@ -83,7 +79,7 @@ TEST(ConvPlan, TensorCoreTileRule) {
     EXPECT_EQ(p.k_tiles_per_split, (d.gemm_k() + p.block_k - 1) / p.block_k) << d.str();
   }
   // Every rule tile is a built variant.
-  for (const TensorCoreTile& t : {kTileK128, kTileK160, kTileK160Large, kTileK320Large, kTileC4}) {
+  for (const TensorCoreTile& t : {kTileK128, kTileK160, kTileK160Large, kTileC4}) {
     bool built = false;
     for (const TensorCoreTile& b : kTensorCoreTiles) built = built || same_tile(t, b);
     EXPECT_TRUE(built);
@@ -116,7 +112,6 @@ TEST(ConvPlan, SplitKOnTheH200) {
   EXPECT_EQ(tc_plan(kRow1, kTileM128N160SlicedK).str(), "m128_n160_k64_sk2_c8_split1x45");  // 128 tiles, 132 slots
   EXPECT_EQ(tc_plan(kRow8, kTileM128N160SlicedK).splits, 1);
   EXPECT_EQ(tc_plan(kRow8, kTileM128N160).str(), "m128_n160_k32_c8_split1x90");  // 512 tiles
-  EXPECT_EQ(tc_plan(kRow8, kTileM128N320).str(), "m128_n320_k64_c8_split1x45");  // 256 tiles
   EXPECT_EQ(tc_plan(kRow7, kTileM128N64C4).splits, 1);  // 320 tiles, 396 slots
   // Few output tiles: split until one wave is full, never past it.
   EXPECT_EQ(tc_plan(kRow1, kTileM128N160).str(), "m128_n160_k32_c8_split2x45");    // 128 x 2 = 256 <= 264
@@ -126,7 +121,6 @@ TEST(ConvPlan, SplitKOnTheH200) {
   EXPECT_EQ(tc_plan(kRow3, kTileM128N128SlicedK).str(), "m128_n128_k64_sk2_c8_split13x14");
   EXPECT_EQ(tc_plan(kRow4, kTileM128N128).str(), "m128_n128_k32_c8_split6x120");
   EXPECT_EQ(tc_plan(kRow4, kTileM128N160).str(), "m128_n160_k32_c8_split8x90");     // 32 tiles x 8 = 256
-  EXPECT_EQ(tc_plan(kRow4, kTileM128N320).str(), "m128_n320_k64_c8_split8x45");     // 16 tiles x 8 = 128
   EXPECT_EQ(tc_plan(kRow5, kTileM128N160).str(), "m128_n160_k32_c8_split8x12");     // 32 tiles x 8 = 256
   EXPECT_EQ(tc_plan(kRow5, kTileM128N160SlicedK).str(), "m128_n160_k64_sk2_c8_split4x12");  // 45 = 3 x 12 + 9
   EXPECT_EQ(tc_plan(kRow6, kTileM128N128).str(), "m128_n128_k32_c8_split3x10");     // 80 tiles; 30 k-tiles, >= 8 each
