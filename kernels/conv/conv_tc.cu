@@ -93,11 +93,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   // ---- Copies (conv_tc_tiles.cuh): this z slice's k-tiles, gathered with cp.async.
   const SliceTiles tiles = slice_tiles(p, split);
   TileLoader<Cfg> loader(p, tile_m, tile_n, tid, tiles.begin);
-  // A valid copy's offset is never negative, so it extends as unsigned: one multiply-add for the
-  // 64-bit address where a signed offset costs a sign extension and a 64-bit add.
+  // A valid copy's offset is never negative, so it is added as unsigned: the compiler then drops
+  // the sign extension (and its select) from every copy's 64-bit address.
   auto load_tile = [&](int k_tile, std::uint32_t stage_offset) {
     loader.load(p, k_tile, [&](bool filter, std::uint32_t dst, int offset, bool valid) {
-      cp_async<Cfg::kChunk * 2>(smem_base + stage_offset + dst, (filter ? w : x) + static_cast<unsigned>(offset), valid);
+      const auto element = static_cast<unsigned>(offset);
+      cp_async<Cfg::kChunk * 2>(smem_base + stage_offset + dst, (filter ? w : x) + element, valid);
     });
   };
 
