@@ -51,6 +51,7 @@
 #include "kernels/attention/head_dim_dispatch.hpp"
 #include "kernels/attention/tensor_core_primitives.cuh"
 #include "kernels/common/convert.cuh"
+#include "kernels/common/ldmatrix_lanes.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
 
 namespace archbench::kernels::attention {
@@ -217,15 +218,17 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   auto load_k = [&](int j) { load_rows<Tile, Tile::kBlockN>(k_stage(j), k_head, j * Tile::kBlockN, Nk, tid); };
   auto load_v = [&](int j) { load_rows<Tile, Tile::kBlockN>(v_stage(j), v_head, j * Tile::kBlockN, Nk, tid); };
 
-  // Fragment addresses (bytes). Q (A operand, 16x16 per k step): lane l reads row l%16 of its
-  // query tile at column (l/16)*8, giving registers a0..a3 in mma order. K (B operand from
-  // K[n][k], no transposition): one x4 covers two n8 tiles: lane l reads key (l&7) + (l>>4)*8 at
-  // column ((l>>3)&1)*8. V (B operand from V[k][n], transposed): one x4.trans covers two n8 tiles
-  // of d: lane l reads key (l&7) + ((l>>3)&1)*8 at column (l>>4)*8. K and V are relative to a tile.
+  // Fragment addresses (bytes; kernels/common/ldmatrix_lanes.cuh has the lane maps). Q is the A
+  // operand (16x16 per k step) of the warp's query rows; K the B operand from K[n][k], no
+  // transposition, one x4 for two n8 tiles; V the B operand from V[k][n], one x4.trans for two n8
+  // tiles of d. K and V are relative to a tile.
+  const ldmatrix::RowUnit q_lane = ldmatrix::a_fragment_lane(lane);
+  const ldmatrix::RowUnit k_lane = ldmatrix::b_pair_lane(lane);
+  const ldmatrix::RowUnit v_lane = ldmatrix::b_pair_trans_lane(lane);
   const std::uint32_t q_frag =
-      base + Tile::kQOffset + (warp * Tile::kWarpRows + lane % 16) * Tile::kRowBytes + (lane / 16) * 16;
-  const std::uint32_t k_frag = ((lane & 7) + (lane >> 4) * 8) * Tile::kRowBytes + ((lane >> 3) & 1) * 16;
-  const std::uint32_t v_frag = ((lane & 7) + ((lane >> 3) & 1) * 8) * Tile::kRowBytes + (lane >> 4) * 16;
+      base + Tile::kQOffset + (warp * Tile::kWarpRows + q_lane.row) * Tile::kRowBytes + q_lane.unit * 16;
+  const std::uint32_t k_frag = k_lane.row * Tile::kRowBytes + k_lane.unit * 16;
+  const std::uint32_t v_frag = v_lane.row * Tile::kRowBytes + v_lane.unit * 16;
 
   // Query tile mt's A fragment for k step ks (held, or read from shared memory).
   std::uint32_t qf[kMT][Tile::kQKSteps][4];

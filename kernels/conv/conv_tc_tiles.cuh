@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/ldmatrix_lanes.cuh"
 #include "kernels/conv/conv_gather.cuh"
 
 namespace archbench::kernels::conv::tc {
@@ -88,13 +89,11 @@ struct TileConfig {
 };
 
 // Byte offset of element (row, k) in a tile of this config: row-major rows of kRowBytes, the
-// 16-byte unit k / 8 stored at unit (k / 8) XOR f(row). f(row) = row % 8 for 8-unit rows and
-// (row / 2) % 4 for 4-unit rows: the 8 consecutive rows one ldmatrix matrix reads (and the rows
-// one quarter-warp of 16-byte copies writes) then fall on 8 distinct 16-byte bank groups.
+// 16-byte unit k / 8 stored where ldmatrix::swizzled_unit puts it (kernels/common/ldmatrix_lanes.cuh).
 template <class Cfg>
 CONV_HD constexpr std::uint32_t unit_offset(int row, int k) {
-  const int swizzle = Cfg::kUnitsPerRow == 8 ? row % 8 : (row / 2) % 4;
-  return static_cast<std::uint32_t>(row * Cfg::kRowBytes + (((k / 8) ^ swizzle) * kUnitBytes) +
+  return static_cast<std::uint32_t>(row * Cfg::kRowBytes +
+                                    ldmatrix::swizzled_unit(row, k / 8, Cfg::kUnitsPerRow) * kUnitBytes +
                                     (k % 8) * kElementBytes);
 }
 
@@ -113,12 +112,8 @@ CONV_HD WarpPosition warp_position(int warp) {
 // The ldmatrix.x4 row addresses of lane tid % 32 for k-step `step` of a k-tile, as byte offsets
 // in a stage; fragment mi of A adds mi * kAFragmentBytes, fragment pair nj of B nj *
 // kBFragmentPairBytes (16 rows: a multiple of the 8-row swizzle period, so plain row offsets).
-//   A (16x16, row-major): matrices 0..3 of one x4 are rows 0-7/k 0-7, rows 8-15/k 0-7, rows
-//   0-7/k 8-15, rows 8-15/k 8-15, the register order a0..a3 of the mma A operand: lane l points
-//   at row l % 16, k (l / 16) * 8.
-//   B (rows n, k-contiguous): an 8x8 block read without transposition gives lane l the values
-//   n = l / 4, k = 2 (l % 4) + {0, 1}: register b0 (k 0-7) or b1 (k 8-15). One x4 covers two n8
-//   tiles: matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+// The lane maps of the A fragment and of a B pair (rows n, k contiguous):
+// kernels/common/ldmatrix_lanes.cuh.
 struct FragmentOffsets {
   std::uint32_t a;
   std::uint32_t b;
@@ -128,11 +123,10 @@ CONV_HD FragmentOffsets fragment_offsets(int tid, int step) {
   const int lane = tid % 32;
   const WarpPosition wp = warp_position<Cfg>(tid / 32);
   const int k0 = wp.wk * Cfg::kWarpK + step * kMmaK;
-  const int a_row = wp.wm * Cfg::kWarpM + lane % 16;
-  const int a_k = k0 + (lane / 16) * 8;
-  const int b_row = wp.wn * Cfg::kWarpN + (lane & 7) + ((lane >> 4) << 3);
-  const int b_k = k0 + ((lane >> 3) & 1) * 8;
-  return {unit_offset<Cfg>(a_row, a_k), static_cast<std::uint32_t>(Cfg::kATileBytes) + unit_offset<Cfg>(b_row, b_k)};
+  const ldmatrix::RowUnit a = ldmatrix::a_fragment_lane(lane);
+  const ldmatrix::RowUnit b = ldmatrix::b_pair_lane(lane);
+  return {unit_offset<Cfg>(wp.wm * Cfg::kWarpM + a.row, k0 + a.unit * 8),
+          static_cast<std::uint32_t>(Cfg::kATileBytes) + unit_offset<Cfg>(wp.wn * Cfg::kWarpN + b.row, k0 + b.unit * 8)};
 }
 
 // The copies of one thread: a k-tile row is kCopiesPerRow copies; thread tid copies chunk

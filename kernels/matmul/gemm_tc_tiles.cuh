@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/ldmatrix_lanes.cuh"
+
 #if defined(__CUDACC__)
 #define GEMM_TC_HD __host__ __device__ __forceinline__
 #else
@@ -42,7 +44,7 @@ enum class Epilogue { Direct, Staged };
 // (BlockM rows) then the B tile (BlockN rows), each row BlockK elements, k-contiguous.
 //
 // Shared rows are either XOR-swizzled (Swizzle = true: 16-byte chunk c of row r is stored at chunk
-// position c ^ swizzle(r), rows exactly BlockK * 2 bytes) or padded by one chunk (rows of
+// position ldmatrix::swizzled_unit(r, c), rows exactly BlockK * 2 bytes) or padded by one chunk (rows of
 // BlockK * 2 + 16 bytes). Both make the 8 rows one ldmatrix 8x8 matrix reads, and the 8 chunks a
 // quarter-warp of cp.async writes, hit 8 different 16-byte bank groups; the swizzle needs no
 // padding, so a 64-wide k-tile row is exactly one 128-byte line.
@@ -94,19 +96,11 @@ struct Tiling {
   static_assert(!Swizzle || (kStageBytes % 128 == 0 && kATileBytes % 128 == 0),
                 "swizzled tiles start on a 128-byte line, so at_k_step may XOR");
 
-  // Which chunk position row `row` XORs its chunk index with: with 8 chunks per row the row's
-  // index mod 8; with 4 (two rows per 128-byte line) the line's index mod 4. Period 8 rows.
-  static GEMM_TC_HD int swizzle(int row) {
-    if constexpr (Swizzle) {
-      return (row / (8 / kChunksPerRow)) % kChunksPerRow;
-    } else {
-      return 0;
-    }
-  }
-
-  // Byte offset, inside an A or B tile, of 16-byte chunk `chunk` (k elements chunk*8..+7) of `row`.
+  // Byte offset, inside an A or B tile, of 16-byte chunk `chunk` (k elements chunk*8..+7) of `row`
+  // (the swizzle: kernels/common/ldmatrix_lanes.cuh).
   static GEMM_TC_HD std::uint32_t chunk_offset(int row, int chunk) {
-    return static_cast<std::uint32_t>(row * kRowBytes + (chunk ^ swizzle(row)) * kChunkBytes);
+    const int at = Swizzle ? ldmatrix::swizzled_unit(row, chunk, kChunksPerRow) : chunk;
+    return static_cast<std::uint32_t>(row * kRowBytes + at * kChunkBytes);
   }
 
   // An ldmatrix row address for k step ks, from the lane's k-step-0 offset (a_lane_offset,
@@ -129,20 +123,16 @@ struct Tiling {
   // Byte offset in the A (or B) tile of the thread's first copy; copy i adds i * kPassBytes.
   static GEMM_TC_HD std::uint32_t copy_offset(int tid) { return chunk_offset(copy_row(tid), copy_chunk(tid)); }
 
-  // ---- Fragments (shared -> registers), per lane, at k step 0 of stage 0.
-  // A (rows = m): ldmatrix.x4 matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
-  // (rows 8-15, k 8-15) are exactly the mma A registers a0..a3, so lane l gives row l % 16,
-  // chunk l / 16. Tile mi adds mi * kFragRowsBytes.
+  // ---- Fragments (shared -> registers), per lane, at k step 0 of stage 0 (the lane maps:
+  // kernels/common/ldmatrix_lanes.cuh). A tile mi adds mi * kFragRowsBytes; B pair j (n8 tiles
+  // 2j, 2j+1) j * kFragRowsBytes.
   static GEMM_TC_HD std::uint32_t a_lane_offset(int warp_m, int lane) {
-    return chunk_offset(warp_m * kWarpM + lane % 16, lane / 16);
+    const ldmatrix::RowUnit at = ldmatrix::a_fragment_lane(lane);
+    return chunk_offset(warp_m * kWarpM + at.row, at.unit);
   }
-  // B (rows = n, read without transposition: lane l receives n = l/4, k = 2*(l%4) + {0,1}, the
-  // mma "col" operand): matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
-  // (n 8-15, k 8-15) are b0, b1 of n8 tile 2j, then b0, b1 of tile 2j+1; so lane l gives row
-  // (l & 7) + 8 * (l >> 4), chunk (l >> 3) & 1. Pair j adds j * kFragRowsBytes.
   static GEMM_TC_HD std::uint32_t b_lane_offset(int warp_n, int lane) {
-    return static_cast<std::uint32_t>(kATileBytes) +
-           chunk_offset(warp_n * kWarpN + (lane & 7) + ((lane >> 4) << 3), (lane >> 3) & 1);
+    const ldmatrix::RowUnit at = ldmatrix::b_pair_lane(lane);
+    return static_cast<std::uint32_t>(kATileBytes) + chunk_offset(warp_n * kWarpN + at.row, at.unit);
   }
 };
 
