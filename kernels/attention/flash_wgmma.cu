@@ -117,10 +117,6 @@ struct WgmmaFlashTile {
 
 #if defined(__CUDA_ARCH__)
 
-__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-}
-
 // One consumer warpgroup's state and math. Accumulator fragment of m64nNk16: thread (warp w of the
 // warpgroup, lane 4g + t) holds d[4i + 2r + c] = D[16w + g + 8r][8i + 2t + c], so each thread owns
 // rows g and g + 8 of its warp's 16, and each row lives in the 4 threads of a quad.
@@ -376,7 +372,7 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
     }
     // Every warp of this warpgroup is past its last wgmma reading these Q rows; the proxy fence
     // orders the async-proxy accesses (TMA writes, wgmma reads) before the ordinary stores below.
-    named_barrier_sync(1 + c, 128);
+    tma::named_barrier_sync(1 + c, 128);
     tma::fence_proxy_async();
     unsigned char* const rows = smem + Tile::kQOffset + c * 64 * Tile::kRowBytes;
     // Element (row R, col C) sits in panel C/64, row R, 16-byte chunk ((C%64)/8) ^ (R%8) (the
@@ -393,7 +389,7 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
             pack_pair<T>(cs.o[4 * i + 2 * r] * inv[r], cs.o[4 * i + 2 * r + 1] * inv[r]);
       }
     }
-    named_barrier_sync(1 + c, 128);
+    tma::named_barrier_sync(1 + c, 128);
     constexpr int kChunksPerRow = kHeadDim / 8;
     constexpr int kChunks = 64 * kChunksPerRow;
     T* o_head = O + static_cast<std::size_t>(head) * static_cast<std::size_t>(Nq) * kHeadDim;

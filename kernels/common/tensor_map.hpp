@@ -1,5 +1,6 @@
 // Tensor maps for the tensor memory accelerator (TMA) of the sm_90a kernels: 16-bit elements,
-// 128-byte swizzle, elements outside the tensor read as zero. Host code; plain C++17 (the .cu
+// swizzled shared-memory boxes (128-byte unless asked otherwise), elements outside the tensor read
+// as zero and are not written. Host code; plain C++17 (the .cu
 // files that use it are compiled as C++17).
 #pragma once
 
@@ -14,10 +15,12 @@ namespace archbench::kernels {
 // cuTensorMapEncodeTiled through the runtime's driver entry point (libcuda is not linked) for a
 // tensor of `rank` (1 to 5) dimensions at `base`: dims[rank] and box[rank] innermost first,
 // byte_strides[rank - 1] for every dimension but the innermost (which is dense). Throws
-// std::runtime_error naming `what` on failure.
+// std::runtime_error naming `what` on failure. The box's innermost extent must fit the swizzle
+// span (64 halves for 128-byte swizzle, 32 for 64-byte).
 [[nodiscard]] CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, const void* base, int rank,
                                               const cuuint64_t* dims, const cuuint64_t* byte_strides,
-                                              const cuuint32_t* box, const char* what);
+                                              const cuuint32_t* box, const char* what,
+                                              CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B);
 
 // The element type of a tensor of T, __half or __nv_bfloat16.
 template <typename T>

@@ -1,5 +1,6 @@
 // The pieces of a Hopper copy pipeline as inline PTX: mbarriers, bulk tensor copies (TMA) that
-// complete on them, multicast into a cluster, cluster identity and barrier. Device code for
+// complete on them, multicast into a cluster, bulk tensor stores tracked as groups, cluster
+// identity and barrier. Device code for
 // sm_90 and newer only.
 #pragma once
 
@@ -88,6 +89,38 @@ __device__ __forceinline__ void load_2d_multicast(uint32_t dst, const CUtensorMa
       " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(cta_mask)
       : "memory");
+}
+
+// Copies the swizzled shared-memory box at `src` to the 2-D box at (c0 innermost, c1) of the
+// tensor; parts of the box outside the tensor are not written. Tracked by the issuing thread's
+// bulk groups (store_commit, store_wait_read, store_wait).
+__device__ __forceinline__ void store_2d(const CUtensorMap* map, uint32_t src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(src), "r"(c0), "r"(c1)
+               : "memory");
+}
+
+// Closes this thread's stores issued since the last commit into one group.
+__device__ __forceinline__ void store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+
+// Waits until at most N of this thread's store groups still read their shared memory (older ones
+// may still be writing global memory, but their source may be overwritten).
+template <int N>
+__device__ __forceinline__ void store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+
+// Waits until at most N of this thread's store groups are incomplete (global writes done).
+template <int N>
+__device__ __forceinline__ void store_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// Barrier `id` (1-15; 0 is __syncthreads) over the first `threads` threads that reach it, a
+// multiple of 32: lets one warpgroup synchronize without the others.
+__device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 __device__ __forceinline__ uint32_t cluster_rank() {

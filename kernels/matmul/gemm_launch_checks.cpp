@@ -23,6 +23,10 @@ void validate_gemm_launch(const char* fn, const GemmTiling& tiling, const void* 
     throw std::invalid_argument(prefix + "K must be a positive multiple of " + std::to_string(tiling.k_multiple) +
                                 " (got " + std::to_string(K) + ")");
   }
+  if (N % tiling.n_multiple != 0) {
+    throw std::invalid_argument(prefix + "N must be a multiple of " + std::to_string(tiling.n_multiple) + " (got " +
+                                std::to_string(N) + ")");
+  }
   if (!aligned16(A) || !aligned16(B) || !aligned16(C)) {
     throw std::invalid_argument(prefix + "A, B and C must be 16-byte aligned");
   }

@@ -9,6 +9,7 @@ struct GemmTiling {
   int block_m = 128;   // rows of C per thread block
   int block_n = 128;   // columns of C per thread block
   int k_multiple = 8;  // K must be a positive multiple of this
+  int n_multiple = 1;  // N must be a multiple of this (8: C's rows written by the copy engine)
 };
 
 // Throws std::invalid_argument naming `fn` and what is wrong.

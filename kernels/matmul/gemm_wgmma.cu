@@ -19,8 +19,13 @@
 //     to STAGES steps ahead, into the next tile while the consumers store the last one.
 //   * Consumers keep one wgmma group in flight: a stage is released once the group after it has
 //     been issued and the group reading it has completed.
-//   * Epilogue: accumulators rounded to the output type, stored straight from registers with
-//     bounds checks; K tails and M/N edges of the inputs read as zeros (TMA out-of-bounds fill).
+//   * Epilogue: each consumer rounds its 64 x BN accumulators to the output type and writes them,
+//     32 columns at a time, into a ring of small swizzled shared-memory buffers; one thread hands
+//     each to the copy engine (a bulk tensor store, which also clips the M/N edges) and the
+//     consumers go straight on to the next tile's mma while the stores drain. Storing from
+//     registers instead left the tensor cores idle for the whole epilogue: each warp-wide store
+//     wrote 16-byte pieces of 8 rows. K tails and M/N edges of the inputs read as zeros (TMA
+//     out-of-bounds fill).
 #include "kernels/matmul/gemm_launch_checks.hpp"
 #include "kernels/matmul/gemm_wgmma.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
@@ -31,7 +36,6 @@
 
 #include <cuda.h>
 
-#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -56,17 +60,29 @@ constexpr int kGroupRows = 8;        // cluster rows per raster group
 constexpr int kProducerRegs = 40;    // setmaxnreg: the copy thread needs few
 constexpr int kConsumerRegs = 232;   // up to 128 accumulators + addresses; 128*40 + 256*232 <= 64K
 
+// The epilogue's unit: 64 rows (one consumer's) x 32 columns of C = 64-byte rows, stored with the
+// 64-byte swizzle so that a warp's writes of 8 rows x 16 bytes hit 32 different banks.
+constexpr int kStoreCols = 32;
+constexpr int kStoreRowBytes = kStoreCols * 2;
+constexpr int kStoreBytes = 64 * kStoreRowBytes;
+
 template <int BN>
 struct Layout {
-  static constexpr int stages = BN == 256 ? 4 : 5;  // as many as fit in 227 KB
   static constexpr int a_bytes = kBlockM * kRowBytes;
   static constexpr int b_bytes = BN * kRowBytes;
   static constexpr int stage_bytes = a_bytes + b_bytes;
   static constexpr int b_part_rows = BN / kCluster;  // the rows of B each CTA of the pair loads
-  // Stages, then 2 mbarriers per stage, plus slack to align the base to 1024 bytes.
-  static constexpr int smem_bytes = stages * stage_bytes + 2 * stages * 8 + 1024;
+  // Operand stages and, per consumer, store buffers (at least 2, so that writing one overlaps the
+  // copy engine reading the other): as many as fit in 227 KB, stages first.
+  static constexpr int stages = BN == 192 ? 5 : 4;
+  static constexpr int store_buffers = BN == 192 ? 3 : 4;
+  static constexpr int operand_bytes = stages * stage_bytes;
+  static constexpr int store_bytes = kConsumers * store_buffers * kStoreBytes;
+  // Operand stages, store buffers, then 2 mbarriers per stage, plus slack to align the base to 1024 bytes.
+  static constexpr int smem_bytes = operand_bytes + store_bytes + 2 * stages * 8 + 1024;
   static_assert(a_bytes % 1024 == 0 && stage_bytes % 1024 == 0 && (b_part_rows * kRowBytes) % 1024 == 0,
                 "every operand tile starts a 128-byte-swizzle atom");
+  static_assert(BN % kStoreCols == 0 && store_buffers >= 2, "whole store boxes, double-buffered at least");
   static_assert(smem_bytes <= 227 * 1024, "fits the opt-in shared memory of one SM");
 };
 
@@ -80,27 +96,39 @@ __device__ __forceinline__ void unit_coords(int unit, int units_m, int tiles_n, 
   tn = in_group / rows;
 }
 
+// Two outputs rounded to T and packed into one 32-bit word (the lower column first).
 template <typename T>
-__device__ __forceinline__ void store_pair(T* C, int N, int row, int col, float x, float y, bool pair_ok) {
-  T* p = C + static_cast<std::size_t>(row) * N + col;
-  if (pair_ok && col + 1 < N) {
-    if constexpr (std::is_same_v<T, __half>) *reinterpret_cast<__half2*>(p) = __floats2half2_rn(x, y);
-    else *reinterpret_cast<__nv_bfloat162*>(p) = __floats2bfloat162_rn(x, y);
+__device__ __forceinline__ uint32_t packed_pair(float x, float y) {
+  if constexpr (std::is_same_v<T, __half>) {
+    const __half2 v = __floats2half2_rn(x, y);
+    return *reinterpret_cast<const uint32_t*>(&v);
   } else {
-    p[0] = static_cast<T>(x);
-    if (col + 1 < N) p[1] = static_cast<T>(y);
+    const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+    return *reinterpret_cast<const uint32_t*>(&v);
   }
+}
+
+__device__ __forceinline__ void store_shared(uint32_t address, uint32_t value) {
+  asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(value) : "memory");
+}
+
+// Where column pair `pair` (0-15) of row `row` lies in a 64-byte-swizzled store buffer: 16-byte
+// unit u of a row moves to u ^ ((row / 2) % 4), the copy engine's 64-byte swizzle pattern.
+__device__ __forceinline__ uint32_t store_offset(int row, int pair) {
+  const int unit = (pair / 4) ^ ((row >> 1) & 3);
+  return static_cast<uint32_t>(row * kStoreRowBytes + unit * 16 + (pair % 4) * 4);
 }
 
 template <typename T, int BN>
 __global__ void __launch_bounds__(kThreads, 1)
-    gemm_wgmma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, T* C, int M,
-               int N, int K) {
+    gemm_wgmma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               const __grid_constant__ CUtensorMap map_c, int M, int N, int K) {
 #if defined(__CUDA_ARCH__)
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
   const uint32_t base = (tma::smem_address(smem_raw) + 1023u) & ~1023u;
-  const uint32_t full = base + L::stages * L::stage_bytes;
+  const uint32_t store_base = base + L::operand_bytes;
+  const uint32_t full = store_base + L::store_bytes;
   const uint32_t empty = full + L::stages * 8;
   const int warpgroup = threadIdx.x / 128;
 
@@ -156,6 +184,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int t = threadIdx.x % 128;
     const bool leader = t == 0;
     float acc[BN / 2];
+    const uint32_t my_buffers = store_base + half * L::store_buffers * kStoreBytes;
+    uint32_t stores = 0;  // boxes this consumer has handed to the copy engine
     int stage = 0;
     uint32_t phase = 0;
     for (int unit = first_unit; unit < units; unit += unit_step) {
@@ -194,22 +224,36 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
 
       // m64nNk16 accumulator layout: acc[4j + 2h + e] is row 16*warp + lane/4 + 8h,
-      // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block.
+      // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block. Box p holds columns
+      // [32p, 32p + 32), i.e. j = 4p .. 4p + 3 (column pair 4(j - 4p) + lane%4 of the box).
       const int warp = t / 32;
       const int lane = t % 32;
-      const int row0 = tm * kBlockM + half * 64 + warp * 16 + lane / 4;
-      const int col0 = tn * BN + 2 * (lane % 4);
-      const bool pair_ok = N % 2 == 0;  // two outputs as one aligned 4-byte store
 #pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
+      for (int p = 0; p < BN / kStoreCols; ++p) {
+        const uint32_t buffer = my_buffers + (stores % L::store_buffers) * kStoreBytes;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = row0 + 8 * h;
-          const int col = col0 + 8 * j;
-          if (row < M && col < N) store_pair(C, N, row, col, acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], pair_ok);
+        for (int jj = 0; jj < kStoreCols / 8; ++jj) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int j = p * (kStoreCols / 8) + jj;
+            const int row = warp * 16 + lane / 4 + 8 * h;
+            store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
+                         packed_pair<T>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+          }
         }
+        tma::fence_proxy_async();  // these writes before the copy engine's reads
+        // The next box's buffer was last handed over store_buffers - 1 boxes ago: with at most
+        // store_buffers - 2 of the boxes since still being read, it is free.
+        if (leader) tma::store_wait_read<L::store_buffers - 2>();
+        tma::named_barrier_sync(1 + half, 128);
+        if (leader) {
+          tma::store_2d(&map_c, buffer, tn * BN + p * kStoreCols, tm * kBlockM + half * 64);
+          tma::store_commit();
+        }
+        ++stores;
       }
     }
+    if (leader) tma::store_wait<0>();  // the buffers stay valid until the copy engine is done
   }
   tma::cluster_sync();  // the peer arrives on this CTA's barriers until its last stage
 #endif
@@ -222,6 +266,16 @@ CUtensorMap operand_map(const T* ptr, int rows, int K, int box_rows) {
   const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(K) * sizeof(T)};
   const cuuint32_t box[2] = {kBlockK, static_cast<cuuint32_t>(box_rows)};
   return swizzled_tensor_map(tensor_map_data_type<T>(), ptr, 2, dims, row_stride, box, "gemm_wgmma");
+}
+
+// The row-major [M, N] result written in boxes of 64 rows x 32 columns, 64-byte swizzled.
+template <typename T>
+CUtensorMap result_map(T* ptr, int M, int N) {
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(N), static_cast<cuuint64_t>(M)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(N) * sizeof(T)};
+  const cuuint32_t box[2] = {kStoreCols, 64};
+  return swizzled_tensor_map(tensor_map_data_type<T>(), ptr, 2, dims, row_stride, box, "gemm_wgmma",
+                             CU_TENSOR_MAP_SWIZZLE_64B);
 }
 
 template <typename T, int BN>
@@ -249,6 +303,7 @@ template <typename T, int BN>
 void launch_width(const T* A, const T* B, T* C, int M, int N, int K, int device, cudaStream_t stream) {
   const CUtensorMap map_a = operand_map(A, M, K, kBlockM);
   const CUtensorMap map_b = operand_map(B, N, K, Layout<BN>::b_part_rows);
+  const CUtensorMap map_c = result_map(C, M, N);
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = kCluster;
@@ -265,12 +320,13 @@ void launch_width(const T* A, const T* B, T* C, int M, int N, int K, int device,
   const long long units =
       static_cast<long long>((M + kBlockM * kCluster - 1) / (kBlockM * kCluster)) * ((N + BN - 1) / BN);
   config.gridDim = dim3(static_cast<unsigned>(kCluster * (units < clusters ? units : clusters)));
-  ARCHBENCH_CUDA_CHECK(cudaLaunchKernelEx(&config, gemm_wgmma<T, BN>, map_a, map_b, C, M, N, K));
+  ARCHBENCH_CUDA_CHECK(cudaLaunchKernelEx(&config, gemm_wgmma<T, BN>, map_a, map_b, map_c, M, N, K));
 }
 
 template <typename T>
 void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K, cudaStream_t stream) {
-  validate_gemm_launch(fn, GemmTiling{kBlockM, kWgmmaTileWidths.back(), 8}, A, B, C, M, N, K);
+  // N % 8: the result's rows must be 16-byte strided for the copy engine's stores.
+  validate_gemm_launch(fn, GemmTiling{kBlockM, kWgmmaTileWidths.back(), 8, 8}, A, B, C, M, N, K);
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   int sms = 0;

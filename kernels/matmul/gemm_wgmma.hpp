@@ -1,6 +1,7 @@
 // The Hopper GEMM: wgmma (sm_90a) fed by the tensor memory accelerator. Same contract as
 // gemm_kernels.hpp: C[M,N] = A[M,K] · B[N,K]ᵀ, all row-major, fp32 accumulation, C in the input
-// type (round to nearest); any M, N >= 1; K >= 8 and K % 8 == 0; A, B, C 16-byte aligned.
+// type (round to nearest); any M >= 1; N and K positive multiples of 8 (the copy engine reads and
+// writes 16-byte-strided rows); A, B, C 16-byte aligned.
 //
 // Its code exists only for sm_90a, which runs only on compute capability 9.0 exactly. The build
 // compiles kernels/matmul/gemm_wgmma.cu for sm_90a alone when the arch list has 9.0 or 9.0a (as

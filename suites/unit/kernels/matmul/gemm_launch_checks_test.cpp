@@ -25,6 +25,7 @@ std::string refusal(const GemmTiling& t, const void* a, int M, int N, int K) {
 TEST(GemmLaunchChecks, AcceptsWhatTheKernelsTile) {
   EXPECT_EQ(refusal({128, 128, 8}, at(0x3000), 8192, 960, 320), "");
   EXPECT_EQ(refusal({128, 128, 8}, at(0x3000), 1, 1, 8), "");  // partial tiles are the kernel's business
+  EXPECT_EQ(refusal({128, 256, 8, 8}, at(0x3000), 1, 8, 8), "");
 }
 
 TEST(GemmLaunchChecks, RefusesEachViolationByName) {
@@ -32,6 +33,8 @@ TEST(GemmLaunchChecks, RefusesEachViolationByName) {
   EXPECT_NE(refusal({128, 128, 8}, at(0x3000), 16, 16, 12).find("K must be a positive multiple of 8 (got 12)"),
             std::string::npos);
   EXPECT_NE(refusal({128, 128, 32}, at(0x3000), 16, 16, 48).find("multiple of 32"), std::string::npos);
+  EXPECT_NE(refusal({128, 256, 8, 8}, at(0x3000), 16, 20, 16).find("N must be a multiple of 8 (got 20)"),
+            std::string::npos);
   EXPECT_NE(refusal({128, 128, 8}, at(0x3004), 16, 16, 16).find("16-byte aligned"), std::string::npos);
   EXPECT_NE(refusal({128, 128, 8}, at(0x3000), 65536 * 128 + 1, 16, 16).find("too large for the launch grid"),
             std::string::npos);
