@@ -83,7 +83,7 @@ class Sd15StepOperator final : public Operator {
         {"merge_heads_" + t, merge_heads_kernel(d)},
         {"geglu_" + t, elementwise::geglu_kernel(d)},
     };
-    // The tile variants of the 3x3 and 1x1 convolutions (the same one when C and K agree).
+    // The tile variants of the 3x3 and 1x1 convolutions (one or two: the rule weighs their size too).
     std::set<std::string> seen;
     for (const conv::ConvDims& c : {bench_.conv3x3(), bench_.conv1x1()}) {
       const conv::ConvPlan tiles = conv::tensor_core_tiles(c);

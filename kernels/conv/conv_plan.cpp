@@ -72,8 +72,9 @@ void validate_plan(const ConvPlan& plan, const ConvDims& d, const char* who) {
 
 ConvPlan tensor_core_tiles(const ConvDims& d, bool small) {
   validate_own_conv(d, "tensor_core_tiles");
-  const bool large = d.K % 160 == 0 && d.gemm_m() * d.K * d.gemm_k() >= kLargeMinMacs;
-  const bool k160 = d.K % 160 == 0 && d.K % 128 != 0;
+  const long long macs = d.gemm_m() * d.K * d.gemm_k();
+  const bool large = d.K % 160 == 0 && macs >= kLargeMinMacs;
+  const bool k160 = d.K % 160 == 0 && (d.K % 128 != 0 || macs >= kK160MinMacs);
   const TensorCoreTile tile = d.C % 8 != 0 ? kTileC4
                               : large     ? (small ? kTileK160Small : kTileK160Large)
                               : k160      ? (small ? kTileK160Small : kTileK160)

@@ -68,23 +68,22 @@ inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128, kTileM128N1
                                                       kTileM128N160SlicedK, kTileM128N64C4};
 
 // The plan rule: which variant serves which shape, measured on the H200 (suites/bench/conv_variants,
-// 2026-12-02, every variant in one process with cuDNN, interleaved rounds, median of 40 cold-L2
-// samples; µs f16 / bf16, the ratio cuDNN / own in brackets):
+// 2026-12-02, with the filter tile brought by the copy engine (conv_tc.cu); every variant in one
+// process with cuDNN, interleaved rounds, median of 30 cold-L2 samples; µs f16 / bf16, the ratio
+// cuDNN / own in brackets):
 //   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4: 11.7 / 11.6).
-//   * At least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C) and K a multiple of 160:
-//     kTileK160Large, 128 x 160 with 4 warps, two blocks per SM. C320_H128 (3.0e10): 155.4 / 154.4
-//     [0.66 / 0.64] against 186.2 / 186.5 for kTileK160 and 160.1 / 160.3 for a 128 x 320 block of
-//     8 warps (2 x 4 of 64 x 80; 10% ahead of this one before the gather's offsets went unsigned,
-//     level or behind after, so it was dropped); C2560_H16 (1.5e10, K = 1280): 84.8 / 83.8 [0.70 /
-//     0.70] against 90.7 / 90.0 for kTileK128 and 85.3 / 85.1 for 128 x 320. Below the bound sliced
-//     K is ahead: C320_H64 (7.5e9) 50.9 / 50.7 against 55.8 / 55.4, C1280_H8 (1.9e9) 24.6 / 24.5
-//     against 32.5 / 32.5; C1280_H16 (7.5e9) is level (52.6 / 52.5 against 51.8 / 51.8).
-//   * Otherwise sliced K (8 warps on one output tile per SM). kTileK160 when K is a multiple of
-//     160 but not of 128 (K = 320: two full 160-wide tiles where 128 would leave half of a third
-//     one empty): C320_H64 50.9 / 50.7 [0.61 / 0.73] (128 x 128 sliced: 73.4 / 73.0), stride 2
-//     25.5 / 25.6 [0.66 / 0.66]. kTileK128 otherwise (640, 1280): C1280_H16 52.6 / 52.5 [0.75 /
-//     0.73], C1280_H8 24.6 / 24.5 [1.18 / 1.18], C960 1x1 19.2 / 19.2 [0.51 / 0.52] (128 x 160
-//     sliced: 53.9 / 53.7, 26.2 / 26.0, 23.0 / 22.9).
+//   * K a multiple of 160 and at least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C):
+//     kTileK160Large, 128 x 160 with 4 warps, two blocks per SM. C320_H128 (3.0e10): 156.4 / 155.3
+//     [0.65 / 0.64] against 169.2 / 168.8 sliced. (A 128 x 320 block of 8 warps, tried before the
+//     gather's offsets went unsigned, ended level or behind and was dropped.)
+//   * K a multiple of 160, and either not of 128 (K = 320: two full 160-wide tiles where 128 would
+//     leave half of a third one empty) or at least kK160MinMacs: kTileK160, sliced K (8 warps on
+//     one output tile per SM). C320_H64 (7.5e9) 47.0 / 46.7 [0.66 / 0.80] (128 x 160 with 4 warps:
+//     55.4 / 55.2; 128 x 128 sliced 73.8 / 73.7); stride 2 (1.9e9) 25.2 / 25.2 [0.68 / 0.67];
+//     C1280_H16 (7.5e9) 49.7 / 49.8 [0.78 / 0.78] against 53.0 / 53.0 for kTileK128; C2560_H16
+//     (1.5e10, K = 1280) 83.7 / 82.9 [0.71 / 0.71] against 86.1 / 85.0 with 4 warps.
+//   * kTileK128 (sliced) otherwise: C1280_H8 (1.9e9) 25.1 / 25.5 [1.14 / 1.13] against 26.4 / 26.8
+//     for kTileK160; C960 1x1 (K = 640, 1.3e9) 19.4 / 19.3 [0.51 / 0.51] against 21.7 / 21.7.
 // Where plan_split_k splits a variant the rule picks, that beat no split (C1280_H8: 24.9 against
 // 120.2 unsplit, an earlier bench); cp.async.ca for the gathered input (conv_tc.cu) won nowhere,
 // nor did spreading a k-tile's copies between the mma (3-6% slower at every shape: the burst gets
@@ -92,10 +91,11 @@ inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128, kTileM128N1
 inline constexpr TensorCoreTile kTileK128 = kTileM128N128SlicedK;
 inline constexpr TensorCoreTile kTileK160 = kTileM128N160SlicedK;
 inline constexpr TensorCoreTile kTileK160Large = kTileM128N160;
-inline constexpr long long kLargeMinMacs = 10'000'000'000LL;
+inline constexpr long long kLargeMinMacs = 20'000'000'000LL;
+inline constexpr long long kK160MinMacs = 4'000'000'000LL;
 inline constexpr TensorCoreTile kTileC4 = kTileM128N64C4;
 // Devices that cannot hold the rule's variant (CC 8.6, 8.9 and 12.0 give a block at most 99 KB
-// of shared memory; the sliced-K variants take 128 and 144 KB) run these (80 and 90 KB).
+// of shared memory; the sliced-K variants take 129 and 145 KB) run these (81 and 91 KB).
 inline constexpr TensorCoreTile kTileK128Small = kTileM128N128;
 inline constexpr TensorCoreTile kTileK160Small = kTileM128N160;
 

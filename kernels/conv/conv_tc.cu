@@ -25,7 +25,10 @@
 //     size 0). Each thread keeps the input offset of its pixels' tap (0, 0) and walks the tap
 //     (r, s, c) along the reduction with a cursor, so a k-tile costs one offset per pixel and no
 //     division. The B tile is the KRSC filter, row k = output channel, which is already the "col"
-//     operand layout mma wants.
+//     operand layout mma wants. Built for sm_90 or newer (and C % 8 == 0), one thread has the copy
+//     engine bring the B tile (a 2-D tensor copy into the same swizzled layout, completing on a
+//     per-stage mbarrier): that takes 5 of a thread's 9 copies, with their address arithmetic, out
+//     of every k-tile of the 128 x 160 variants. Older targets copy B with cp.async like A.
 //   * Shared rows are unpadded and XOR-swizzled in 16-byte units (unit_offset): ldmatrix and the
 //     copies are conflict-free and the ring holds more stages.
 //   * A kStages-deep cp.async ring keeps kStages - 1 k-tiles in flight. A warp loads the mma
@@ -52,6 +55,8 @@
 #include "kernels/common/grouped_tile.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
 #include "kernels/common/tensor_core.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma_pipeline.cuh"
 #include "kernels/conv/conv_gather.cuh"
 #include "kernels/conv/conv_tc_tiles.cuh"
 
@@ -72,7 +77,7 @@ constexpr int kGroupM = 8;  // block order, see grouped_tile
 template <typename T, class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     conv_tc(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y, float* __restrict__ partial,
-            ConvParams p) {
+            ConvParams p, const __grid_constant__ CUtensorMap filter_map) {
   using Traits = ElementTraits<T>;
   const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
@@ -87,19 +92,50 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   constexpr int kSteps = Cfg::kSteps;
   constexpr int kStages = Cfg::kStages;
   constexpr std::uint32_t kStageBytes = Cfg::kStageBytes;
+#if __CUDA_ARCH__ >= 900
+  constexpr bool kFilterByCopyEngine = Cfg::kFilterTileCopy;
+#else
+  constexpr bool kFilterByCopyEngine = false;
+#endif
   extern __shared__ __align__(128) unsigned char smem[];
-  const std::uint32_t smem_base = smem_address(smem);
+  // Stages start on a 1024-byte boundary (kLaunchSmemBytes has the slack), where the copy
+  // engine's swizzle pattern starts.
+  const std::uint32_t smem_base = kFilterByCopyEngine ? (smem_address(smem) + 1023u) & ~1023u : smem_address(smem);
+  const std::uint32_t filter_full = smem_base + Cfg::kBarrierOffset;  // mbarrier of stage s at + 8 s
+  if constexpr (kFilterByCopyEngine) {
+    if (tid == 0) {
+      for (int s = 0; s < kStages; ++s) tma::barrier_init(filter_full + 8 * s, 1);
+      tma::fence_barrier_init();
+      tma::prefetch_map(&filter_map);
+    }
+    __syncthreads();
+  }
 
   // ---- Copies (conv_tc_tiles.cuh): this z slice's k-tiles, gathered with cp.async.
   const SliceTiles tiles = slice_tiles(p, split);
   TileLoader<Cfg> loader(p, tile_m, tile_n, tid, tiles.begin);
   // A valid copy's offset is never negative, so it is added as unsigned: the compiler then drops
   // the sign extension (and its select) from every copy's 64-bit address.
-  auto load_tile = [&](int k_tile, std::uint32_t stage_offset) {
+  const int filter_row = tile_n * Cfg::kBlockN;  // (lambdas may not capture structured bindings in C++17)
+  auto load_tile = [&](int k_tile, int stage) {
+    const std::uint32_t stage_offset = stage * kStageBytes;
+    if constexpr (kFilterByCopyEngine) {
+      if (tid == 0) {
+        const std::uint32_t bar = filter_full + 8 * stage;
+        tma::barrier_arrive_expect_bytes(bar, Cfg::kBlockN * Cfg::kRowBytes);
+        tma::load_2d(smem_base + stage_offset + Cfg::kATileBytes, &filter_map, bar, k_tile * Cfg::kBlockK,
+                     filter_row);
+      }
+    }
     loader.load(p, k_tile, [&](bool filter, std::uint32_t dst, int offset, bool valid) {
+      if (kFilterByCopyEngine && filter) return;  // the copy engine's (the offsets are then dead code)
       const auto element = static_cast<unsigned>(offset);
       cp_async<Cfg::kChunk * 2>(smem_base + stage_offset + dst, (filter ? w : x) + element, valid);
     });
+  };
+  // Before reading local k-tile t: its filter tile has landed (stage t % kStages, use t / kStages).
+  auto wait_filter = [&](int t) {
+    if constexpr (kFilterByCopyEngine) tma::barrier_wait(filter_full + 8 * (t % kStages), (t / kStages) & 1);
   };
 
   // ---- Fragments: this lane's ldmatrix row addresses per k step (conv_tc_tiles.cuh).
@@ -135,15 +171,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < tiles.count) {
-      load_tile(tiles.begin + s, s * kStageBytes);
+      load_tile(tiles.begin + s, s);
     }
     cp_async_commit();
   }
   cp_async_wait<kStages - 2>();
   __syncthreads();
-  std::uint32_t read_slot = 0;                              // the k-tile being multiplied
-  std::uint32_t write_slot = (kStages - 1) * kStageBytes;  // the k-tile being fetched
+  std::uint32_t read_slot = 0;      // the k-tile being multiplied
+  int write_stage = kStages - 1;    // the k-tile being fetched
   if (tiles.count > 0) {
+    wait_filter(0);
 #pragma unroll
     for (int mi = 0; mi < kFragsM; ++mi) {
       load_a(mi, 0, read_slot);
@@ -161,6 +198,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
         cp_async_wait<kStages - 2>();
         __syncthreads();
         read_slot = next_slot(read_slot);
+        if (kt + 1 < tiles.count) wait_filter(kt + 1);
       }
       // The fragments of the next k step: of this tile, or of tile kt + 1 after the barrier.
       const bool next = step < kSteps - 1 || kt + 1 < tiles.count;
@@ -173,10 +211,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
         // before the barrier of the previous iteration.
         const int fetch = kt + kStages - 1;
         if (fetch < tiles.count) {
-          load_tile(tiles.begin + fetch, write_slot);
+          load_tile(tiles.begin + fetch, write_stage);
         }
         cp_async_commit();
-        write_slot = next_slot(write_slot);
+        write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
       }
 #pragma unroll
       for (int mi = 0; mi < kFragsM; ++mi) {
@@ -278,6 +316,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   // Pre-sm_80 device code (and the host pass): no cp.async / bf16 mma. Poison the output tile.
   (void)x;
   (void)w;
+  (void)filter_map;
   for (int i = tid; i < Cfg::kBlockM * Cfg::kBlockN; i += Cfg::kThreads) {
     const int row = tile_m * Cfg::kBlockM + i / Cfg::kBlockN;
     const int col = tile_n * Cfg::kBlockN + i % Cfg::kBlockN;
@@ -296,19 +335,34 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
 // One tile variant: its kernel, shared-memory opt-in, occupancy and launch.
 template <typename T, class Cfg>
 struct Variant {
+  // The filter as the [K, R*S*C] matrix it is, read in boxes of kBlockN rows x one k-tile, with
+  // the tiles' swizzle. Unused by code built for targets before sm_90, and by the 8-byte-copy
+  // variant (whose rows are not 16-byte strided): an empty map then.
+  static CUtensorMap filter_map(const T* w, const ConvParams& p) {
+    if constexpr (!Cfg::kFilterTileCopy) {
+      return CUtensorMap{};
+    } else {
+      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.Kg), static_cast<cuuint64_t>(p.K)};
+      const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(p.Kg) * sizeof(T)};
+      const cuuint32_t box[2] = {static_cast<cuuint32_t>(Cfg::kBlockK), static_cast<cuuint32_t>(Cfg::kBlockN)};
+      return swizzled_tensor_map(tensor_map_data_type<T>(), w, 2, dims, row_stride, box, "conv_tc",
+                                 Cfg::kRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
+    }
+  }
+
   static const void* kernel() { return reinterpret_cast<const void*>(&conv_tc<T, Cfg>); }
 
   // More than 48 KB of dynamic shared memory needs an opt-in (kernels/common/shared_memory_opt_in).
-  static void opt_in_shared_memory() { opt_in_dynamic_shared_memory(kernel(), Cfg::kSmemBytes, "conv_tc"); }
+  static void opt_in_shared_memory() { opt_in_dynamic_shared_memory(kernel(), Cfg::kLaunchSmemBytes, "conv_tc"); }
 
   // Whether the current device gives a block the variant's shared memory.
-  static bool fits_device() { return Cfg::kSmemBytes <= shared_memory_per_block_limit(); }
+  static bool fits_device() { return Cfg::kLaunchSmemBytes <= shared_memory_per_block_limit(); }
 
   static int resident_blocks_per_sm() {
     opt_in_shared_memory();
     int blocks = 0;
     ARCHBENCH_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel(), Cfg::kThreads, Cfg::kSmemBytes));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel(), Cfg::kThreads, Cfg::kLaunchSmemBytes));
     return blocks;
   }
 
@@ -316,8 +370,9 @@ struct Variant {
                      cudaStream_t stream) {
     opt_in_shared_memory();
     const dim3 grid((p.K + Cfg::kBlockN - 1) / Cfg::kBlockN, (p.M + Cfg::kBlockM - 1) / Cfg::kBlockM, splits);
-    conv_tc<T, Cfg><<<grid, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
-        static_cast<const T*>(x), static_cast<const T*>(w), static_cast<T*>(y), workspace, p);
+    conv_tc<T, Cfg><<<grid, Cfg::kThreads, Cfg::kLaunchSmemBytes, stream>>>(
+        static_cast<const T*>(x), static_cast<const T*>(w), static_cast<T*>(y), workspace, p,
+        filter_map(static_cast<const T*>(w), p));
     ARCHBENCH_CHECK_LAUNCH();
   }
 };

@@ -66,6 +66,13 @@ struct TileConfig {
   // Sliced K: the fp32 sums of one warp group, for the others.
   static constexpr int kReduceBytes = kWarpsK > 1 ? kBlockM * kBlockN * 4 : 0;
   static constexpr int kSmemBytes = kPipelineBytes > kReduceBytes ? kPipelineBytes : kReduceBytes;
+  // 16-byte copies: on sm_90 and newer the copy engine brings the B (filter) tile, completing on
+  // one mbarrier per stage kept after the tiles. Its 128-byte (64-byte) swizzle is unit_offset's
+  // for 128-byte (64-byte) rows when the tile starts on a 1024-byte boundary (the unit tests
+  // compare them), hence the slack to align the stages.
+  static constexpr bool kFilterTileCopy = kChunk == 8;
+  static constexpr int kBarrierOffset = kSmemBytes;
+  static constexpr int kLaunchSmemBytes = kFilterTileCopy ? kSmemBytes + kStages * 8 + 1024 : kSmemBytes;
 
   static constexpr int kCopiesPerRow = kBlockK / kChunk;
   static constexpr int kRowsPerPass = kThreads / kCopiesPerRow;
@@ -86,7 +93,10 @@ struct TileConfig {
   static_assert(kACopies * kRowsPerPass == kBlockM && kBCopies * kRowsPerPass == kBlockN,
                 "copy passes cover the A and B rows");
   static_assert(kStages >= 3, "the ring keeps a k-tile in flight while one is read");
+  static_assert(!kFilterTileCopy || (kATileBytes % 1024 == 0 && kStageBytes % 1024 == 0 && kBlockN <= 256),
+                "a filter box starts a swizzle atom and fits one tensor copy");
 };
+
 
 // Byte offset of element (row, k) in a tile of this config: row-major rows of kRowBytes, the
 // 16-byte unit k / 8 stored where ldmatrix::swizzled_unit puts it (kernels/common/ldmatrix_lanes.cuh).
@@ -214,7 +224,7 @@ CONV_HD TilePosition accumulator_position(int tid, int mi, int ni, int e) {
 // The variants conv_tc.cu builds, in the order of kTensorCoreTiles (conv_plan.hpp):
 // TileConfig<block_m, block_n, block_k, warps_m, warps_n, warps_k, stages, chunk, min blocks per
 // SM>. Two blocks of 128 threads or one of 256 per SM: up to 255 registers per thread either way
-// (a 64 x 80 warp tile needs about 250). Shared memory per block: 80, 90, 128, 144 and 48 KB.
+// (a 64 x 80 warp tile needs about 250). Shared memory per block (kLaunchSmemBytes): 81, 91, 129, 145 and 48 KB.
 using TileM128N128 = TileConfig<128, 128, 32, 2, 2, 1, 5, 8, 2>;
 using TileM128N160 = TileConfig<128, 160, 32, 2, 2, 1, 5, 8, 2>;
 using TileM128N128SlicedK = TileConfig<128, 128, 64, 2, 2, 2, 4, 8, 1>;

@@ -151,7 +151,13 @@ TEST(Sd15StepOperators, RegisteredWithEveryKernel) {
                                     "geglu_" + t, "layernorm_" + t, "timestep_embedding_" + t}) {
       EXPECT_TRUE(names.contains(must)) << op->id() << " lacks " << must;
     }
-    EXPECT_EQ(kernels.size(), 16u) << op->id();  // 15 named + one conv_tc tile variant (3x3 and 1x1 agree)
+    // 15 named + the conv_tc tile variants of the 3x3 and 1x1 convolutions (conv_plan.hpp's rule):
+    // one at C = 320 (K = 320 takes the 160-wide tile), two at C = 640, where the 3x3 conv has
+    // the multiply-adds for the 160-wide tile and the 1x1 does not.
+    const bool c640 = op->id().find("_C640_") != std::string::npos;
+    EXPECT_EQ(kernels.size(), c640 ? 17u : 16u) << op->id();
+    EXPECT_TRUE(names.contains("conv_tc_" + t + "_m128_n160_k64_sk2_c8")) << op->id();
+    EXPECT_EQ(names.contains("conv_tc_" + t + "_m128_n128_k64_sk2_c8"), c640) << op->id();
   }
   for (const std::string dt : {"f16", "bf16"}) {
     EXPECT_TRUE(ids.contains("composite/sd15_step/" + dt + "/B2_H64_W64_C320_heads8_S3"));

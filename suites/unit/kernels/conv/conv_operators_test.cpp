@@ -108,8 +108,9 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
           << kernels.front().name;
     }
   }
-  // The 4-channel conv_in runs the 8-byte-copy variant; K = 640 the 128-wide sliced-K one, K = 320 the
-  // 160-wide sliced-K one, and the two shapes of at least 1e10 multiply-adds the 160-wide 4-warp one.
+  // The 4-channel conv_in runs the 8-byte-copy variant; K = 640 and the small K = 1280 shape the
+  // 128-wide sliced-K one, K = 320 and the larger K = 1280 shapes the 160-wide sliced-K one, and the
+  // shape of at least 2e10 multiply-adds the 160-wide 4-warp one.
   EXPECT_EQ(find("conv/conv_tc/bf16/B2_C4_H64_W64_K320_3x3_s1")->kernels().front().name,
             kernels::conv::conv_tc_kernel_name(DType::BF16, kernels::conv::plan_with_tile(kernels::conv::kTileC4)));
   EXPECT_EQ(find("conv/conv_tc/bf16/B2_C4_H64_W64_K320_3x3_s1")->kernels().front().name,
@@ -129,7 +130,9 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
   EXPECT_EQ(find("conv/conv_tc/bf16/B2_C320_H128_W128_K320_3x3_s1")->kernels().front().name,
             "conv_tc_bf16_m128_n160_k32_c8");
   EXPECT_EQ(find("conv/conv_tc/bf16/B2_C2560_H16_W16_K1280_3x3_s1")->kernels().front().name,
-            "conv_tc_bf16_m128_n160_k32_c8");
+            "conv_tc_bf16_m128_n160_k64_sk2_c8");
+  EXPECT_EQ(find("conv/conv_tc/f16/B2_C1280_H16_W16_K1280_3x3_s1")->kernels().front().name,
+            "conv_tc_f16_m128_n160_k64_sk2_c8");
 }
 
 }  // namespace

@@ -52,14 +52,15 @@ TEST(ConvPlan, TensorCoreTileRule) {
   EXPECT_TRUE(same_tile(rule(kRow1), kTileK160));  // K = 320: two 160-wide tiles
   EXPECT_TRUE(same_tile(rule(kRow5), kTileK160));
   EXPECT_TRUE(same_tile(rule(kRow8), kTileK160Large));  // 3.0e10 multiply-adds
-  EXPECT_TRUE(same_tile(rule(kRow2), kTileK128));       // K = 1280
-  EXPECT_TRUE(same_tile(rule(kRow3), kTileK128));
-  EXPECT_TRUE(same_tile(rule(kRow4), kTileK160Large));  // K = 1280, 1.5e10 multiply-adds
+  EXPECT_TRUE(same_tile(rule(kRow2), kTileK160));       // K = 1280, 7.5e9 multiply-adds
+  EXPECT_TRUE(same_tile(rule(kRow3), kTileK128));       // K = 1280, 1.9e9
+  EXPECT_TRUE(same_tile(rule(kRow4), kTileK160));       // K = 1280, 1.5e10
   EXPECT_TRUE(same_tile(rule(kRow6), kTileK128));       // K = 640
   EXPECT_LT(macs(kRow1), kLargeMinMacs);
-  EXPECT_LT(macs(kRow2), kLargeMinMacs);
-  EXPECT_GE(macs(kRow4), kLargeMinMacs);
+  EXPECT_LT(macs(kRow4), kLargeMinMacs);
   EXPECT_GE(macs(kRow8), kLargeMinMacs);
+  EXPECT_GE(macs(kRow2), kK160MinMacs);
+  EXPECT_LT(macs(kRow3), kK160MinMacs);
   // Large but K not a multiple of 160 (a 160-wide tile would leave part of one empty): 128.
   EXPECT_TRUE(same_tile(rule(ConvDims{2, 64, 64, 512, 512, 3, 3, 1, 1}), kTileK128));
   EXPECT_TRUE(same_tile(rule(kRow7), kTileC4));    // C = 4: 8-byte copies
@@ -92,7 +93,8 @@ TEST(ConvPlan, SmallDeviceTiles) {
   EXPECT_TRUE(same_tile(small(kRow1), kTileK160Small));
   EXPECT_TRUE(same_tile(small(kRow8), kTileK160Small));
   EXPECT_TRUE(same_tile(small(kRow4), kTileK160Small));
-  EXPECT_TRUE(same_tile(small(kRow2), kTileK128Small));
+  EXPECT_TRUE(same_tile(small(kRow2), kTileK160Small));  // (on the H200 too: 50.9 against 53.1 µs)
+  EXPECT_TRUE(same_tile(small(kRow3), kTileK128Small));
   EXPECT_TRUE(same_tile(small(kRow6), kTileK128Small));
   EXPECT_TRUE(same_tile(small(kRow7), kTileC4));
   EXPECT_EQ(kTileK160Small.block_n, 160);
