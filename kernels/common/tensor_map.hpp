@@ -8,6 +8,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace archbench::kernels {
@@ -27,6 +29,24 @@ template <typename T>
 [[nodiscard]] constexpr CUtensorMapDataType tensor_map_data_type() {
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "16-bit elements only");
   return std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+}
+
+// A row-major [rows, cols] matrix of T (rows cols * sizeof(T) bytes apart, a multiple of 16) read
+// or written in boxes of box_rows x box_cols, swizzled over the box's row: box_cols * sizeof(T) must
+// be 128 or 64 bytes (the 128- or 64-byte swizzle, which the tiles in shared memory then follow).
+template <typename T>
+[[nodiscard]] CUtensorMap matrix_tensor_map(const T* base, long long rows, long long cols, int box_rows, int box_cols,
+                                            const char* what) {
+  const auto row_bytes = static_cast<long long>(box_cols) * static_cast<long long>(sizeof(T));
+  const CUtensorMapSwizzle swizzle = row_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(cols) * sizeof(T)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
+  if (row_bytes != 128 && row_bytes != 64) {
+    throw std::invalid_argument(std::string(what) + ": a swizzled box row is 64 or 128 bytes, not " +
+                                std::to_string(row_bytes));
+  }
+  return swizzled_tensor_map(tensor_map_data_type<T>(), base, 2, dims, row_stride, box, what, swizzle);
 }
 
 }  // namespace archbench::kernels

@@ -342,11 +342,7 @@ struct Variant {
     if constexpr (!Cfg::kFilterTileCopy) {
       return CUtensorMap{};
     } else {
-      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.Kg), static_cast<cuuint64_t>(p.K)};
-      const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(p.Kg) * sizeof(T)};
-      const cuuint32_t box[2] = {static_cast<cuuint32_t>(Cfg::kBlockK), static_cast<cuuint32_t>(Cfg::kBlockN)};
-      return swizzled_tensor_map(tensor_map_data_type<T>(), w, 2, dims, row_stride, box, "conv_tc",
-                                 Cfg::kRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
+      return matrix_tensor_map(w, p.K, p.Kg, Cfg::kBlockN, Cfg::kBlockK, "conv_tc");
     }
   }
 

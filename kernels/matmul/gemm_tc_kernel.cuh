@@ -15,6 +15,10 @@
 //     has read k-tile kt's stage (all its ldmatrix were issued before it), which the copies of the
 //     next k-tile then overwrite.
 //
+// Built for sm_90 or newer, one thread has the copy engine bring a k-tile's A and B tiles (two
+// 2-D tensor copies into the same swizzled layout, completing on the stage's mbarrier, which
+// every thread waits on after the barrier at the last k step) in place of the cp.async copies.
+//
 // Built for targets older than sm_80 (no cp.async, no bf16 mma) the block only fills its C tile
 // with quiet NaN, so running such code fails any correctness check visibly.
 #pragma once
@@ -23,8 +27,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include <cuda.h>  // CUtensorMap
+
 #include "kernels/common/grouped_tile.cuh"
 #include "kernels/common/tensor_core.cuh"
+#include "kernels/common/tma_pipeline.cuh"
 #include "kernels/matmul/gemm_tc_tiles.cuh"
 
 namespace archbench::kernels::matmul::tc {
@@ -47,10 +54,12 @@ __device__ __forceinline__ uint4 ld_shared_v4(std::uint32_t addr) {
 #endif  // __CUDA_ARCH__ >= 800
 
 // One block's BlockM x BlockN tile of C (grouped_tile order). Launch with Tl::kThreads threads and
-// Tl::kSmemBytes of dynamic shared memory.
+// Tl::kLaunchSmemBytes of dynamic shared memory. map_a and map_b (A and B in boxes of one tile's
+// rows x one k-tile, Tl's swizzle: gemm_tc.cu) are read only by code built for sm_90 and newer.
 template <typename T, class Tl>
 __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C,
-                                              int M, int N, int K) {
+                                              int M, int N, int K, const CUtensorMap* map_a,
+                                              const CUtensorMap* map_b) {
   const auto [tile_m, tile_n] = grouped_tile<kGroupM>();
   const int tid = static_cast<int>(threadIdx.x);
 
@@ -58,10 +67,37 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   using namespace tensor_core;
   constexpr int kStages = Tl::kStages;
   constexpr int kKSteps = Tl::kKSteps;
+#if __CUDA_ARCH__ >= 900
+  constexpr bool kCopyEngine = Tl::kTensorCopies;
+#else
+  constexpr bool kCopyEngine = false;
+#endif
   extern __shared__ __align__(128) unsigned char smem[];
-  const std::uint32_t smem_base = smem_address(smem);
+  // With the copy engine the ring starts on a 1024-byte boundary, where its swizzle pattern starts.
+  const std::uint32_t smem_base = kCopyEngine ? (smem_address(smem) + 1023u) & ~1023u : smem_address(smem);
   const std::uint32_t ring_last = smem_base + (kStages - 1) * Tl::kStageBytes;
+  // k-tile kt lives in stage kt % kStages; its mbarrier (copy engine only) at tile_full + 8 * stage.
+  const std::uint32_t tile_full = smem_base + Tl::kBarrierOffset;
+  if constexpr (kCopyEngine) {
+    if (tid == 0) {
+      for (int s = 0; s < kStages; ++s) tma::barrier_init(tile_full + 8 * s, 1);
+      tma::fence_barrier_init();
+      tma::prefetch_map(map_a);
+      tma::prefetch_map(map_b);
+    }
+    __syncthreads();
+  } else {
+    (void)map_a;
+    (void)map_b;
+  }
   auto next_stage = [&](std::uint32_t stage) { return stage == ring_last ? smem_base : stage + Tl::kStageBytes; };
+
+  const int block_row = tile_m;  // (lambdas may not capture structured bindings in C++17)
+  const int block_col = tile_n;
+  // Before reading k-tile kt: the copy engine's bytes of it have landed (no-op without it).
+  auto wait_tile = [&](int kt) {
+    if constexpr (kCopyEngine) tma::barrier_wait(tile_full + 8 * (kt % kStages), (kt / kStages) & 1);
+  };
 
   // ---- Copies. Bit i of a_rows / b_rows: the row of copy i is inside the matrix. Rows past the
   // edge keep row 0's address, and cp.async reads nothing from it (zero fill).
@@ -85,6 +121,15 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   constexpr int kCopies = Tl::kACopies + Tl::kBCopies;
   constexpr int kParts = kKSteps - 1;
   auto copy_part = [&](int kt, std::uint32_t stage, int part) {
+    if constexpr (kCopyEngine) {
+      if (part == 0 && tid == 0) {
+        const std::uint32_t bar = tile_full + 8 * (kt % kStages);
+        tma::barrier_arrive_expect_bytes(bar, Tl::kStageBytes);
+        tma::load_2d(stage, map_a, bar, kt * Tl::kBlockK, block_row * Tl::kBlockM);
+        tma::load_2d(stage + Tl::kATileBytes, map_b, bar, kt * Tl::kBlockK, block_col * Tl::kBlockN);
+      }
+      return;
+    }
     const int k_offset = kt * Tl::kBlockK;
     const bool k_ok = copy_k + k_offset < K;
 #pragma unroll
@@ -148,6 +193,7 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   }
   cp_async_wait<kStages - 2>();
   __syncthreads();
+  wait_tile(0);
 
   std::uint32_t read_stage = smem_base;  // holds k-tile kt
   std::uint32_t write_stage = ring_last;  // receives k-tile kt + kStages - 1
@@ -160,6 +206,7 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
         cp_async_wait<kStages - 2>();
         __syncthreads();
         read_stage = next_stage(read_stage);
+        if (kt + 1 < k_tiles) wait_tile(kt + 1);
       }
       // The last k step of the last k-tile has nothing to prefetch: after the barrier above no
       // warp reads the ring again, which the staged epilogue relies on.
@@ -252,6 +299,8 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   (void)A;
   (void)B;
   (void)K;
+  (void)map_a;
+  (void)map_b;
   const T nan = tensor_core::ElementTraits<T>::nan();
   for (int i = tid; i < Tl::kBlockM * Tl::kBlockN; i += Tl::kThreads) {
     const int row = tile_m * Tl::kBlockM + i / Tl::kBlockN;

@@ -259,25 +259,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// A row-major [rows, K] operand read in boxes of box_rows x 64, 128-byte swizzled.
-template <typename T>
-CUtensorMap operand_map(const T* ptr, int rows, int K, int box_rows) {
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(K), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(K) * sizeof(T)};
-  const cuuint32_t box[2] = {kBlockK, static_cast<cuuint32_t>(box_rows)};
-  return swizzled_tensor_map(tensor_map_data_type<T>(), ptr, 2, dims, row_stride, box, "gemm_wgmma");
-}
-
-// The row-major [M, N] result written in boxes of 64 rows x 32 columns, 64-byte swizzled.
-template <typename T>
-CUtensorMap result_map(T* ptr, int M, int N) {
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(N), static_cast<cuuint64_t>(M)};
-  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(N) * sizeof(T)};
-  const cuuint32_t box[2] = {kStoreCols, 64};
-  return swizzled_tensor_map(tensor_map_data_type<T>(), ptr, 2, dims, row_stride, box, "gemm_wgmma",
-                             CU_TENSOR_MAP_SWIZZLE_64B);
-}
-
 template <typename T, int BN>
 const void* kernel_address() {
   return reinterpret_cast<const void*>(&gemm_wgmma<T, BN>);
@@ -301,9 +282,10 @@ int resident_clusters(int device, cudaLaunchConfig_t config) {
 
 template <typename T, int BN>
 void launch_width(const T* A, const T* B, T* C, int M, int N, int K, int device, cudaStream_t stream) {
-  const CUtensorMap map_a = operand_map(A, M, K, kBlockM);
-  const CUtensorMap map_b = operand_map(B, N, K, Layout<BN>::b_part_rows);
-  const CUtensorMap map_c = result_map(C, M, N);
+  // A and B in boxes of 64 k (128-byte swizzle), C in boxes of 32 columns (64-byte swizzle).
+  const CUtensorMap map_a = matrix_tensor_map(A, M, K, kBlockM, kBlockK, "gemm_wgmma");
+  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK, "gemm_wgmma");
+  const CUtensorMap map_c = matrix_tensor_map<T>(C, M, N, 64, kStoreCols, "gemm_wgmma");
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = kCluster;

@@ -16,6 +16,7 @@
 #include "kernels/conv/conv_plan.hpp"
 #include "kernels/conv/conv_simt_tiles.cuh"
 #include "kernels/conv/conv_tc_tiles.cuh"
+#include "suites/unit/tensor_copy_swizzle.hpp"
 
 namespace archbench::kernels::conv {
 namespace {
@@ -350,15 +351,6 @@ void check_all_fragments(tc::ConfigList<Cfgs...>) {
 
 TEST(ConvLoader, WarpTilesMultiplyTheBlockTileOnce) { check_all_fragments(tc::AllTiles{}); }
 
-// Where the copy engine puts byte `offset` of a box whose rows are `row_bytes` long (64 or 128)
-// with the swizzle of that span, in a 1024-byte-aligned buffer: the 16-byte unit bits of the
-// address (4 and up) are XORed with the bits from 7 up, 3 of them for the 128-byte swizzle, 2 for
-// the 64-byte one (the PTX ISA's tensor swizzle modes).
-std::uint32_t tensor_copy_swizzle(std::uint32_t offset, int row_bytes) {
-  const std::uint32_t mask = row_bytes == 128 ? 7u : 3u;
-  return offset ^ (((offset >> 7) & mask) << 4);
-}
-
 // On sm_90 and newer the filter tile comes from one tensor copy instead of the replayed cp.async
 // copies: that copy must lay every element exactly where unit_offset (and so ldmatrix) expects it.
 template <class Cfg>
@@ -369,7 +361,8 @@ void check_filter_tile_copy() {
     for (int row = 0; row < Cfg::kBlockN; ++row) {
       for (int k = 0; k < Cfg::kBlockK; ++k) {
         const auto dense = static_cast<std::uint32_t>(row * Cfg::kRowBytes + k * tc::kElementBytes);
-        ASSERT_EQ(tc::unit_offset<Cfg>(row, k), tensor_copy_swizzle(dense, Cfg::kRowBytes)) << "row " << row << " k " << k;
+        ASSERT_EQ(tc::unit_offset<Cfg>(row, k), testing_support::tensor_copy_swizzle(dense, Cfg::kRowBytes))
+            << "row " << row << " k " << k;
       }
     }
   }

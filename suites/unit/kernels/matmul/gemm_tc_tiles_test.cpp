@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/matmul/gemm_tc_tiles.cuh"
+#include "suites/unit/tensor_copy_swizzle.hpp"
 
 namespace archbench::kernels::matmul::tc {
 namespace {
@@ -291,12 +292,33 @@ TEST(GemmTcTiles, OtherLayoutsComputeTheProduct) {
   replay_edge_shapes<Tiling<128, 256, 64, 3, 1, true, Epilogue::Direct>>();
 }
 
+// On sm_90 and newer the copy engine fills the A and B tiles instead of the replayed cp.async
+// copies: every element must land where chunk_offset (and so ldmatrix) expects it.
+template <class Tl>
+void check_tensor_copy_layout() {
+  static_assert(Tl::kTensorCopies && Tl::kATileBytes % 1024 == 0 && Tl::kStageBytes % 1024 == 0);
+  for (int row = 0; row < Tl::kBlockM + Tl::kBlockN; ++row) {  // the A rows, then the B rows
+    for (int k = 0; k < Tl::kBlockK; ++k) {
+      const auto dense = static_cast<std::uint32_t>(row * Tl::kRowBytes + k * kElementBytes);
+      const std::uint32_t laid =
+          Tl::chunk_offset(row, k / kChunkElems) + static_cast<std::uint32_t>((k % kChunkElems) * kElementBytes);
+      ASSERT_EQ(laid, testing_support::tensor_copy_swizzle(dense, Tl::kRowBytes)) << "row " << row << " k " << k;
+    }
+  }
+}
+
+TEST(GemmTcTiles, TensorCopiesLandWhereTheFragmentsRead) {
+  check_tensor_copy_layout<KernelTiling>();
+  check_tensor_copy_layout<Tiling<128, 128, 64, 3, 2>>();  // 128-byte rows
+}
+
 TEST(GemmTcTiles, KernelTilingFitsTheDevice) {
   // 4 stages of (256 + 128) rows of 64 bytes; the staging of 8 warps x 8 KB fits inside the ring.
   EXPECT_EQ(KernelTiling::kSmemBytes, 4 * 384 * 64);
   EXPECT_LE(KernelTiling::kStagingBytes, KernelTiling::kRingBytes);
   // One block per SM everywhere: within the 99 KB a block may opt into on 8.6 / 8.9 / 12.0.
-  EXPECT_LE(KernelTiling::kSmemBytes, 99 * 1024) << "runs on every sm_80+ device";
+  EXPECT_LE(KernelTiling::kLaunchSmemBytes, 99 * 1024) << "runs on every sm_80+ device";
+  EXPECT_EQ(KernelTiling::kLaunchSmemBytes, KernelTiling::kSmemBytes + 4 * 8 + 1024);  // barriers, alignment
   EXPECT_EQ(KernelTiling::kThreads, 256);
   EXPECT_EQ(KernelTiling::kMinBlocksPerSm, 1);
 }
