@@ -34,6 +34,7 @@
 #include "kernels/attention/tensor_core_primitives.cuh"
 #include "kernels/common/convert.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
+#include "kernels/common/swizzle_atom.hpp"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma_pipeline.cuh"
 #include "kernels/common/wgmma_instructions.cuh"
@@ -103,7 +104,7 @@ struct WgmmaFlashTile {
   // never read) write-write race that racecheck rightly reports. (One word per thread was race-free
   // too but made d = 64 24% slower on the H200, measured A/B on one machine.)
   static constexpr int kScratchBytes = kConsumers * 4 * 4;
-  static constexpr int kSmemBytes = kScratchOffset + kScratchBytes + 1024;  // + slack to align the base
+  static constexpr int kSmemBytes = kScratchOffset + kScratchBytes + kSwizzleAtomBytes;  // + slack to align the base
   // setmaxnreg budgets: 128·24 + 256·240 = 64,512 <= 65,536 registers per SM.
   static constexpr int kProducerRegs = 24;
   static constexpr int kConsumerRegs = 240;
@@ -224,7 +225,7 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
   // The swizzle pattern repeats every 1024 bytes and the descriptors assume base offset 0: align the
   // base by hand (the extern alignment is no promise about the shared window).
   const uint32_t raw = tma::smem_address(smem_raw);
-  const uint32_t base = (raw + 1023u) & ~1023u;
+  const uint32_t base = swizzle_atom_aligned(raw);
   unsigned char* const smem = smem_raw + (base - raw);
 
   const int tid = static_cast<int>(threadIdx.x);

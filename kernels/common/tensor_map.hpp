@@ -1,7 +1,7 @@
-// Tensor maps for the tensor memory accelerator (TMA) of the sm_90a kernels: 16-bit elements,
-// swizzled shared-memory boxes (128-byte unless asked otherwise), elements outside the tensor read
-// as zero and are not written. Host code; plain C++17 (the .cu
-// files that use it are compiled as C++17).
+// Tensor maps for the tensor memory accelerator (TMA, sm_90 and newer) of the kernels that use
+// it: 16-bit elements, swizzled shared-memory boxes (128-byte unless asked otherwise), elements
+// outside the tensor read as zero and are not written. Host code; plain C++17 (the .cu files that
+// use it are compiled as C++17).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap and its enums only: the driver is reached through the runtime

@@ -62,6 +62,28 @@ __device__ __forceinline__ void prefetch_map(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
 
+// The `full` mbarriers of a ring of Stages shared-memory stages that the copy engine fills, one per
+// stage, 8 bytes apart from `first`: local tile t goes to stage t % Stages, in that stage's use
+// t / Stages, whose phase parity wait(t) checks. One thread arms the stage of each tile (arrive
+// with the bytes to come, then the copies on the returned barrier); any thread may wait.
+template <int Stages>
+struct RingBarriers {
+  uint32_t first;
+
+  // By one thread before any copy; the block synchronizes before anyone waits.
+  __device__ __forceinline__ void init() const {
+    for (int s = 0; s < Stages; ++s) barrier_init(first + 8 * s, 1);
+    fence_barrier_init();
+  }
+  // The barrier of stage `stage`, armed for the `bytes` its next tile's copies bring.
+  __device__ __forceinline__ uint32_t arm(int stage, uint32_t bytes) const {
+    const uint32_t bar = first + 8 * stage;
+    barrier_arrive_expect_bytes(bar, bytes);
+    return bar;
+  }
+  __device__ __forceinline__ void wait(int t) const { barrier_wait(first + 8 * (t % Stages), (t / Stages) & 1); }
+};
+
 // Copies the 2-D box at (c0 innermost, c1) into shared memory; completes on `bar`. Parts of the
 // box outside the tensor read as zero and still count their bytes.
 __device__ __forceinline__ void load_2d(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c0, int c1) {

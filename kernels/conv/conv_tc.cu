@@ -54,6 +54,7 @@
 #include "kernels/common/convert.cuh"
 #include "kernels/common/grouped_tile.cuh"
 #include "kernels/common/shared_memory_opt_in.hpp"
+#include "kernels/common/swizzle_atom.hpp"
 #include "kernels/common/tensor_core.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma_pipeline.cuh"
@@ -98,14 +99,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   constexpr bool kFilterByCopyEngine = false;
 #endif
   extern __shared__ __align__(128) unsigned char smem[];
-  // Stages start on a 1024-byte boundary (kLaunchSmemBytes has the slack), where the copy
-  // engine's swizzle pattern starts.
-  const std::uint32_t smem_base = kFilterByCopyEngine ? (smem_address(smem) + 1023u) & ~1023u : smem_address(smem);
-  const std::uint32_t filter_full = smem_base + Cfg::kBarrierOffset;  // mbarrier of stage s at + 8 s
+  // With the copy engine the stages start a swizzle atom (kLaunchSmemBytes has the slack).
+  const std::uint32_t smem_base =
+      kFilterByCopyEngine ? swizzle_atom_aligned(smem_address(smem)) : smem_address(smem);
+  const tma::RingBarriers<kStages> filter_full{smem_base + Cfg::kBarrierOffset};
   if constexpr (kFilterByCopyEngine) {
     if (tid == 0) {
-      for (int s = 0; s < kStages; ++s) tma::barrier_init(filter_full + 8 * s, 1);
-      tma::fence_barrier_init();
+      filter_full.init();
       tma::prefetch_map(&filter_map);
     }
     __syncthreads();
@@ -121,8 +121,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     const std::uint32_t stage_offset = stage * kStageBytes;
     if constexpr (kFilterByCopyEngine) {
       if (tid == 0) {
-        const std::uint32_t bar = filter_full + 8 * stage;
-        tma::barrier_arrive_expect_bytes(bar, Cfg::kBlockN * Cfg::kRowBytes);
+        const std::uint32_t bar = filter_full.arm(stage, Cfg::kBlockN * Cfg::kRowBytes);
         tma::load_2d(smem_base + stage_offset + Cfg::kATileBytes, &filter_map, bar, k_tile * Cfg::kBlockK,
                      filter_row);
       }
@@ -133,9 +132,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
       cp_async<Cfg::kChunk * 2>(smem_base + stage_offset + dst, (filter ? w : x) + element, valid);
     });
   };
-  // Before reading local k-tile t: its filter tile has landed (stage t % kStages, use t / kStages).
+  // Before reading local k-tile t: its filter tile has landed.
   auto wait_filter = [&](int t) {
-    if constexpr (kFilterByCopyEngine) tma::barrier_wait(filter_full + 8 * (t % kStages), (t / kStages) & 1);
+    if constexpr (kFilterByCopyEngine) filter_full.wait(t);
   };
 
   // ---- Fragments: this lane's ldmatrix row addresses per k step (conv_tc_tiles.cuh).

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kernels/common/ldmatrix_lanes.cuh"
+#include "kernels/common/swizzle_atom.hpp"
 #include "kernels/conv/conv_gather.cuh"
 
 namespace archbench::kernels::conv::tc {
@@ -72,7 +73,8 @@ struct TileConfig {
   // compare them), hence the slack to align the stages.
   static constexpr bool kFilterTileCopy = kChunk == 8;
   static constexpr int kBarrierOffset = kSmemBytes;
-  static constexpr int kLaunchSmemBytes = kFilterTileCopy ? kSmemBytes + kStages * 8 + 1024 : kSmemBytes;
+  static constexpr int kLaunchSmemBytes =
+      kFilterTileCopy ? kSmemBytes + copy_engine_ring_extra_bytes(kStages) : kSmemBytes;
 
   static constexpr int kCopiesPerRow = kBlockK / kChunk;
   static constexpr int kRowsPerPass = kThreads / kCopiesPerRow;
@@ -93,10 +95,10 @@ struct TileConfig {
   static_assert(kACopies * kRowsPerPass == kBlockM && kBCopies * kRowsPerPass == kBlockN,
                 "copy passes cover the A and B rows");
   static_assert(kStages >= 3, "the ring keeps a k-tile in flight while one is read");
-  static_assert(!kFilterTileCopy || (kATileBytes % 1024 == 0 && kStageBytes % 1024 == 0 && kBlockN <= 256),
+  static_assert(!kFilterTileCopy ||
+                    (kATileBytes % kSwizzleAtomBytes == 0 && kStageBytes % kSwizzleAtomBytes == 0 && kBlockN <= 256),
                 "a filter box starts a swizzle atom and fits one tensor copy");
 };
-
 
 // Byte offset of element (row, k) in a tile of this config: row-major rows of kRowBytes, the
 // 16-byte unit k / 8 stored where ldmatrix::swizzled_unit puts it (kernels/common/ldmatrix_lanes.cuh).

@@ -30,6 +30,7 @@
 #include <cuda.h>  // CUtensorMap
 
 #include "kernels/common/grouped_tile.cuh"
+#include "kernels/common/swizzle_atom.hpp"
 #include "kernels/common/tensor_core.cuh"
 #include "kernels/common/tma_pipeline.cuh"
 #include "kernels/matmul/gemm_tc_tiles.cuh"
@@ -73,15 +74,14 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   constexpr bool kCopyEngine = false;
 #endif
   extern __shared__ __align__(128) unsigned char smem[];
-  // With the copy engine the ring starts on a 1024-byte boundary, where its swizzle pattern starts.
-  const std::uint32_t smem_base = kCopyEngine ? (smem_address(smem) + 1023u) & ~1023u : smem_address(smem);
+  // With the copy engine the ring starts a swizzle atom (kLaunchSmemBytes has the slack).
+  const std::uint32_t smem_base = kCopyEngine ? swizzle_atom_aligned(smem_address(smem)) : smem_address(smem);
   const std::uint32_t ring_last = smem_base + (kStages - 1) * Tl::kStageBytes;
-  // k-tile kt lives in stage kt % kStages; its mbarrier (copy engine only) at tile_full + 8 * stage.
-  const std::uint32_t tile_full = smem_base + Tl::kBarrierOffset;
+  // k-tile kt lives in stage kt % kStages (the copy engine's barriers follow the same rule).
+  const tma::RingBarriers<kStages> tile_full{smem_base + Tl::kBarrierOffset};
   if constexpr (kCopyEngine) {
     if (tid == 0) {
-      for (int s = 0; s < kStages; ++s) tma::barrier_init(tile_full + 8 * s, 1);
-      tma::fence_barrier_init();
+      tile_full.init();
       tma::prefetch_map(map_a);
       tma::prefetch_map(map_b);
     }
@@ -96,7 +96,7 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   const int block_col = tile_n;
   // Before reading k-tile kt: the copy engine's bytes of it have landed (no-op without it).
   auto wait_tile = [&](int kt) {
-    if constexpr (kCopyEngine) tma::barrier_wait(tile_full + 8 * (kt % kStages), (kt / kStages) & 1);
+    if constexpr (kCopyEngine) tile_full.wait(kt);
   };
 
   // ---- Copies. Bit i of a_rows / b_rows: the row of copy i is inside the matrix. Rows past the
@@ -123,8 +123,7 @@ __device__ __forceinline__ void gemm_tc_block(const T* __restrict__ A, const T* 
   auto copy_part = [&](int kt, std::uint32_t stage, int part) {
     if constexpr (kCopyEngine) {
       if (part == 0 && tid == 0) {
-        const std::uint32_t bar = tile_full + 8 * (kt % kStages);
-        tma::barrier_arrive_expect_bytes(bar, Tl::kStageBytes);
+        const std::uint32_t bar = tile_full.arm(kt % kStages, Tl::kStageBytes);
         tma::load_2d(stage, map_a, bar, kt * Tl::kBlockK, block_row * Tl::kBlockM);
         tma::load_2d(stage + Tl::kATileBytes, map_b, bar, kt * Tl::kBlockK, block_col * Tl::kBlockN);
       }

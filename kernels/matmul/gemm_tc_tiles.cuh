@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "kernels/common/ldmatrix_lanes.cuh"
+#include "kernels/common/swizzle_atom.hpp"
 
 #if defined(__CUDACC__)
 #define GEMM_TC_HD __host__ __device__ __forceinline__
@@ -90,7 +91,7 @@ struct Tiling {
   // 1024-byte boundary (the unit tests compare them), hence the slack to align the ring.
   static constexpr bool kTensorCopies = Swizzle;
   static constexpr int kBarrierOffset = kSmemBytes;
-  static constexpr int kLaunchSmemBytes = kTensorCopies ? kSmemBytes + Stages * 8 + 1024 : kSmemBytes;
+  static constexpr int kLaunchSmemBytes = kTensorCopies ? kSmemBytes + copy_engine_ring_extra_bytes(Stages) : kSmemBytes;
 
   static_assert(BlockM % kWarpM == 0 && BlockN % kWarpN == 0, "whole warp tiles");
   static_assert(BlockK == 32 || BlockK == 64, "a k-tile row is 4 or 8 chunks: 64 or 128 bytes");
@@ -100,7 +101,7 @@ struct Tiling {
                 "a pass covers whole rows and keeps each row's swizzle (period 8 rows)");
   static_assert(kACopies * kRowsPerPass == BlockM && kBCopies * kRowsPerPass == BlockN, "passes cover the tile");
   static_assert(kRowBytes % kChunkBytes == 0, "rows stay 16-byte aligned (cp.async, ldmatrix)");
-  static_assert(!Swizzle || (kStageBytes % 1024 == 0 && kATileBytes % 1024 == 0),
+  static_assert(!Swizzle || (kStageBytes % kSwizzleAtomBytes == 0 && kATileBytes % kSwizzleAtomBytes == 0),
                 "swizzled tiles start a 1024-byte swizzle atom: at_k_step may XOR, the copy engine's pattern holds");
   static_assert(!kTensorCopies || (BlockM <= 256 && BlockN <= 256), "a tile is one tensor copy (box rows <= 256)");
 

@@ -29,6 +29,7 @@
 #include "kernels/matmul/gemm_launch_checks.hpp"
 #include "kernels/matmul/gemm_wgmma.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
+#include "kernels/common/swizzle_atom.hpp"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma_pipeline.cuh"
 #include "kernels/common/wgmma_instructions.cuh"
@@ -79,7 +80,7 @@ struct Layout {
   static constexpr int operand_bytes = stages * stage_bytes;
   static constexpr int store_bytes = kConsumers * store_buffers * kStoreBytes;
   // Operand stages, store buffers, then 2 mbarriers per stage, plus slack to align the base to 1024 bytes.
-  static constexpr int smem_bytes = operand_bytes + store_bytes + 2 * stages * 8 + 1024;
+  static constexpr int smem_bytes = operand_bytes + store_bytes + 2 * stages * 8 + kSwizzleAtomBytes;
   static_assert(a_bytes % 1024 == 0 && stage_bytes % 1024 == 0 && (b_part_rows * kRowBytes) % 1024 == 0,
                 "every operand tile starts a 128-byte-swizzle atom");
   static_assert(BN % kStoreCols == 0 && store_buffers >= 2, "whole store boxes, double-buffered at least");
@@ -126,7 +127,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if defined(__CUDA_ARCH__)
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
-  const uint32_t base = (tma::smem_address(smem_raw) + 1023u) & ~1023u;
+  const uint32_t base = swizzle_atom_aligned(tma::smem_address(smem_raw));
   const uint32_t store_base = base + L::operand_bytes;
   const uint32_t full = store_base + L::store_bytes;
   const uint32_t empty = full + L::stages * 8;
