@@ -17,6 +17,7 @@
 #include "harness/binary/kernel_names.hpp"
 #include "harness/binary/mapped_file.hpp"
 #include "harness/binary/pe_reader.hpp"
+#include "harness/binary/toolkit_note.hpp"
 #include "harness/util/parallel_for.hpp"
 
 namespace archbench::binary {
@@ -78,6 +79,9 @@ struct BinaryFile::Impl {
   Impl(const std::string& name, std::vector<std::byte> data) : path(name), owned(std::move(data)), bytes(owned) {}
 
   void read();  // the format, every container and entry header, the linked libraries
+  // Walks one section's containers, or records why it cannot be read.
+  void read_device_section(std::string_view name, uint64_t offset, uint64_t size, bool past_end, bool relocatable);
+  std::vector<BinaryError> section_errors;  // sections that could not be read, in file order
 
   // A payload as stored (a view into the map) or decompressed (owned).
   struct Payload {
@@ -134,13 +138,40 @@ std::vector<std::string> BinaryFile::Impl::kernel_names(const FatbinEntry& e, Sc
   return detail::cubin_kernel_names(payload, payload_site(e));
 }
 
+// Relocatable device code (__nv_relfatbin in ELF, __nv_rel in PE) is what a device link takes
+// in. In a linked executable or library it is the code that was linked, kept for later device
+// links; what loads is the linked image in .nv_fatbin / .nv_fatb (cuobjdump agrees). So it
+// counts in relocatable objects only; PE images (.dll, .pyd, .exe) are always linked.
+static bool relocatable_code_loads(FileFormat format, uint16_t elf_type) {
+  return format == FileFormat::Elf && elf_type == ET_REL;
+}
+
+void BinaryFile::Impl::read_device_section(std::string_view name, uint64_t offset, uint64_t size, bool past_end,
+                                           bool relocatable) {
+  // A section that cannot be read costs its own entries only; the file is unreadable when none can be.
+  const size_t entries_before = entries.size();
+  const int containers_before = containers;
+  try {
+    // For a section past the end, `offset` is where its header is.
+    if (past_end) throw BinaryError(path, offset, "section " + std::string(name) + " lies past the end of the file");
+    detail::walk_fatbin_section(bytes, offset, size, relocatable, path, containers, entries);
+  } catch (const BinaryError& e) {
+    entries.resize(entries_before);
+    containers = containers_before;
+    section_errors.push_back(e);
+  }
+}
+
 void BinaryFile::Impl::read() {
   const Bytes file = bytes;
   const ErrorSite site(path, 0);
   if (detail::has_fatbin_magic(file)) {
     format = FileFormat::Fatbin;
     detail::walk_fatbin_section(file, 0, file.size(), false, path, containers, entries);
-  } else if (detail::has_elf_magic(file)) {
+    return;
+  }
+  if (detail::has_elf_magic(file)) {
+    format = FileFormat::Elf;
     const detail::ElfImage elf(file, site);
     if (elf.machine() == detail::kEmCuda) {
       format = FileFormat::Cubin;
@@ -150,26 +181,30 @@ void BinaryFile::Impl::read() {
     for (const auto& s : elf.sections()) {
       const bool relocatable = s.name == "__nv_relfatbin";
       if (s.name != ".nv_fatbin" && !relocatable) continue;
-      // In a linked executable or library the relocatable device code is what was linked, kept
-      // for later device links; what loads is the linked image in .nv_fatbin (cuobjdump agrees).
-      if (relocatable && elf.type() != ET_REL) continue;
-      detail::walk_fatbin_section(file, s.offset, s.size, relocatable, path, containers, entries);
+      if (relocatable && !relocatable_code_loads(format, elf.type())) continue;
+      read_device_section(s.name, s.offset, s.size, s.past_end, relocatable);
     }
-    needed = detail::needed_libraries(elf, site);
+    try {
+      needed = detail::needed_libraries(elf, site);
+    } catch (const BinaryError& e) {
+      section_errors.push_back(e);  // the device code still counts; what it links is unknown
+    }
   } else if (detail::has_pe_magic(file)) {
     format = FileFormat::Pe;
     const detail::PeImage pe(file, site);
     for (const auto& s : pe.sections()) {
       const bool relocatable = s.name == "__nv_rel";
       if ((s.name != ".nv_fatb" && !relocatable) || s.raw_size == 0) continue;
+      if (relocatable && !relocatable_code_loads(format, 0)) continue;
       // The raw size is rounded up to the file alignment; the virtual size is what the section holds.
       const uint32_t size = s.virtual_size != 0 ? std::min(s.virtual_size, s.raw_size) : s.raw_size;
-      detail::walk_fatbin_section(file, s.raw_offset, size, relocatable, path, containers, entries);
+      read_device_section(s.name, s.past_end ? s.header_offset : s.raw_offset, size, s.past_end, relocatable);
     }
     needed = pe.imported_dlls();
   } else {
     site.fail(0, "not an ELF file, PE image or fatbin");
   }
+  if (entries.empty() && !section_errors.empty()) throw section_errors.front();
 }
 
 BinaryFile BinaryFile::open(const std::string& path) {
@@ -193,12 +228,41 @@ const std::string& BinaryFile::path() const { return impl_->path; }
 FileFormat BinaryFile::format() const { return impl_->format; }
 const std::vector<std::string>& BinaryFile::needed() const { return impl_->needed; }
 const std::vector<FatbinEntry>& BinaryFile::entries() const { return impl_->entries; }
+std::vector<std::string> BinaryFile::problems() const {
+  std::vector<std::string> out;
+  for (const auto& e : impl_->section_errors) out.emplace_back(e.what());
+  return out;
+}
 int BinaryFile::container_count() const { return impl_->containers; }
 
 std::vector<std::byte> BinaryFile::payload(const FatbinEntry& e) const {
   auto p = impl_->decode(e);
   if (e.compression == Compression::None) return {p.bytes.begin(), p.bytes.end()};
   return std::move(p.owned);
+}
+
+std::optional<arch::CudaVersion> BinaryFile::toolkit_release() const {
+  // The smallest few cubins: one decompression is usually enough, and every cubin of a build
+  // has the same note. PTX records only its ISA, which the image rules judge already.
+  std::vector<const FatbinEntry*> cubins;
+  for (const auto& e : impl_->entries) {
+    if (e.is_image && e.target.kind == arch::ImageKind::Sass) cubins.push_back(&e);
+  }
+  std::ranges::sort(cubins, {}, [](const FatbinEntry* e) { return e->uncompressed_size; });
+  std::optional<arch::CudaVersion> found;
+  for (size_t i = 0; i < std::min<size_t>(cubins.size(), 3); ++i) {
+    try {
+      const auto payload = impl_->decode(*cubins[i]);
+      const auto r = detail::cubin_toolkit_release(payload.bytes, impl_->payload_site(*cubins[i]));
+      if (r) {
+        found = r;
+        break;
+      }
+    } catch (const BinaryError&) {
+      // A cubin that cannot be read says nothing about its toolkit; the next may.
+    }
+  }
+  return found;
 }
 
 std::vector<std::string> BinaryFile::kernel_names(const FatbinEntry& e) const {

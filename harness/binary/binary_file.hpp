@@ -1,7 +1,8 @@
 // Reads the CUDA device code embedded in a file, without the toolkit and without a GPU:
 // ELF executables, shared libraries and relocatable objects (their .nv_fatbin and __nv_relfatbin
-// sections, several fatbin containers back to back), Windows PE images (.dll, .pyd: sections
-// .nv_fatb and __nv_rel), and raw fatbin or cubin files; plus the libraries a file links to.
+// sections, several fatbin containers back to back), Windows PE images (.dll, .pyd: section
+// .nv_fatb), and raw fatbin or cubin files; plus the libraries a file links to. Relocatable
+// device code counts only in relocatable objects, where it is what a device link loads.
 // Layout: docs/reference/compat.md, "Fatbin and cubin layout". The file is memory-mapped; every offset and size read
 // from it is bounds-checked, and a malformed file raises BinaryError naming the file and offset.
 #pragma once
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <stdexcept>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "harness/arch/target.hpp"
+#include "harness/arch/cuda_versions.hpp"
 #include "harness/util/enum_names.hpp"
 
 namespace archbench::binary {
@@ -89,9 +92,16 @@ class BinaryFile {
   [[nodiscard]] const std::string& path() const;
   [[nodiscard]] FileFormat format() const;
   [[nodiscard]] const std::vector<FatbinEntry>& entries() const;
+  // Sections that could not be read while others could (a corrupt container, a section past the
+  // end of the file, a bad dynamic section): the entries above are those of the readable ones.
+  // A file none of whose device-code sections can be read throws instead.
+  [[nodiscard]] std::vector<std::string> problems() const;
   // The libraries it links to: ELF DT_NEEDED ("libcudart.so.13"), PE imports ("cudart64_12.dll").
   [[nodiscard]] const std::vector<std::string>& needed() const;
   [[nodiscard]] int container_count() const;
+  // The CUDA toolkit that compiled its device code, from its cubins' toolkit notes (toolkit_note.hpp);
+  // nullopt when no cubin has one. Decompresses one small cubin.
+  [[nodiscard]] std::optional<arch::CudaVersion> toolkit_release() const;
   // Decompresses an entry's payload (bounded by its declared uncompressed size and a hard cap).
   [[nodiscard]] std::vector<std::byte> payload(const FatbinEntry& e) const;
   // The kernels one image entry defines (decompressing it); empty for other kinds of entry.

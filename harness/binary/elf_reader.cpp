@@ -9,6 +9,12 @@
 
 namespace archbench::binary::detail {
 
+bool has_file_data(uint32_t section_type) {
+  constexpr uint32_t kShtCudaGlobal = 0x70000007;  // .nv.global
+  constexpr uint32_t kShtCudaShared = 0x7000000a;  // .nv.shared.<kernel>
+  return section_type != SHT_NOBITS && section_type != kShtCudaGlobal && section_type != kShtCudaShared;
+}
+
 bool has_elf_magic(Bytes data) {
   return data.size() >= SELFMAG && std::memcmp(data.data(), ELFMAG, SELFMAG) == 0;
 }
@@ -47,30 +53,41 @@ ElfImage::ElfImage(Bytes data, const ErrorSite& site) : data_(data) {
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t at = eh.e_shoff + i * eh.e_shentsize;
     auto sh = load<Elf64_Shdr>(data, at);
-    if (sh.sh_type == SHT_NOBITS) sh.sh_offset = sh.sh_size = 0;  // occupies no file bytes; its offset may point anywhere
-    if (!fits(sh.sh_offset, sh.sh_size, data.size())) site.fail(at, "section " + std::to_string(i) + " lies past the end of the file");
+    if (!has_file_data(sh.sh_type)) sh.sh_offset = sh.sh_size = 0;  // occupies no file bytes; its offset may point anywhere
     raw.push_back(sh);
   }
-  // SHN_UNDEF: no name table, every section is unnamed.
+  // SHN_UNDEF: no name table, every section is unnamed. Without its names no section can be found.
   const bool named = strndx != SHN_UNDEF;
+  if (named && !fits(raw[strndx].sh_offset, raw[strndx].sh_size, data.size())) {
+    site.fail(eh.e_shoff + strndx * eh.e_shentsize, "section " + std::to_string(strndx) + " (the section names) lies past the end of the file");
+  }
   const uint64_t names_offset = named ? raw[strndx].sh_offset : 0;
   const Bytes name_table = named ? data.subspan(names_offset, raw[strndx].sh_size) : Bytes{};
   sections_.reserve(count);
-  for (const auto& sh : raw) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const auto& sh = raw[i];
     const std::string_view name = named ? string_at(name_table, names_offset, sh.sh_name, site) : std::string_view{};
-    sections_.push_back({name, sh.sh_type, sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_entsize});
+    const bool past_end = !fits(sh.sh_offset, sh.sh_size, data.size());
+    sections_.push_back({name, sh.sh_type, past_end ? eh.e_shoff + i * eh.e_shentsize : sh.sh_offset, past_end ? 0 : sh.sh_size,
+                         sh.sh_link, sh.sh_entsize, past_end});
   }
+}
+
+Bytes ElfImage::contents(const ElfSection& s, const ErrorSite& site) const {
+  // A section past the end keeps its header's offset in `offset`, for the message.
+  if (s.past_end) site.fail(s.offset, "section " + std::string(s.name) + " lies past the end of the file");
+  return data_.subspan(s.offset, s.size);
 }
 
 std::vector<std::string> needed_libraries(const ElfImage& elf, const ErrorSite& site) {
   std::vector<std::string> out;
   const auto& sections = elf.sections();
   for (const auto& s : sections) {
-    if (s.type != SHT_DYNAMIC || s.size == 0) continue;
+    if (s.type != SHT_DYNAMIC || (s.size == 0 && !s.past_end)) continue;
     if (s.link >= sections.size()) site.fail(s.offset, "dynamic section links to string table " + std::to_string(s.link) + ", out of range");
     const ElfSection& strtab = sections[s.link];
-    const Bytes strings = elf.contents(strtab);
-    const Bytes dyn = elf.contents(s);
+    const Bytes strings = elf.contents(strtab, site);
+    const Bytes dyn = elf.contents(s, site);
     for (uint64_t at = 0; at + sizeof(Elf64_Dyn) <= dyn.size(); at += sizeof(Elf64_Dyn)) {
       const auto d = load<Elf64_Dyn>(dyn, at);
       if (d.d_tag == DT_NULL) break;

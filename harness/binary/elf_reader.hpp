@@ -17,17 +17,26 @@ struct ElfSection {
   std::string_view name;  // points into the buffer
   uint32_t type = 0;
   uint64_t offset = 0;
-  uint64_t size = 0;  // bytes in the file (0 for SHT_NOBITS)
+  uint64_t size = 0;  // bytes in the file (0 for a section that has none, see has_file_data)
   uint32_t link = 0;
   uint64_t entsize = 0;
+  // Its header declares bytes beyond the end of the file. Such a section does not make the file
+  // unreadable: only reading it fails (ElfImage::contents), so the other sections still count.
+  bool past_end = false;
 };
+
+// Whether sections of this type hold bytes in the file. SHT_NOBITS (.bss) does not, nor do
+// CUDA's own uninitialised-memory types in cubins: .nv.global (0x70000007) and .nv.shared.*
+// (0x7000000a), whose sizes are device memory, often larger than the file.
+[[nodiscard]] bool has_file_data(uint32_t section_type);
 
 // Starts with 7f 'E' 'L' 'F'.
 [[nodiscard]] bool has_elf_magic(Bytes data);
 
 class ElfImage {
  public:
-  // Throws BinaryError through `site` for anything outside the buffer or inconsistent.
+  // Throws BinaryError through `site` for headers outside the buffer or inconsistent; a section
+  // whose bytes lie outside it is kept, marked past_end.
   ElfImage(Bytes data, const ErrorSite& site);
 
   [[nodiscard]] uint16_t machine() const { return machine_; }
@@ -35,7 +44,8 @@ class ElfImage {
   [[nodiscard]] uint32_t flags() const { return flags_; }
   [[nodiscard]] uint8_t abi_version() const { return abi_version_; }
   [[nodiscard]] const std::vector<ElfSection>& sections() const { return sections_; }
-  [[nodiscard]] Bytes contents(const ElfSection& s) const { return data_.subspan(s.offset, s.size); }
+  // A section's bytes; fails through `site` for a section past the end of the file.
+  [[nodiscard]] Bytes contents(const ElfSection& s, const ErrorSite& site) const;
 
  private:
   Bytes data_;

@@ -27,8 +27,8 @@ std::vector<std::string> cubin_kernel_names(Bytes cubin, const ErrorSite& site) 
     if (s.entsize < sizeof(Elf64_Sym)) site.fail(s.offset, "symbol table entry size too small");
     if (s.link >= sections.size() || sections[s.link].type != SHT_STRTAB) site.fail(s.offset, "symbol table without a string table");
     const ElfSection& strtab = sections[s.link];
-    const Bytes strings = elf.contents(strtab);
-    const Bytes symbols = elf.contents(s);
+    const Bytes strings = elf.contents(strtab, site);
+    const Bytes symbols = elf.contents(s, site);
     for (uint64_t at = 0; symbols.size() - at >= s.entsize; at += s.entsize) {
       const auto sym = load<Elf64_Sym>(symbols, at);
       // The entry bit decides, not the binding: -rdc cubins bind template kernels STB_WEAK, and

@@ -44,9 +44,8 @@ PeImage::PeImage(Bytes data, const ErrorSite& site) : data_(data) {
     s.virtual_address = load<uint32_t>(data, at + 12);
     s.raw_size = load<uint32_t>(data, at + 16);
     s.raw_offset = load<uint32_t>(data, at + 20);
-    if (s.raw_size != 0 && !fits(s.raw_offset, s.raw_size, data.size())) {
-      site.fail(at + 16, "section " + s.name + " lies past the end of the file");
-    }
+    s.header_offset = at;
+    s.past_end = s.raw_size != 0 && !fits(s.raw_offset, s.raw_size, data.size());
     sections_.push_back(std::move(s));
   }
   // The import directory: data directory 1, after the optional header's fixed part.
@@ -67,7 +66,7 @@ std::optional<uint64_t> PeImage::file_offset_of(uint64_t rva) const {
     const uint64_t span = std::max(s.virtual_size, s.raw_size);
     if (rva >= s.virtual_address && rva - s.virtual_address < span) {
       const uint64_t within = rva - s.virtual_address;
-      if (within >= s.raw_size) return std::nullopt;  // in the section's zero-filled tail
+      if (within >= s.raw_size || s.past_end) return std::nullopt;  // zero-filled tail, or not in the file
       return s.raw_offset + within;
     }
   }

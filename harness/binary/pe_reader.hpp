@@ -19,7 +19,10 @@ struct PeSection {
   uint32_t virtual_address = 0;
   uint32_t virtual_size = 0;
   uint32_t raw_offset = 0;  // file offset of the section's bytes
-  uint32_t raw_size = 0;    // bytes in the file (checked to lie within it)
+  uint32_t raw_size = 0;    // bytes in the file
+  uint64_t header_offset = 0;  // file offset of its section header
+  // Its bytes lie beyond the end of the file: reading it fails, the other sections still count.
+  bool past_end = false;
 };
 
 // "MZ" at 0 and "PE\0\0" where e_lfanew points.

@@ -24,8 +24,8 @@ std::optional<std::string> read_soname(const std::string& path) {
     for (const auto& s : sections) {
       if (s.type != SHT_DYNAMIC || s.link >= sections.size()) continue;
       const auto& strtab = sections[s.link];
-      const detail::Bytes dyn = elf.contents(s);
-      const detail::Bytes strings = elf.contents(strtab);
+      const detail::Bytes dyn = elf.contents(s, site);
+      const detail::Bytes strings = elf.contents(strtab, site);
       for (uint64_t at = 0; detail::fits(at, sizeof(Elf64_Dyn), dyn.size()); at += sizeof(Elf64_Dyn)) {
         const auto d = detail::load<Elf64_Dyn>(dyn, at);
         if (d.d_tag == DT_NULL) break;

@@ -1,4 +1,5 @@
 #include "harness/doctor/python_stack.hpp"
+#include "harness/stack/variant_family.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -25,7 +26,7 @@ PythonStackFacts gather_python_stack(const Environment& env, int nvcc_major, con
     spec.product = d.name;
     devices.push_back(std::move(spec));
   }
-  f.judgements = stack::judge_inventory(f.inventory, devices, stack::AdviceContext{nvcc_major});
+  f.judgements = stack::judge_inventory(f.inventory, devices, stack::AdviceContext{nvcc_major, stack::loader_overrides_from_environment()});
   return f;
 }
 

@@ -34,6 +34,8 @@ std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kern
   f.empty_containers.assign(empty.begin(), empty.end());
   if (static_cast<int>(empty.size()) == static_cast<int>(payload.size())) return std::nullopt;
   f.needed = file.needed();
+  f.toolkit = file.toolkit_release();
+  f.problems = file.problems();
   f.kind = binary::classify_binary(std::filesystem::path(file.path()).filename().string(), f.judged_entries());
   if (kernels) f.kernels = file.kernels();
   return f;

@@ -76,7 +76,26 @@ void read_declared_cuda(Package& p) {
   }
 }
 
+std::optional<CudaSource> framework_cuda_of(const std::vector<Distribution>& dists) {
+  static const std::regex torch_label(R"(\+cu(\d{2})(\d)$)");            // 2.11.0+cu130
+  static const std::regex runtime_version(R"(^(\d{2})\.(\d+)(\.|$))");   // nvidia-cuda-runtime 13.0.96
+  std::optional<CudaSource> runtime;
+  for (const auto& d : dists) {
+    const Package& p = d.package;
+    std::smatch m;
+    if (p.name == "torch" && std::regex_search(p.version, m, torch_label)) {
+      return CudaSource{arch::CudaVersion::from(std::stoi(m[1]), std::stoi(m[2])), "torch " + p.version};
+    }
+    if ((p.name == "nvidia-cuda-runtime" || p.name.starts_with("nvidia-cuda-runtime-cu")) &&
+        std::regex_search(p.version, m, runtime_version) && std::stoi(m[2]) <= 9) {
+      runtime = CudaSource{arch::CudaVersion::from(std::stoi(m[1]), std::stoi(m[2])), p.name + " " + p.version};
+    }
+  }
+  return runtime;
+}
+
 void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
+  inv.framework_cuda = framework_cuda_of(dists);
   std::map<std::string, size_t> owner;  // normalised key -> index into dists
   for (size_t d = 0; d < dists.size(); ++d) {
     for (const auto& f : dists[d].files) {

@@ -30,6 +30,8 @@ struct DeviceCodeFile {
   std::vector<int> empty_containers;         // ascending
   [[nodiscard]] std::vector<binary::FatbinEntry> judged_entries() const;
   std::vector<std::string> needed;           // DT_NEEDED / PE imports
+  std::optional<arch::CudaVersion> toolkit;  // the CUDA that compiled its cubins (their toolkit notes)
+  std::vector<std::string> problems;         // sections that could not be read (judged without them)
   binary::KindGuess kind;
   std::vector<binary::KernelImages> kernels;  // filled only when asked for (--kernels)
 };
@@ -59,6 +61,12 @@ struct ArchListDeclaration {
   std::vector<std::string> targets;
 };
 
+// A CUDA version and what says so ("torch 2.11.0+cu130", "BNB_CUDA_VERSION=126").
+struct CudaSource {
+  arch::CudaVersion cuda;
+  std::string from;
+};
+
 struct Unreadable {
   std::string path;
   std::string why;
@@ -72,6 +80,10 @@ struct Inventory {
   std::vector<std::string> notes;  // odd but harmless findings: names escaping an archive, symlink loops
   std::vector<ArchListDeclaration> declarations;
   size_t files_seen = 0;  // every regular file looked at (its first bytes read)
+  // The CUDA the environment's framework was built for (what torch.version.cuda says): torch's
+  // local version label (+cu130), else the version of the nvidia-cuda-runtime wheel installed;
+  // set by attribute() from every distribution, with device code or not.
+  std::optional<CudaSource> framework_cuda;
 };
 
 // A distribution's files, from its RECORD (dist-info) or files list (conda): paths relative to
@@ -88,6 +100,9 @@ struct Distribution {
 [[nodiscard]] std::vector<std::string> parse_record(const std::string& text);
 // A declared CUDA variant: "+cu128" in a version -> 12, "nvidia-cudnn-cu13" -> 13, "cupy-cuda12x" -> 12.
 void read_declared_cuda(Package& p);
+
+// The framework's CUDA among these distributions (Inventory::framework_cuda), nullopt when none says.
+[[nodiscard]] std::optional<CudaSource> framework_cuda_of(const std::vector<Distribution>& dists);
 
 // Attaches every file to the distribution that lists it (its RECORD path, normalised), the rest
 // to an unattributed group per directory; keeps only packages with files.

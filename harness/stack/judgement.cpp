@@ -1,4 +1,5 @@
 #include "harness/stack/judgement.hpp"
+#include "harness/stack/variant_family.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,73 @@ using binary::Coverage;
 // "nvidia-cudnn-cu13", "nvidia_cublas": NVIDIA's packaged CUDA libraries.
 bool is_nvidia_library_package(const std::string& name) {
   return name.starts_with("nvidia-") || name.starts_with("nvidia_") || name == "cuda-toolkit";
+}
+
+// Marks the CUDA variants of `p` that do not load here as not counted (variant_family.hpp) and
+// says which loads, with a note per family. Returns the cause when the variant the loader would
+// pick is not shipped: then nothing of the family loads.
+std::optional<std::string> count_loading_variants(const Package& p, const Inventory& inv, const AdviceContext& ctx,
+                                                  PackageJudgement& pj) {
+  std::optional<std::string> missing;
+  const LoaderHint hint = loader_hint(p.name);
+  const char* override_value = nullptr;
+  if (hint.override_variable != nullptr) {
+    if (const auto it = ctx.loader_overrides.find(hint.override_variable); it != ctx.loader_overrides.end()) {
+      override_value = it->second.c_str();
+    }
+  }
+  const auto selector = variant_selector(hint, inv, override_value);
+  for (const auto& family : find_variant_families(p, inv)) {
+    auto judged = [&](const CudaVariant& v) -> FileJudgement& {
+      return *std::ranges::find(pj.files, v.file, &FileJudgement::file);
+    };
+    std::optional<size_t> loads;
+    std::string why;
+    if (selector) {
+      const VariantChoice choice = choose_variant(family, hint, *selector);
+      loads = choice.chosen;
+      why = choice.why;
+      if (!loads) missing = fmt::format("{}: {}; the package cannot load a library", family.pattern, choice.why);
+    } else {
+      // Nothing here says which loads (a wheel alone): judge by the best, newest first among equals.
+      for (size_t i = family.variants.size(); i-- > 0;) {
+        if (!loads || binary::severity(judged(family.variants[i]).coverage) < binary::severity(judged(family.variants[*loads]).coverage)) {
+          loads = i;
+        }
+      }
+      why = fmt::format("nothing scanned names the framework's CUDA, so judged by the one that serves best ({})",
+                        family.variants[*loads].tag);
+    }
+    std::vector<std::string> each, serving;
+    for (size_t i = 0; i < family.variants.size(); ++i) {
+      FileJudgement& fj = judged(family.variants[i]);
+      fj.counted = loads == i;
+      each.push_back(fmt::format("{} {}", family.variants[i].tag, binary::coverage_name(fj.coverage)));
+      if (binary::runs(fj.coverage)) serving.push_back(family.variants[i].tag);
+    }
+    const std::string override_word =
+        hint.override_variable != nullptr ? fmt::format("; {} overrides", hint.override_variable) : std::string();
+    pj.notes.push_back(fmt::format("{}: {} CUDA variants, one loads: {}; {}{}", family.pattern, family.variants.size(), why,
+                                   fmt::join(each, ", "), override_word));
+    if (!selector) {
+      if (serving.size() != family.variants.size()) {
+        pj.notes.push_back(serving.empty() ? std::string("no CUDA variant serves this device")
+                                           : fmt::format("runs with the {} variant(s) only", fmt::join(serving, ", ")));
+      }
+    } else if (!serving.empty() && !(loads && binary::runs(judged(family.variants[*loads]).coverage))) {
+      // Another variant would serve: the framework's CUDA (or the override) is the fix.
+      std::vector<std::string> how;
+      for (const auto& v : family.variants) {
+        if (std::ranges::find(serving, v.tag) == serving.end()) continue;
+        how.push_back(fmt::format("{} (a framework built for CUDA {}{})", v.tag, v.cuda.str(),
+                                  hint.override_variable != nullptr
+                                      ? fmt::format(", or {}={}{}", hint.override_variable, v.cuda.major(), v.cuda.minor())
+                                      : std::string()));
+      }
+      pj.notes.push_back(fmt::format("variants that serve this device: {}", fmt::join(how, "; ")));
+    }
+  }
+  return missing;
 }
 
 }  // namespace
@@ -81,7 +149,7 @@ std::string arch_fix(PackageRole role, const std::string& name, arch::ComputeCap
 }
 
 
-std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed) {
+std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed, std::optional<arch::CudaVersion> toolkit) {
   // The libraries whose major is the CUDA major (cuFFT, cuSPARSE keep their own numbering).
   static const std::regex elf(R"(^lib(cudart|cublas|cublasLt|nvrtc|nvJitLink)\.so\.(\d+)$)");
   static const std::regex pe(R"(^(cudart|cublas|cublasLt|nvrtc)64_(\d+)(_\d+)?\.dll$)", std::regex::icase);
@@ -96,6 +164,10 @@ std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed) 
       major = std::stoi(digits.size() == 3 ? digits.substr(0, 2) : digits);
     }
     if (major > 0 && (!best || major > best->cuda_major)) best = RuntimeNeed{major, name};
+  }
+  // Device code compiled by CUDA N needs a driver of CUDA N's branch whatever the runtime's linking.
+  if (toolkit && toolkit->known() && (!best || toolkit->major() > best->cuda_major)) {
+    best = RuntimeNeed{toolkit->major(), "toolkit notes: CUDA " + toolkit->str()};
   }
   return best;
 }
@@ -145,7 +217,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         // or by what its package declares (nvidia-cudnn-cu13, +cu128).
         std::vector<std::string> names = f.needed;
         names.push_back(std::filesystem::path(f.path).filename().string());
-        fj.runtime = runtime_need(names);
+        fj.runtime = runtime_need(names, f.toolkit);
         // NVIDIA's CUDA 13 wheels install into site-packages/nvidia/cu13/: the directory says it.
         static const std::regex nvidia_dir(R"((^|/)nvidia/cu(\d{2})/)");
         if (std::smatch m; std::regex_search(f.path, m, nvidia_dir) && (!fj.runtime || fj.runtime->cuda_major < std::stoi(m[2]))) {
@@ -164,12 +236,31 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
               "the package launches them here (as xformers' FA3 kernels on RTX 50, xformers#1323)",
               f.path, fj.tally.arch_specific_elsewhere, device.cc.str()));
         }
+        for (const auto& problem : f.problems) {
+          pj.notes.push_back(problem + "; judged on the sections that could be read");
+        }
         pj.files.push_back(std::move(fj));
       }
-      std::ranges::stable_sort(pj.files, std::greater<>{}, [](const FileJudgement& f) { return binary::severity(f.coverage); });
+      const auto variant_missing = count_loading_variants(p, inv, ctx, pj);
+      // Counted files first, worst first: the verdict is the first one's.
+      std::ranges::stable_sort(pj.files, std::greater<>{}, [](const FileJudgement& f) {
+        return std::pair(f.counted, binary::severity(f.coverage));
+      });
       if (!pj.files.empty()) worst = &pj.files.front();
       if (worst == nullptr) continue;
       pj.coverage = worst->coverage;
+      if (variant_missing) {
+        pj.coverage = Coverage::NoImage;
+        pj.summary = "the CUDA variant it would load is not shipped";
+        pj.cause = *variant_missing;
+        pj.fix = fmt::format("install a release of {} built for this CUDA, or install a framework build whose CUDA it "
+                             "ships a variant for{}",
+                             p.name, loader_hint(p.name).override_variable != nullptr
+                                         ? fmt::format(" (or set {} to one it ships)", loader_hint(p.name).override_variable)
+                                         : std::string());
+        dj.packages.push_back(std::move(pj));
+        continue;
+      }
       const DeviceCodeFile& wf = inv.files[worst->file];
       const std::string cc = device.cc.str();
       const auto& t = worst->tally;
@@ -179,6 +270,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         case Coverage::PtxJit: {
           std::string used;
           for (const auto& fj : pj.files) {
+            if (!fj.counted) continue;
             for (const auto& [label, n] : fj.tally.images_used) {
               if (used.find(label) == std::string::npos) used += (used.empty() ? "" : ", ") + label;
             }
@@ -239,7 +331,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
       // A runtime newer than the driver stays worth saying when an image gap is the worse news.
       if (pj.coverage != Coverage::NeedsNewerDriver) {
         for (const auto& fj : pj.files) {
-          if (!fj.runtime_too_new) continue;
+          if (!fj.runtime_too_new || !fj.counted) continue;
           pj.notes.push_back(fmt::format("{} is also built for the CUDA {} runtime ({}): it needs a driver of branch {} "
                                          "or newer", inv.files[fj.file].path, fj.runtime->cuda_major, fj.runtime->library,
                                          arch::minimum_driver_branch_for_runtime(fj.runtime->cuda_major)));
@@ -250,7 +342,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
       for (auto& note : declared_arch_list_mismatches(p, inv)) pj.notes.push_back(std::move(note));
       if (p.declared_cuda_major) {
         for (const auto& fj : pj.files) {
-          if (fj.runtime && fj.runtime->cuda_major != *p.declared_cuda_major) {
+          if (fj.counted && fj.runtime && fj.runtime->cuda_major != *p.declared_cuda_major) {
             pj.notes.push_back(fmt::format("declares CUDA {} ({}) but {} links {}", *p.declared_cuda_major,
                                            p.declared_from, inv.files[fj.file].path, fj.runtime->library));
             break;

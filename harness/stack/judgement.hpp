@@ -5,6 +5,7 @@
 // TORCH_CUDA_ARCH_LIST, a vendor library's release, a driver branch).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +16,16 @@
 
 namespace archbench::stack {
 
-// The CUDA major a file's linked libraries pin: libcudart.so.13, libcublas.so.12, cudart64_12.dll.
+// The CUDA major a binary needs a driver for, however it is linked: the libraries it links
+// (libcudart.so.13, libcublas.so.12, cudart64_12.dll; its own name when it is one of them), and
+// the toolkit its cubins record (toolkit_note.hpp) for a runtime linked statically or not at all.
+// One rule for ELF and PE files, used by inspect and scan.
 struct RuntimeNeed {
   int cuda_major = 0;
-  std::string library;  // the name that says so
+  std::string library;  // what says so: "libcudart.so.13", "toolkit notes: CUDA 13.0"
 };
-[[nodiscard]] std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed);
+[[nodiscard]] std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& linked_names,
+                                                      std::optional<arch::CudaVersion> toolkit = std::nullopt);
 
 // What kind of package a fix is for.
 enum class PackageRole { PyTorch, VendorLibrary, Extension };
@@ -33,6 +38,9 @@ enum class PackageRole { PyTorch, VendorLibrary, Extension };
 
 struct AdviceContext {
   int nvcc_major = 0;  // the installed toolkit's CUDA major (0: unknown): never advise what it cannot build
+  // Loader override variables (variant_family.hpp) as set for the environment scanned: empty for
+  // a wheel or an image, which the scanning process's environment does not describe.
+  std::map<std::string, std::string> loader_overrides = {};
 };
 
 // What to do when `name` has no (native) image for a device, by what it is.
@@ -45,6 +53,9 @@ struct FileJudgement {
   binary::CoverageTally tally;
   std::optional<RuntimeNeed> runtime;
   bool runtime_too_new = false;  // the runtime it links needs a newer driver than the device's
+  // False for a CUDA variant that does not load here (variant_family.hpp): judged and listed,
+  // but not part of the package's verdict.
+  bool counted = true;
 };
 
 struct PackageJudgement {

@@ -149,7 +149,8 @@ nlohmann::json scan_to_json(const ScanReport& r) {
       }
       files.push_back({{"path", f.path}, {"source", f.source}, {"format", binary::format_name(f.format)}, {"size", f.size},
                        {"containers", f.containers}, {"kind", binary::kind_name(f.kind.kind)}, {"kind_why", f.kind.why},
-                       {"needed", f.needed}, {"sass", sass}, {"ptx", ptx}});
+                       {"needed", f.needed}, {"sass", sass}, {"ptx", ptx},
+                       {"toolkit", f.toolkit ? json(f.toolkit->str()) : json(nullptr)}, {"problems", f.problems}});
     }
     const char* origin = p.origin == Package::Origin::Wheel      ? "wheel"
                          : p.origin == Package::Origin::DistInfo ? "dist-info"
@@ -170,6 +171,7 @@ nlohmann::json scan_to_json(const ScanReport& r) {
         json counts = json::object();
         for (const auto& [status, n] : fj.tally.by_status) counts[std::string(arch::status_name(status))] = n;
         files.push_back({{"path", inv.files[fj.file].path}, {"verdict", binary::coverage_name(fj.coverage)},
+                         {"counted", fj.counted},
                          {"units", fj.tally.units}, {"unit", inv.files[fj.file].kernels.empty() ? "container" : "kernel"},
                          {"counts", counts}, {"images_used", fj.tally.images_used},
                          {"arch_specific_elsewhere", fj.tally.arch_specific_elsewhere},
@@ -188,6 +190,8 @@ nlohmann::json scan_to_json(const ScanReport& r) {
   json unreadable = json::array();
   for (const auto& u : inv.unreadable) unreadable.push_back({{"path", u.path}, {"why", u.why}});
   return {{"schema", "archbench.scan"}, {"schema_version", kScanSchemaVersion}, {"sources", inv.sources},
+          {"framework_cuda", inv.framework_cuda ? json{{"cuda", inv.framework_cuda->cuda.str()}, {"from", inv.framework_cuda->from}}
+                                                : json(nullptr)},
           {"files_seen", inv.files_seen}, {"seconds", r.seconds},
           {"packages", packages}, {"devices", devices}, {"unreadable", unreadable}, {"notes", inv.notes},
           {"every_package_runs", every_package_runs(r)}};

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Builds the fixtures of `archbench scan`'s tests with this machine's nvcc (known target sets):
-extensions (whole-list sm_80 linked to libcudart.so.N, sm_90a-only, PTX-only), a library that
-dispatches per architecture (one compilation unit per arch), a host-only library, a Windows PE DLL
-carrying a fatbin, a fake site-packages with dist-info, a wheel, container images (docker save
-with two layers, a whiteout and an opaque directory; OCI layout), and hostile inputs.
+extensions (whole-list sm_80 linked to libcudart.so.N, sm_90a-only, PTX-only, one with the runtime
+linked statically), a library that dispatches per architecture (one compilation unit per arch), a
+host-only library, Windows PE DLLs carrying a fatbin (one also relocatable code in __nv_rel), a
+relocatable object whose cubin has CUDA's no-data .nv.global section, a package with one library
+per CUDA runtime (a variant family) beside frameworks of two CUDA versions, a fake site-packages
+with dist-info, wheels, container images (docker save with two layers, a whiteout and an opaque
+directory; OCI layout), and hostile inputs.
 Usage: make_scan_fixtures.py NVCC OUT_DIR"""
 import gzip
 import io
@@ -61,9 +64,16 @@ def tar_bytes(members, compress=False):
     return gzip.compress(raw) if compress else raw
 
 
-def pe_dll(fatbin, imports=("cudart64_12.dll", "KERNEL32.dll"), bad_section=False):
-    """A minimal PE32+ DLL: a .nv_fatb section holding `fatbin` and an .idata section whose import
-    directory names `imports`."""
+GLOBALS = """
+__device__ float table[4096];
+__global__ void with_globals(float* x) { x[threadIdx.x] += table[threadIdx.x]; }
+"""
+
+
+def pe_dll(fatbin, imports=("cudart64_12.dll", "KERNEL32.dll"), bad_section=False, relocatable=None):
+    """A minimal PE32+ DLL: a .nv_fatb section holding `fatbin`, optionally an __nv_rel section
+    holding `relocatable` (as -rdc builds of Windows DLLs carry), and an .idata section whose
+    import directory names `imports`."""
     file_align, sect_align = 0x200, 0x1000
     align = lambda n, a: (n + a - 1) // a * a
     # .idata: descriptors (20 bytes each, zero-terminated), then the names.
@@ -76,6 +86,8 @@ def pe_dll(fatbin, imports=("cudart64_12.dll", "KERNEL32.dll"), bad_section=Fals
         names += dll.encode() + b"\0"
     idata = desc + b"\0" * 20 + names
     sections = [(b".nv_fatb", 0x1000, fatbin), (b".idata", idata_rva, idata)]
+    if relocatable is not None:
+        sections.append((b"__nv_rel", 0x10000, relocatable))
     headers_size = align(0x40 + 4 + 20 + 240 + 40 * len(sections), file_align)
     dos = b"MZ" + b"\0" * 0x3A + struct.pack("<I", 0x40)
     coff = struct.pack("<HHIIIHH", 0x8664, len(sections), 0, 0, 0, 240, 0x2022)
@@ -128,6 +140,20 @@ def main():
     sh("g++", "-shared", "-fPIC", "-O1", "torch_python.cpp", "-o", "libtorch_python.so")
     sh(NVCC, "-fatbin", "-gencode", "arch=compute_80,code=sm_80", source("win"), "-o", "win.fatbin")
     fatbin = read(os.path.join(WORK, "win.fatbin"))
+    # The CUDA runtime linked statically (nvcc's default): no libcudart in DT_NEEDED.
+    sh(NVCC, "-shared", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_80,code=sm_80", source("static_rt"), "-o", "ext_static.so")
+    # Relocatable device code: a cubin with CUDA's .nv.global section (type 0x70000007, no file
+    # bytes, a size beyond the file's), in an object file and, as a fatbin, in a DLL's __nv_rel.
+    with open(os.path.join(WORK, "globals.cu"), "w") as f:
+        f.write(GLOBALS)
+    sh(NVCC, "-rdc=true", "-c", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_80,code=[sm_80,compute_80]", "globals.cu",
+       "-o", "globals_rdc.o")
+    sh(NVCC, "-rdc=true", "-fatbin", "-gencode", "arch=compute_80,code=[sm_80,compute_80]", "globals.cu", "-o", "rel.fatbin")
+    relfatbin = read(os.path.join(WORK, "rel.fatbin"))
+    # One library per CUDA runtime (bitsandbytes' layout): the cuda126 variant for sm_80, the
+    # cuda130 one for sm_90. The tags in their names are what a loader picks by.
+    shared("libfam_cuda126.so", ["-gencode", "arch=compute_80,code=sm_80"], "fam126")
+    shared("libfam_cuda130.so", ["-gencode", "arch=compute_90,code=sm_90"], "fam130")
 
     def w(rel, data):
         path = os.path.join(OUT, rel)
@@ -137,9 +163,31 @@ def main():
         return path
 
     b = lambda n: read(os.path.join(WORK, n))
-    for n in ("ext_sm80.so", "ext_sm90a.so", "ext_ptx80.so", "libdispatch.so", "host_only.so"):
+    for n in ("ext_sm80.so", "ext_sm90a.so", "ext_ptx80.so", "libdispatch.so", "host_only.so", "ext_static.so",
+              "globals_rdc.o"):
         shutil.copy(os.path.join(WORK, n), os.path.join(OUT, n))
     w("ext_win.pyd", pe_dll(fatbin))
+    w("ext_win_rdc.dll", pe_dll(fatbin, relocatable=relfatbin))
+
+    # The variant family, as a wheel alone and installed beside a torch for CUDA 13.0 or 12.6
+    # (dist-info only: the framework's CUDA is read from its version).
+    fam_files = ["famlib/__init__.py", "famlib/libfam_cuda126.so", "famlib/libfam_cuda130.so"]
+    meta, record = dist_info("famlib", "0.1", fam_files)
+    with zipfile.ZipFile(os.path.join(OUT, "famlib-0.1-py3-none-manylinux_2_24_x86_64.whl"), "w", zipfile.ZIP_DEFLATED) as z:
+        for name in fam_files[1:]:
+            z.writestr(name, b(os.path.basename(name)))
+        z.writestr("famlib-0.1.dist-info/METADATA", meta)
+        z.writestr("famlib-0.1.dist-info/RECORD", record)
+    for site, torch_version in (("famsite130", "2.11.0+cu130"), ("famsite126", "2.9.0+cu126")):
+        w(site + "/famlib-0.1.dist-info/METADATA", meta.encode())
+        w(site + "/famlib-0.1.dist-info/RECORD", record.encode())
+        w(site + "/famlib/__init__.py", b"")
+        for name in fam_files[1:]:
+            w(site + "/" + name, b(os.path.basename(name)))
+        tmeta, trecord = dist_info("torch", torch_version, ["torch/__init__.py"])
+        w(site + "/torch-%s.dist-info/METADATA" % torch_version, tmeta.encode())
+        w(site + "/torch-%s.dist-info/RECORD" % torch_version, trecord.encode())
+        w(site + "/torch/__init__.py", b"")
     w("hostile/pe_section_past_end.dll", pe_dll(fatbin, bad_section=True))
 
     # A fake site-packages: two distributions, one loose extension, one host-only library.

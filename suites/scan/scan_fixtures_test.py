@@ -115,6 +115,13 @@ def check_archives(f):
     check(verdicts(j, 1)["pkga"]["verdict"] == "native", "wheel: on 580")
     p, j = scan(wheel, "--device", "8.0@580", want=0)
 
+    # A variant family alone: nothing decides which loads, so each device is served by the best.
+    p, j = scan(f("famlib-0.1-py3-none-manylinux_2_24_x86_64.whl"), "--device", "8.0@580", "--device", "9.0@580", want=0)
+    for i, tag in ((0, "cuda126"), (1, "cuda130")):
+        v = verdicts(j, i)["famlib"]
+        check(v["verdict"] == "native" and any("runs with the %s variant(s) only" % tag in n for n in v["notes"]),
+              "famlib wheel on device %d: %s" % (i, v))
+
     # PyTorch's declared arch list differing from its libtorch_cuda.so, in a wheel.
     p, j = scan(f("torch-2.9.0+cu130-cp312-cp312-linux_x86_64.whl"), "--device", "8.0@580", want=0)
     notes = verdicts(j)["torch"]["notes"]
@@ -185,10 +192,46 @@ def check_files(f):
     p, j = scan(f("host_only.so"), "--device", "9.0", want=1)
     check("nothing was judged" in p.stderr, "host-only: not said that nothing was judged")
 
-    # A Windows extension (PE/COFF): its fatbin and its imports.
-    p, j = scan(f("ext_win.pyd"), "--device", "8.6@570", want=0)
+    # A Windows extension (PE/COFF): its fatbin and its imports. It imports cudart64_12.dll, but its
+    # cubin was compiled by CUDA 13 (its toolkit note): a 12.8 driver cannot load it.
+    p, j = scan(f("ext_win.pyd"), "--device", "8.6@580", want=0)
     fl = j["packages"][0]["files"][0]
     check(fl["format"] == "PE" and fl["sass"] == {"sm_80": 1} and "cudart64_12.dll" in fl["needed"], "PE: %s" % fl)
+    p, j = scan(f("ext_win.pyd"), "--device", "8.6@570", want=1)
+    v = j["devices"][0]["packages"][0]
+    check(v["verdict"] == "needs-newer-driver" and "toolkit notes" in v["cause"], "PE on 570: %s" % v)
+    # Relocatable code in a DLL's __nv_rel does not load (as in a linked ELF library): not counted,
+    # and its cubin (with a .nv.global section) makes nothing unreadable.
+    p, j = scan(f("ext_win_rdc.dll"), "--device", "8.0@580", "--device", "9.0@580", want=1)
+    fl = j["packages"][0]["files"][0]
+    check(not j["unreadable"] and fl["sass"] == {"sm_80": 1} and fl["ptx"] == {}, "PE with __nv_rel: %s %s" % (fl, j["unreadable"]))
+    check(verdicts(j, 1)["ext_win_rdc.dll"]["verdict"] == "no-image", "PE with __nv_rel: its PTX counted on 9.0")
+    r = subprocess.run([ARCHBENCH, "inspect", f("ext_win_rdc.dll")], capture_output=True, text=True)
+    check(r.returncode == 0 and "PTX    none" in r.stdout, "inspect of a DLL with __nv_rel:\n%s%s" % (r.stdout, r.stderr))
+    # An object file: there relocatable code is what loads, .nv.global (no file bytes) and all.
+    p, j = scan(f("globals_rdc.o"), "--device", "9.0@580", want=0)
+    check(not j["unreadable"] and verdicts(j)["globals_rdc.o"]["verdict"] == "ptx-jit", "rdc object: %s" % j)
+    r = subprocess.run([ARCHBENCH, "inspect", f("globals_rdc.o"), "--kernels", "--device", "8.0"], capture_output=True, text=True)
+    check(r.returncode == 0 and "with_globals" in r.stdout, "inspect --kernels of an rdc object:\n%s%s" % (r.stdout, r.stderr))
+    # The runtime linked statically: no libcudart in DT_NEEDED, CUDA 13 in its cubins' notes.
+    p, j = scan(f("ext_static.so"), "--device", "8.0@570", "--device", "8.0@580", want=1)
+    fl = j["packages"][0]["files"][0]
+    check(not any(n.startswith("libcudart") for n in fl["needed"]), "static runtime: DT_NEEDED %s" % fl["needed"])
+    v = j["devices"][0]["packages"][0]
+    check(v["verdict"] == "needs-newer-driver" and "580" in v["fix"], "static CUDA 13 runtime on 570: %s" % v)
+    check(j["devices"][1]["packages"][0]["verdict"] == "native", "static CUDA 13 runtime on 580")
+
+    # One library per CUDA runtime: the framework's CUDA picks the variant that loads.
+    p, j = scan(f("famsite130"), "--device", "9.0@580", "--device", "8.0@580", want=1)
+    on90, on80 = verdicts(j, 0)["famlib"], verdicts(j, 1)["famlib"]
+    check(on90["verdict"] == "native" and on80["verdict"] == "no-image", "famsite130: %s / %s" % (on90, on80))
+    check(any("torch 2.11.0+cu130 selects cuda130" in n for n in on80["notes"]), "famsite130: notes %s" % on80["notes"])
+    check("libfam_cuda130.so" in on80["cause"], "famsite130: the cause names the variant that loads: %s" % on80["cause"])
+    check(any("variants that serve this device: cuda126" in n for n in on80["notes"]), "famsite130: no way out named")
+    p, j = scan(f("famsite126"), "--device", "9.0@580", "--device", "8.0@580", want=1)
+    check(verdicts(j, 0)["famlib"]["verdict"] == "no-image" and verdicts(j, 1)["famlib"]["verdict"] == "native",
+          "famsite126: %s" % [verdicts(j, i)["famlib"]["verdict"] for i in (0, 1)])
+    check(max(len(l) for l in p.stdout.splitlines()) <= 120, "famsite126: console wider than 120 columns")
 
     # Hostile inputs: a message each, exit 5, no hang (the archives' in check_archives).
     p, j = scan(f("hostile", "pe_section_past_end.dll"), "--device", "8.0", want=5)

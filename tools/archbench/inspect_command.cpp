@@ -179,6 +179,10 @@ int inspect_command(const InspectOptions& o) {
       return text::wrap(s.substr(1), text::kColumns, fmt::format("  {:<6} ", title), std::string(9, ' '));
     };
     std::cout << line("SASS", sass) << line("PTX", ptx);
+    for (const auto& problem : file->problems()) {
+      std::cout << text::wrap("not read: " + problem + "; the rest of the file is judged", text::kColumns, "  ", "    ");
+    }
+    jf["problems"] = file->problems();
     if (!other.empty()) std::cout << line("other", other);
     std::cout << line("compr.", compression);
     jf["sass"] = sass;
@@ -242,10 +246,11 @@ int inspect_command(const InspectOptions& o) {
           jf["kernels"].push_back(std::move(jk));
         }
       }
-      // The CUDA runtime the file pins (what it links, or its own name) against each device's driver.
+      // The CUDA runtime the file pins (what it links, its own name, its cubins' toolkit notes)
+      // against each device's driver: scan's rule.
       std::vector<std::string> names = file->needed();
       names.push_back(std::filesystem::path(path).filename().string());
-      const auto runtime = stack::runtime_need(names);
+      const auto runtime = stack::runtime_need(names, file->toolkit_release());
       jf["needed"] = file->needed();
       jf["devices"] = json::array();
       for (size_t d = 0; d < devices.size(); ++d) {

@@ -12,6 +12,7 @@
 #include "harness/device/environment.hpp"
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/stack/judgement.hpp"
+#include "harness/stack/variant_family.hpp"
 #include "harness/stack/python_env.hpp"
 #include "harness/stack/readers.hpp"
 #include "harness/stack/scan_report.hpp"
@@ -118,7 +119,9 @@ int scan_command(const ScanOptions& o) {
 
   stack::ScanReport report;
   report.inventory = &inv;
-  report.devices = stack::judge_inventory(inv, devices, stack::AdviceContext{nvcc_major()});
+  // The loader overrides of this process's environment describe only the environment it runs in.
+  report.devices = stack::judge_inventory(
+      inv, devices, {nvcc_major(), o.paths.empty() ? stack::loader_overrides_from_environment() : std::map<std::string, std::string>{}});
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   report.show_files = o.files;
   report.show_kernels = o.kernels;

@@ -10,6 +10,7 @@
 #include "harness/stack/inventory.hpp"
 #include "harness/stack/judgement.hpp"
 #include "harness/stack/scan_report.hpp"
+#include "harness/stack/variant_family.hpp"
 
 namespace archbench::stack {
 namespace {
@@ -111,6 +112,93 @@ TEST(RuntimeNeed, LinkedLibrariesPinTheCudaMajor) {
   EXPECT_EQ(runtime_need({"cudart64_110.dll"})->cuda_major, 11);
   EXPECT_EQ(runtime_need({"nvrtc64_120_0.dll", "KERNEL32.dll"})->cuda_major, 12);
   EXPECT_FALSE(runtime_need({"libcufft.so.12", "libcudnn.so.9"}).has_value());  // their own numbering
+  // A runtime linked statically: the toolkit its cubins record; the newer of the two wins.
+  const auto statically = runtime_need({"libc.so.6"}, arch::CudaVersion::from(13, 1));
+  ASSERT_TRUE(statically.has_value());
+  EXPECT_EQ(statically->cuda_major, 13);
+  EXPECT_EQ(statically->library, "toolkit notes: CUDA 13.1");
+  EXPECT_EQ(runtime_need({"libcudart.so.12"}, arch::CudaVersion::from(12, 8))->library, "libcudart.so.12");
+}
+
+// A package's files with the given paths, each an sm_80 or sm_90 whole-list binary.
+Inventory package_of(const std::vector<std::pair<std::string, int>>& files) {
+  Inventory inv;
+  Package p = named("bitsandbytes", "0.50.2");
+  for (const auto& [path, arch] : files) {
+    DeviceCodeFile f;
+    f.path = f.key = path;
+    binary::FatbinEntry e;
+    e.is_image = true;
+    e.target = arch::CodeTarget{arch::ImageKind::Sass, arch, arch::Suffix::None, arch, {}};
+    f.entries = {e};
+    f.kind = binary::classify_binary(path, f.entries);
+    p.files.push_back(inv.files.size());
+    inv.files.push_back(f);
+  }
+  inv.packages = {p};
+  return inv;
+}
+
+TEST(VariantFamily, RecognisedFromTheNamesOfOnePackagesFilesInOneDirectory) {
+  const Inventory inv = package_of({{"bnb/libbitsandbytes_cuda118.so", 80}, {"bnb/libbitsandbytes_cuda130.so", 90},
+                                    {"bnb/libbitsandbytes_cuda126.so", 80}, {"bnb/libcudart.so.13", 80},
+                                    {"other/libbitsandbytes_cuda128.so", 80}, {"bnb/_C-cu121.so", 80}});
+  const auto families = find_variant_families(inv.packages[0], inv);
+  ASSERT_EQ(families.size(), 1u);  // libcudart.so.13 has no tag; a lone tagged file in a directory is no family
+  EXPECT_EQ(families[0].pattern, "bnb/libbitsandbytes_cuda{}.so");
+  ASSERT_EQ(families[0].variants.size(), 3u);
+  EXPECT_EQ(families[0].variants[0].tag, "cuda118");  // ascending by CUDA version
+  EXPECT_EQ(families[0].variants[1].cuda.str(), "12.6");
+  EXPECT_EQ(families[0].variants[2].cuda.str(), "13.0");
+}
+
+TEST(VariantFamily, TheLoaderRuleChoosesTheVariant) {
+  const Inventory inv = package_of({{"b/libx_cuda118.so", 80}, {"b/libx_cuda126.so", 80}, {"b/libx_cuda128.so", 90}});
+  const auto family = find_variant_families(inv.packages[0], inv).at(0);
+  const LoaderHint exact = loader_hint("bitsandbytes");
+  EXPECT_EQ(exact.match, VariantMatch::Exact);
+  EXPECT_STREQ(exact.override_variable, "BNB_CUDA_VERSION");
+  EXPECT_EQ(choose_variant(family, exact, {arch::CudaVersion::from(12, 6), "torch"}).chosen, 1u);
+  EXPECT_FALSE(choose_variant(family, exact, {arch::CudaVersion::from(12, 9), "torch"}).chosen.has_value());
+  const LoaderHint other = loader_hint("somepackage");
+  EXPECT_EQ(other.match, VariantMatch::NewestOfTheSameMajor);
+  EXPECT_EQ(choose_variant(family, other, {arch::CudaVersion::from(12, 9), "torch"}).chosen, 2u);
+  EXPECT_EQ(choose_variant(family, other, {arch::CudaVersion::from(12, 7), "torch"}).chosen, 1u);
+  EXPECT_FALSE(choose_variant(family, other, {arch::CudaVersion::from(13, 0), "torch"}).chosen.has_value());
+  // The override, when the environment sets it, comes before the framework's CUDA.
+  Inventory with_torch = inv;
+  with_torch.framework_cuda = CudaSource{arch::CudaVersion::from(12, 8), "torch 2.8.0+cu128"};
+  EXPECT_EQ(variant_selector(exact, with_torch, "126")->from, "BNB_CUDA_VERSION=126");
+  EXPECT_EQ(variant_selector(exact, with_torch, nullptr)->cuda.str(), "12.8");
+  EXPECT_EQ(variant_selector(exact, with_torch, "garbage")->cuda.str(), "12.8");
+}
+
+TEST(VariantFamily, OnlyTheVariantThatLoadsDecidesThePackage) {
+  Inventory inv = package_of({{"b/libbitsandbytes_cuda126.so", 80}, {"b/libbitsandbytes_cuda130.so", 90}});
+  // Nothing says which loads: each device is served by the best variant.
+  for (const char* device : {"8.0@580", "9.0@580"}) {
+    const auto j = judge_inventory(inv, {arch::parse_device_spec(device)}, {13});
+    EXPECT_EQ(j[0].packages[0].coverage, binary::Coverage::Native) << device;
+  }
+  Distribution torch;
+  torch.package = named("torch", "2.9.0+cu126");
+  EXPECT_EQ(framework_cuda_of({torch})->cuda.str(), "12.6");
+  inv.framework_cuda = framework_cuda_of({torch});
+  const auto on90 = judge_inventory(inv, {arch::parse_device_spec("9.0@580")}, {13});
+  EXPECT_EQ(on90[0].packages[0].coverage, binary::Coverage::NoImage);  // cuda126 loads, and it is sm_80 only
+  // The override picks the other.
+  const auto overridden = judge_inventory(inv, {arch::parse_device_spec("9.0@580")}, {13, {{"BNB_CUDA_VERSION", "130"}}});
+  EXPECT_EQ(overridden[0].packages[0].coverage, binary::Coverage::Native);
+  // A framework CUDA for which no variant is shipped: the package loads nothing.
+  inv.framework_cuda = CudaSource{arch::CudaVersion::from(12, 9), "torch 2.8.0+cu129"};
+  const auto none = judge_inventory(inv, {arch::parse_device_spec("8.0@580")}, {13});
+  EXPECT_EQ(none[0].packages[0].coverage, binary::Coverage::NoImage);
+  EXPECT_NE(none[0].packages[0].cause.find("no variant is built for exactly that version"), std::string::npos)
+      << none[0].packages[0].cause;
+  Distribution runtime;
+  runtime.package = named("nvidia-cuda-runtime-cu12", "12.4.127");
+  EXPECT_EQ(framework_cuda_of({runtime})->cuda.str(), "12.4");
+  EXPECT_FALSE(framework_cuda_of({}).has_value());
 }
 
 // An inventory of two files: a whole-list extension built for sm_80 that links CUDA 13, and a
