@@ -33,6 +33,20 @@ struct ListOptions {
 };
 int list_command(const ListOptions& o);
 
+struct FrameworkOptions {
+  std::string python = "python3";  // the user's interpreter, whose torch is probed
+  std::string filter = "*";        // over framework op ids and their registry twins' ids
+  std::vector<std::string> dtypes;
+  bool quick = false;              // images, backends and correctness; no timing
+  bool list = false;               // the framework ops and their twins, nothing run
+  std::string json_path;
+  std::string probe;               // the probe script (default: the one this build ships)
+  double timeout_s = 900;          // the whole probe's deadline
+  std::vector<std::string> disable_sdpa_backends;  // forced fallback: the default dispatch without these
+  uint64_t seed = 1;
+};
+int framework_command(const FrameworkOptions& o);
+
 struct InspectOptions {
   std::vector<std::string> files;
   bool kernels = false;

@@ -102,6 +102,24 @@ int main(int argc, char** argv) {
   scan_cmd->add_option("--threads", scan.threads, "files read at once (default: one per hardware thread)");
   scan_cmd->add_flag("-q,--quiet", scan.quiet, "no progress on stderr");
 
+  cli::FrameworkOptions fw;
+  auto* framework_cmd = app.add_subcommand(
+      "framework", "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one");
+  {
+    framework_cmd->add_option("--python", fw.python, "the interpreter whose torch to run (default python3)");
+    framework_cmd->add_option("--filter", fw.filter, "globs over framework op ids ('framework/sdpa/*') or their twins' ids");
+    framework_cmd->add_option("--dtype", fw.dtypes, "only these dtypes (f32, tf32, f16, bf16)")->delimiter(',');
+    framework_cmd->add_flag("--quick", fw.quick, "backends and correctness only, no timing");
+    framework_cmd->add_flag("--list", fw.list, "list the framework ops and their archbench twins; run nothing");
+    framework_cmd->add_option("--json", fw.json_path, "write the answer and verdicts (schema archbench.framework v1); - for stdout");
+    framework_cmd->add_option("--probe", fw.probe, "the probe script (default: tools/framework/framework_probe.py of this build)");
+    framework_cmd->add_option("--timeout", fw.timeout_s, "deadline of the whole probe in seconds (default 900)");
+    framework_cmd->add_option("--seed", fw.seed, "seed of the inputs");
+    framework_cmd->add_option("--disable-sdpa-backend", fw.disable_sdpa_backends,
+                              "run the default dispatch without this SDPA backend (cudnn, flash, efficient, math): a forced "
+                              "fallback, to see what it costs; repeatable");
+  }
+
   cli::BaselineUpdateOptions update;
   auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
   baseline_cmd->require_subcommand(1);
@@ -206,6 +224,7 @@ int main(int argc, char** argv) {
     if (*list_cmd) return cli::list_command(list);
     if (*inspect_cmd) return cli::inspect_command(inspect);
     if (*scan_cmd) return cli::scan_command(scan);
+    if (*framework_cmd) return cli::framework_command(fw);
     if (*update_cmd) return cli::baseline_update_command(update);
     if (*compare_cmd) return cli::compare_command(cmp);
     if (*resources_cmd) return cli::resources_command(resources);

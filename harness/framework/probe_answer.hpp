@@ -1,0 +1,106 @@
+// What the framework probe (tools/framework/framework_probe.py) answers, read from its JSON
+// (archbench.framework.probe v1), and the verdicts archbench makes of it: which backend ran, whether
+// the result is right, the fastest backend available, and the findings with cause and fix
+// (docs/framework.md). The probe measures; this file judges, so that CI can judge recorded answers.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/framework/kernel_family.hpp"
+#include "harness/util/enum_names.hpp"
+
+namespace archbench::framework {
+
+enum class ProbeStatus { Ok, NoTorch, TorchTooOld, TorchWithoutCuda, NoGpu, BadRequest, ProbeError };
+inline constexpr auto kProbeStatuses = enum_names<ProbeStatus>({
+    {ProbeStatus::Ok, "ok"},
+    {ProbeStatus::NoTorch, "no-torch"},
+    {ProbeStatus::TorchTooOld, "torch-too-old"},
+    {ProbeStatus::TorchWithoutCuda, "torch-without-cuda"},
+    {ProbeStatus::NoGpu, "no-gpu"},
+    {ProbeStatus::BadRequest, "bad-request"},
+    {ProbeStatus::ProbeError, "probe-error"},
+});
+
+enum class VariantStatus { Ran, Refused, Failed };
+inline constexpr auto kVariantStatuses = enum_names<VariantStatus>(
+    {{VariantStatus::Ran, "ran"}, {VariantStatus::Refused, "refused"}, {VariantStatus::Failed, "failed"}});
+
+struct KernelTime {
+  std::string name;
+  double us = 0;  // GPU time of all its launches in the profiled call
+  KernelFamily family = KernelFamily::Other;
+};
+
+// One op with one backend ("default": the framework's own dispatch; cudnn, flash, efficient, math forced).
+struct Variant {
+  std::string backend;
+  VariantStatus status = VariantStatus::Failed;
+  std::string reason;                 // refused or failed: the framework's words
+  bool image_missing = false;         // "no kernel image is available" in the failure
+  std::optional<double> rel_error;    // NaN when the output holds a NaN or an Inf
+  std::optional<double> gpu_us;       // median, cold L2 (absent in the quick tier)
+  std::optional<double> host_us;      // per call
+  std::vector<KernelTime> kernels;    // longest first
+  // The family that took most of the GPU time among those that do the op's work (a layout
+  // conversion or an elementwise copy beside the conv is not "the backend").
+  [[nodiscard]] KernelFamily main_family() const;
+  [[nodiscard]] double family_us(KernelFamily f) const;
+};
+
+struct ProbeOp {
+  std::string id, op, dtype, layout;
+  std::vector<Variant> variants;  // [0] is "default"
+};
+
+struct ProbeAnswer {
+  ProbeStatus status = ProbeStatus::ProbeError;
+  std::string reason;
+  std::string torch_version, torch_cuda, torch_file, python;
+  std::optional<int> cudnn;
+  std::string device_name, device_cc;
+  std::vector<ProbeOp> ops;
+  std::vector<std::string> loaded_libraries;
+  double seconds = 0;
+};
+
+// Throws std::runtime_error naming what is wrong for JSON that is not a probe answer.
+[[nodiscard]] ProbeAnswer parse_probe_answer(const nlohmann::json& j);
+
+enum class FindingKind { DefaultSlower, BackendRefused, LayoutConversion, Failed, ImageMissing, WrongResult };
+inline constexpr auto kFindingKinds = enum_names<FindingKind>({
+    {FindingKind::DefaultSlower, "default-slower"},
+    {FindingKind::BackendRefused, "backend-refused"},
+    {FindingKind::LayoutConversion, "layout-conversion"},
+    {FindingKind::Failed, "failed"},
+    {FindingKind::ImageMissing, "image-missing"},
+    {FindingKind::WrongResult, "wrong-result"},
+});
+
+struct Finding {
+  FindingKind kind;
+  std::string what, fix;
+  [[nodiscard]] bool fails() const;  // failed, image missing, wrong: the op does not work
+};
+
+struct FindingRules {
+  double slower_than_fastest = 0.10;  // the default dispatch more than 10% slower than the fastest backend
+  double layout_share = 0.05;         // layout conversions over 5% of the op's GPU time
+};
+
+enum class Check { Pass, Wrong, NotChecked };
+
+struct OpVerdict {
+  const ProbeOp* op = nullptr;
+  Check check = Check::NotChecked;
+  std::optional<double> tolerance;
+  const Variant* fastest = nullptr;  // among the variants that ran and were timed (and right)
+  std::vector<Finding> findings;
+};
+
+[[nodiscard]] OpVerdict judge_op(const ProbeOp& op, const FindingRules& rules = {});
+
+}  // namespace archbench::framework

@@ -1,0 +1,120 @@
+// harness/framework without a GPU: the framework ops made from the registry, the kernel-family
+// table, and the verdicts and findings made of a probe's answer.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/framework/framework_op.hpp"
+#include "harness/framework/kernel_family.hpp"
+#include "harness/framework/probe_answer.hpp"
+#include "harness/ops/registry.hpp"
+
+namespace archbench::framework {
+namespace {
+
+TEST(FrameworkOp, ShapesReadFromTheRegistrysIds) {
+  const auto conv = parse_shape_dims("B2_C320_H64_W64_K320_3x3_s2");
+  ASSERT_TRUE(conv.has_value());
+  EXPECT_EQ(conv->at("C"), 320);
+  EXPECT_EQ(conv->at("R"), 3);
+  EXPECT_EQ(conv->at("s"), 2);
+  EXPECT_EQ(parse_shape_dims("B1_H24_Nq4608_Nk4608_D128")->at("Nk"), 4608);
+  EXPECT_FALSE(parse_shape_dims("M8192__K3").has_value());
+  EXPECT_FALSE(parse_shape_dims("3x5").has_value());
+  EXPECT_FALSE(parse_shape_dims("").has_value());
+}
+
+TEST(FrameworkOp, EveryLibraryTwinHasOneFrameworkOpAtItsShape) {
+  const auto ops = framework_ops(registry().select("*", {}));
+  size_t sdpa = 0, conv_cl = 0;
+  for (const auto& f : ops) {
+    EXPECT_NE(registry().select(f.twin, {}).size(), 0u) << f.twin;
+    EXPECT_TRUE(f.id.starts_with("framework/" + f.op + "/")) << f.id;
+    sdpa += f.op == "sdpa";
+    conv_cl += f.op == "conv2d" && f.layout == Layout::ChannelsLast;
+  }
+  EXPECT_EQ(sdpa, registry().select("attention/sdpa_cudnn/*", {}).size());
+  EXPECT_EQ(conv_cl, registry().select("conv/conv_cudnn_nhwc/*", {}).size());
+  EXPECT_FALSE(framework_op_for(registry().select("matmul/gemm_tc/*", {}).at(0)->spec(), "x").has_value());
+}
+
+TEST(KernelFamily, TheTableNamesTheBackend) {
+  EXPECT_EQ(kernel_family("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_3_64x64x64_4x1x1"),
+            KernelFamily::CudnnSdpa);
+  EXPECT_EQ(kernel_family("void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, 128>>(Flash_fwd_params)"),
+            KernelFamily::FlashAttention2);
+  EXPECT_EQ(kernel_family("fmha_cutlassF_f16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<...>)"),
+            KernelFamily::MemEfficient);
+  EXPECT_EQ(kernel_family("nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_NTN"), KernelFamily::CublasLt);
+  EXPECT_EQ(kernel_family("void cudnn::ops::nchwToNhwcKernel<__half, __half, float, false, true>(...)"),
+            KernelFamily::LayoutConversion);
+  EXPECT_EQ(kernel_family("sm90_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize128x128x64"),
+            KernelFamily::CudnnConv);
+  EXPECT_EQ(kernel_family("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, double, double>(...)"),
+            KernelFamily::AtenSoftmax);
+  EXPECT_EQ(kernel_family("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(...)"),
+            KernelFamily::AtenElementwise);
+  EXPECT_EQ(kernel_family("triton_poi_fused_add_0"), KernelFamily::Triton);
+  EXPECT_EQ(kernel_family("mystery"), KernelFamily::Other);
+}
+
+nlohmann::json variant(const char* backend, const char* status, double err, double gpu, const char* kernel) {
+  return {{"backend", backend}, {"status", status}, {"rel_error", err}, {"gpu_us", gpu}, {"host_us", 20.0},
+          {"kernels", {{{"name", kernel}, {"us", gpu}}}}, {"reason", status == std::string("ran") ? "" : "head dim 40"}};
+}
+
+nlohmann::json answer(nlohmann::json variants) {
+  return {{"schema", "archbench.framework.probe"}, {"status", "ok"},
+          {"ops", {{{"id", "framework/sdpa/f16/B2_H8_Nq4096_Nk4096_D40"}, {"op", "sdpa"}, {"dtype", "f16"},
+                    {"variants", variants}}}}};
+}
+
+TEST(ProbeAnswer, TheDefaultSlowerThanTheFastestBackendIsAFinding) {
+  const auto a = parse_probe_answer(answer(
+      {variant("default", "ran", 3e-4, 300, "pytorch_flash::flash_fwd_kernel"),
+       variant("cudnn", "ran", 3e-4, 200, "cudnn_generated_fort_native_sdpa_x"),
+       variant("flash", "refused", 0, 0, ""), variant("math", "ran", 2e-4, 3000, "at::native::cunn_SoftMaxForward")}));
+  const OpVerdict v = judge_op(a.ops.at(0));
+  EXPECT_EQ(v.check, Check::Pass);
+  ASSERT_NE(v.fastest, nullptr);
+  EXPECT_EQ(v.fastest->backend, "cudnn");
+  EXPECT_EQ(a.ops[0].variants[0].main_family(), KernelFamily::FlashAttention2);
+  std::vector<FindingKind> kinds;
+  for (const auto& f : v.findings) kinds.push_back(f.kind);
+  EXPECT_EQ(kinds, (std::vector<FindingKind>{FindingKind::DefaultSlower, FindingKind::BackendRefused}));
+  EXPECT_NE(v.findings[0].what.find("1.50x faster"), std::string::npos) << v.findings[0].what;
+  for (const auto& f : v.findings) EXPECT_FALSE(f.fails());
+}
+
+TEST(ProbeAnswer, WrongResultsAndFailuresFailAndAWrongBackendIsNeverTheFastest) {
+  auto a = parse_probe_answer(answer({variant("default", "ran", 0.5, 100, "cudnn_generated_fort_native_sdpa_x"),
+                                      variant("math", "ran", 0.5, 50, "softmax")}));
+  OpVerdict v = judge_op(a.ops.at(0));
+  EXPECT_EQ(v.check, Check::Wrong);
+  EXPECT_EQ(v.fastest, nullptr);
+  ASSERT_FALSE(v.findings.empty());
+  EXPECT_TRUE(v.findings[0].fails());
+  nlohmann::json failed = variant("default", "failed", 0, 0, "");
+  failed["image"] = "missing";
+  failed.erase("rel_error");
+  a = parse_probe_answer(answer({failed}));
+  v = judge_op(a.ops.at(0));
+  ASSERT_EQ(v.findings.size(), 1u);
+  EXPECT_EQ(v.findings[0].kind, FindingKind::ImageMissing);
+  EXPECT_THROW((void)parse_probe_answer({{"schema", "other"}}), std::runtime_error);
+  EXPECT_THROW((void)parse_probe_answer(answer({variant("cudnn", "ran", 0, 1, "x")})), std::runtime_error);
+  EXPECT_THROW((void)parse_probe_answer(answer({variant("default", "exploded", 0, 1, "x")})), std::runtime_error);
+}
+
+TEST(ProbeAnswer, LayoutConversionsOverTheirShareAreAFinding) {
+  nlohmann::json def = variant("default", "ran", 1e-4, 100, "sm90_xmma_fprop_implicit_gemm");
+  def["kernels"].push_back({{"name", "cudnn::ops::nchwToNhwcKernel"}, {"us", 30.0}});
+  const auto a = parse_probe_answer(answer({def}));
+  const OpVerdict v = judge_op(a.ops.at(0));
+  ASSERT_EQ(v.findings.size(), 1u);
+  EXPECT_EQ(v.findings[0].kind, FindingKind::LayoutConversion);
+  EXPECT_EQ(a.ops[0].variants[0].main_family(), KernelFamily::CudnnConv);
+}
+
+}  // namespace
+}  // namespace archbench::framework

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""archbench's framework probe: runs the user's own PyTorch, in the user's interpreter, at the problems
+`archbench framework` hands it (from archbench's registry; this file has no shape table of its own).
+
+Reads a request (JSON, archbench.framework.request v1) from the file named by its one argument, writes
+the answer (archbench.framework.probe v1) to stdout. Needs only the framework; works with torch 2.4+.
+Per op and per backend: whether it ran (or was refused, with the framework's reason, or failed), the
+relative error against float64 computed from the same inputs, the GPU time (CUDA events around one call,
+L2 flushed before each sample, warm-up, median), the host time per call (dispatch and library setup,
+measured with the GPU kept busy so that it is not GPU time), and the names of the kernels launched
+(torch.profiler), which archbench maps to backend families.
+
+Exit codes: 0 answered (per-op failures are in the answer), 3 no usable GPU or a torch without CUDA,
+4 no torch (or one too old), 2 a bad request. The answer says why in "status" and "reason" in every case."""
+import json
+import statistics
+import sys
+import time
+import traceback
+
+ANSWER = {"schema": "archbench.framework.probe", "schema_version": 1}
+MIN_TORCH = (2, 4)
+
+
+def finish(code, status, reason=""):
+    ANSWER["status"] = status
+    ANSWER["reason"] = reason
+    json.dump(ANSWER, sys.stdout)
+    sys.stdout.write("\n")
+    sys.exit(code)
+
+
+def load_torch():
+    try:
+        import torch  # noqa: F401
+    except Exception as e:  # not installed, or broken (a missing libcudart, an ABI error)
+        finish(4, "no-torch", "import torch failed: %s" % str(e).splitlines()[0][:300])
+    import torch
+    ANSWER["framework"] = {"name": "torch", "version": torch.__version__, "cuda": torch.version.cuda,
+                           "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+                           "file": torch.__file__}
+    version = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2] if p.isdigit())
+    if version < MIN_TORCH:
+        finish(4, "torch-too-old", "torch %s is older than %d.%d" % ((torch.__version__,) + MIN_TORCH))
+    if torch.version.cuda is None:
+        finish(3, "torch-without-cuda", "torch %s is a CPU-only build (torch.version.cuda is None)" % torch.__version__)
+    try:
+        ok = torch.cuda.is_available()
+    except Exception as e:
+        ok, why = False, str(e)
+    else:
+        why = "torch.cuda.is_available() is False"
+    if not ok:
+        finish(3, "no-gpu", why)
+    p = torch.cuda.get_device_properties(0)
+    ANSWER["device"] = {"name": p.name, "cc": "%d.%d" % (p.major, p.minor), "arch_list": torch.cuda.get_arch_list()}
+    return torch
+
+
+DTYPES = {"f32": "float32", "tf32": "float32", "f16": "float16", "bf16": "bfloat16"}
+
+
+def rand(torch, shape, dtype, gen):
+    return (torch.rand(shape, device="cuda", dtype=torch.float32, generator=gen) * 2 - 1).to(dtype)
+
+
+# -- the ops: each builder returns (inputs, call(inputs) -> tensor); the reference is call on float64 inputs --
+
+def build(torch, op, dims, dtype, gen, layout=None):
+    F = torch.nn.functional
+    d = dims
+    if op == "sdpa":
+        q = rand(torch, (d["B"], d["H"], d["Nq"], d["D"]), dtype, gen)
+        k = rand(torch, (d["B"], d["H"], d["Nk"], d["D"]), dtype, gen)
+        v = rand(torch, (d["B"], d["H"], d["Nk"], d["D"]), dtype, gen)
+        return [q, k, v], lambda t: F.scaled_dot_product_attention(*t)
+    if op == "matmul":  # A [M,K] times B^T, B stored [N,K] (a linear layer's weight)
+        a, b = rand(torch, (d["M"], d["K"]), dtype, gen), rand(torch, (d["N"], d["K"]), dtype, gen)
+        return [a, b], lambda t: torch.matmul(t[0], t[1].t())
+    if op == "linear":
+        a, w = rand(torch, (d["M"], d["K"]), dtype, gen), rand(torch, (d["N"], d["K"]), dtype, gen)
+        return [a, w], lambda t: F.linear(t[0], t[1])
+    if op == "conv2d":
+        fmt = torch.channels_last if layout == "channels_last" else torch.contiguous_format
+        x = rand(torch, (d["B"], d["C"], d["H"], d["W"]), dtype, gen).to(memory_format=fmt)
+        w = rand(torch, (d["K"], d["C"], d["R"], d["R"]), dtype, gen).to(memory_format=fmt)
+        s = d.get("s", 1)
+        return [x, w], lambda t: F.conv2d(t[0], t[1], None, s, (d["R"] - 1) // 2)
+    if op == "group_norm":
+        x = rand(torch, (d["B"], d["C"], d["H"], d["W"]), dtype, gen)
+        if layout == "channels_last":
+            x = x.to(memory_format=torch.channels_last)
+        w, b = rand(torch, (d["C"],), dtype, gen), rand(torch, (d["C"],), dtype, gen)
+        return [x, w, b], lambda t: F.group_norm(t[0], d["G"], t[1], t[2], 1e-6)
+    if op == "layer_norm":
+        x = rand(torch, (d["M"], d["N"]), dtype, gen)
+        return [x], lambda t: F.layer_norm(t[0], (d["N"],), None, None, 1e-6)
+    if op == "rms_norm":
+        x = rand(torch, (d["B"], d["H"], d["N"], d["D"]), dtype, gen)
+        w = rand(torch, (d["D"],), dtype, gen)
+        return [x, w], lambda t: F.rms_norm(t[0], (d["D"],), t[1], 1e-6)
+    if op == "gelu":
+        x = rand(torch, (d["M"], d["N"]), dtype, gen)
+        return [x], lambda t: F.gelu(t[0], approximate="tanh")
+    if op == "silu":
+        x = rand(torch, (d["B"], d["C"], d["H"], d["W"]), dtype, gen)
+        return [x], lambda t: F.silu(t[0])
+    raise ValueError("unknown op %r" % op)
+
+
+# -- SDPA backends: each forced through the global switches, with the framework's own reason when refused --
+
+SDPA_BACKENDS = ("cudnn", "flash", "efficient", "math")
+
+
+def select_sdpa(torch, backend):
+    """Exactly one backend on (None: PyTorch's defaults). Returns a function that restores the defaults."""
+    b = torch.backends.cuda
+    names = {"cudnn": "cudnn_sdp", "flash": "flash_sdp", "efficient": "mem_efficient_sdp", "math": "math_sdp"}
+    saved = {n: getattr(b, n + "_enabled")() for n in names.values() if hasattr(b, n + "_enabled")}
+    if backend is not None:
+        for key, n in names.items():
+            enable = getattr(b, "enable_" + n, None)
+            if enable is not None:
+                enable(key == backend)
+
+    def restore():
+        for n, v in saved.items():
+            getattr(b, "enable_" + n)(v)
+    return restore
+
+
+def sdpa_refusal(torch, backend, inputs):
+    """The framework's reason for refusing a backend at these inputs, or None when it would run it."""
+    check = {"cudnn": "can_use_cudnn_attention", "flash": "can_use_flash_attention",
+             "efficient": "can_use_efficient_attention"}.get(backend)
+    fn = getattr(torch.backends.cuda, check, None) if check else None
+    if fn is None:
+        return None
+    try:
+        from torch.backends.cuda import SDPAParams
+        q, k, v = inputs
+        try:
+            params = SDPAParams(q, k, v, None, 0.0, False, False)
+        except TypeError:
+            params = SDPAParams(q, k, v, None, 0.0, False)
+    except Exception:
+        return None
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ok = fn(params, True)
+    if ok:
+        return None
+    reasons = [str(w.message).strip() for w in caught]
+    return "; ".join(r.splitlines()[0] for r in reasons if r)[:400] or "refused (no reason given)"
+
+
+# -- measurement --
+
+def rel_error(torch, out, ref):
+    o, r = out.double(), ref.double()
+    if not torch.isfinite(o).all():
+        return float("nan")
+    denom = torch.linalg.vector_norm(r).item()
+    return torch.linalg.vector_norm(o - r).item() / (denom if denom > 0 else 1.0)
+
+
+def kernel_names(torch, fn):
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    names = {}
+    for e in prof.events():
+        if e.device_type.name == "CUDA":
+            tr = getattr(e, "time_range", None)  # a kernel's own span on the device
+            us = tr.elapsed_us() if tr is not None else (getattr(e, "device_time", 0.0) or 0.0)
+            names[e.name] = names.get(e.name, 0.0) + float(us)
+    return [{"name": n, "us": round(t, 3)} for n, t in sorted(names.items(), key=lambda kv: -kv[1])]
+
+
+def time_gpu_us(torch, fn, flush, min_samples, budget_s):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    samples, spent = [], 0.0
+    while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000):
+        flush.zero_()
+        # Keep the GPU busy while Python enqueues the call, so that its host cost is not GPU time.
+        torch.cuda._sleep(200_000)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        ms = start.elapsed_time(stop)
+        samples.append(ms * 1e3)
+        spent += ms * 1e-3 + 50e-6
+    return statistics.median(samples), len(samples)
+
+
+def time_host_us(torch, fn, calls=20):
+    """Host time per call: the wall time of enqueueing `calls` calls behind a long GPU sleep, so that
+    the GPU never waits for the host and the host never waits for the GPU."""
+    torch.cuda.synchronize()
+    torch.cuda._sleep(50_000_000)  # ~25 ms of GPU work ahead of the calls
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return (t1 - t0) * 1e6 / calls
+
+
+def run_variant(torch, op, dtype_name, dims, layout, backend, quick, flush, seed, disabled=()):
+    """One op with one backend (None: the default dispatch, less the `disabled` SDPA backends): a
+    dict for the answer."""
+    dtype = getattr(torch, DTYPES[dtype_name])
+    torch.backends.cuda.matmul.allow_tf32 = dtype_name == "tf32"
+    torch.backends.cudnn.allow_tf32 = dtype_name == "tf32"
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(seed)
+    inputs, call = build(torch, op, dims, dtype, gen, layout)
+    restore = select_sdpa(torch, backend) if op == "sdpa" else (lambda: None)
+    if op == "sdpa" and backend is None:
+        for b in disabled:  # the documented switch that forces a fallback (--disable-sdpa-backend)
+            getattr(torch.backends.cuda, {"cudnn": "enable_cudnn_sdp", "flash": "enable_flash_sdp",
+                                          "efficient": "enable_mem_efficient_sdp", "math": "enable_math_sdp"}[b])(False)
+    r = {"backend": backend or "default"}
+    try:
+        if op == "sdpa" and backend is not None:
+            refusal = sdpa_refusal(torch, backend, inputs)
+            if refusal is not None:
+                r.update(status="refused", reason=refusal)
+                return r
+        fn = lambda: call(inputs)
+        out = torch.full_like(fn(), float("nan"))  # poisoned, then written by the call under test
+        out.copy_(fn())
+        torch.cuda.synchronize()
+        restore_ref = select_sdpa(torch, "math") if op == "sdpa" else (lambda: None)
+        try:
+            ref = call([t.double() for t in inputs])
+        finally:
+            restore_ref()
+        r["rel_error"] = rel_error(torch, out, ref)
+        del ref
+        r["kernels"] = kernel_names(torch, fn)
+        if not quick:
+            for _ in range(3):
+                fn()
+            torch.cuda.synchronize()
+            r["gpu_us"], r["samples"] = time_gpu_us(torch, fn, flush, 15, 0.15)
+            r["host_us"] = time_host_us(torch, fn)
+        r["status"] = "ran"
+    except Exception as e:
+        msg = str(e).strip().splitlines()[0][:400] if str(e).strip() else type(e).__name__
+        r.update(status="failed", reason=msg)
+        if "no kernel image is available" in str(e):
+            r["image"] = "missing"
+    finally:
+        restore()
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    return r
+
+
+def loaded_libraries():
+    """The shared objects this process has mapped (where a "no kernel image" came from)."""
+    libs = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                if path.startswith("/") and ".so" in path:
+                    libs.add(path)
+    except OSError:
+        pass
+    return sorted(libs)
+
+
+def main():
+    if len(sys.argv) != 2:
+        finish(2, "bad-request", "usage: framework_probe.py REQUEST.json")
+    try:
+        with open(sys.argv[1]) as f:
+            req = json.load(f)
+        if req.get("schema") != "archbench.framework.request" or not isinstance(req.get("ops"), list):
+            raise ValueError("not an archbench.framework.request")
+    except Exception as e:
+        finish(2, "bad-request", str(e)[:300])
+    ANSWER["python"] = sys.version.split()[0]
+    torch = load_torch()
+    quick = bool(req.get("quick"))
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
+    ANSWER["ops"] = []
+    t_start = time.perf_counter()
+    for i, o in enumerate(req["ops"]):
+        backends = [None] + (list(SDPA_BACKENDS) if o["op"] == "sdpa" else [])
+        entry = {"id": o["id"], "op": o["op"], "dtype": o["dtype"], "layout": o.get("layout"), "twin": o.get("twin"),
+                 "variants": []}
+        for b in backends:
+            entry["variants"].append(run_variant(torch, o["op"], o["dtype"], o["dims"], o.get("layout"), b, quick,
+                                                 flush, int(req.get("seed", 1)) + i, req.get("disable_sdpa_backends", [])))
+            torch.cuda.empty_cache()
+        ANSWER["ops"].append(entry)
+        sys.stderr.write("\rframework probe: %d of %d ops" % (i + 1, len(req["ops"])))
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+    ANSWER["seconds"] = time.perf_counter() - t_start
+    ANSWER["loaded_libraries"] = [p for p in loaded_libraries() if "torch" in p or "nvidia" in p or "cuda" in p]
+    finish(0, "ok")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit:
+        raise
+    except Exception:
+        ANSWER["traceback"] = traceback.format_exc()[-2000:]
+        finish(5, "probe-error", "the probe itself failed (see traceback)")
