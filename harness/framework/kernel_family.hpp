@@ -1,5 +1,5 @@
 // Which backend a framework op ran, from the names of the kernels it launched (torch.profiler):
-// one table of kernel-name families, first match wins (docs/framework.md, "Kernel families").
+// one table of kernel-name families, first match wins (docs/framework.md, "What the probe measures").
 #pragma once
 
 #include <string_view>
