@@ -61,9 +61,11 @@ KernelFamily Variant::main_family() const {
 }
 
 ProbeAnswer parse_probe_answer(const json& j) {
-  if (!j.is_object() || j.value("schema", "") != "archbench.framework.probe") {
-    throw std::runtime_error("not an archbench.framework.probe answer");
-  }
+  // The probe's answer itself, or archbench framework --json (the answer with verdicts added).
+  const bool answer = j.is_object() && (j.value("schema", "") == "archbench.framework.probe" ||
+                                        (j.value("schema", "") == "archbench.framework" &&
+                                         j.value("probe_schema", "") == "archbench.framework.probe"));
+  if (!answer) throw std::runtime_error("not an archbench.framework.probe answer");
   ProbeAnswer a;
   a.status = enum_from<ProbeStatus>(kProbeStatuses, text(j, "status"), "probe status");
   a.reason = text(j, "reason");
@@ -82,8 +84,49 @@ ProbeAnswer parse_probe_answer(const json& j) {
   for (const auto& lib : j.value("loaded_libraries", json::array())) {
     if (lib.is_string()) a.loaded_libraries.push_back(lib.get<std::string>());
   }
+  for (const auto& b : j.value("disabled_sdpa_backends", json::array())) {
+    if (b.is_string()) a.disabled_sdpa_backends.push_back(b.get<std::string>());
+  }
+  auto kernels_of = [](const json& list) {
+    std::vector<KernelTime> out;
+    for (const auto& k : list) {
+      KernelTime kt{text(k, "name"), number(k, "us").value_or(0), KernelFamily::Other};
+      kt.family = kernel_family(kt.name);
+      out.push_back(std::move(kt));
+    }
+    return out;
+  };
+  if (const auto st = j.find("steps"); st != j.end() && st->is_object()) {
+    a.steps_status = text(*st, "status");
+    a.steps_reason = text(*st, "reason");
+    a.diffusers_version = text(*st, "diffusers");
+    for (const auto& m : st->value("models", json::array())) {
+      DenoiserStep d;
+      d.model = text(m, "model");
+      d.dtype = text(m, "dtype");
+      d.ran = text(m, "status") == "ran";
+      d.reason = text(m, "reason");
+      d.parameters = number(m, "parameters").value_or(0);
+      d.build_s = number(m, "build_s").value_or(0);
+      d.nan = m.value("nan", false);
+      d.rel_error_vs_fp32 = number(m, "rel_error_vs_fp32");
+      d.wall_ms = number(m, "wall_ms");
+      d.events_ms = number(m, "events_ms");
+      d.gpu_busy_ms = number(m, "gpu_busy_ms");
+      d.launches = number(m, "launches");
+      d.kernels = kernels_of(m.value("kernels", json::array()));
+      for (const auto& [fix, ms] : m.value("fixes_wall_ms", json::object()).items()) {
+        d.fixes_wall_ms.emplace_back(fix, ms.is_number() ? std::optional<double>(ms.get<double>()) : std::nullopt);
+      }
+      for (const auto& n : m.value("notes", json::array())) d.notes.push_back(n.get<std::string>());
+      a.steps.push_back(std::move(d));
+    }
+  }
   for (const auto& o : j.value("ops", json::array())) {
-    ProbeOp op{text(o, "id"), text(o, "op"), text(o, "dtype"), text(o, "layout"), {}};
+    ProbeOp op{text(o, "id"), text(o, "op"), text(o, "dtype"), text(o, "layout"), text(o, "plugin"), {}, {}};
+    for (const auto& lib : o.value("libraries", json::array())) {
+      if (lib.is_string()) op.libraries.push_back(lib.get<std::string>());
+    }
     for (const auto& v : o.value("variants", json::array())) {
       Variant var;
       var.backend = text(v, "backend");
@@ -95,11 +138,7 @@ ProbeAnswer parse_probe_answer(const json& j) {
       }
       var.gpu_us = number(v, "gpu_us");
       var.host_us = number(v, "host_us");
-      for (const auto& k : v.value("kernels", json::array())) {
-        KernelTime kt{text(k, "name"), number(k, "us").value_or(0), KernelFamily::Other};
-        kt.family = kernel_family(kt.name);
-        var.kernels.push_back(std::move(kt));
-      }
+      var.kernels = kernels_of(v.value("kernels", json::array()));
       op.variants.push_back(std::move(var));
     }
     if (op.variants.empty() || op.variants.front().backend != "default") {

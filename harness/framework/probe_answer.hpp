@@ -53,7 +53,22 @@ struct Variant {
 
 struct ProbeOp {
   std::string id, op, dtype, layout;
-  std::vector<Variant> variants;  // [0] is "default"
+  std::string plugin;                  // the plug-in file a user's op came from
+  std::vector<std::string> libraries;  // shared objects its plug-in's import loaded
+  std::vector<Variant> variants;       // [0] is "default"
+};
+
+// One denoiser step of a real model (tools/framework/denoiser_steps.py).
+struct DenoiserStep {
+  std::string model, dtype;
+  bool ran = false;
+  std::string reason;
+  double parameters = 0, build_s = 0;
+  bool nan = false;
+  std::optional<double> rel_error_vs_fp32, wall_ms, events_ms, gpu_busy_ms, launches;
+  std::vector<KernelTime> kernels;
+  std::vector<std::pair<std::string, std::optional<double>>> fixes_wall_ms;  // "channels_last" -> ms
+  std::vector<std::string> notes;
 };
 
 struct ProbeAnswer {
@@ -64,9 +79,14 @@ struct ProbeAnswer {
   std::string device_name, device_cc;
   std::vector<ProbeOp> ops;
   std::vector<std::string> loaded_libraries;
+  std::vector<std::string> disabled_sdpa_backends;
   double seconds = 0;
+  std::string steps_status;  // "ok", "no-diffusers", or empty when no step was asked for
+  std::string steps_reason, diffusers_version;
+  std::vector<DenoiserStep> steps;
 };
 
+// From the probe's answer or from `archbench framework --json` (the answer with verdicts added).
 // Throws std::runtime_error naming what is wrong for JSON that is not a probe answer.
 [[nodiscard]] ProbeAnswer parse_probe_answer(const nlohmann::json& j);
 

@@ -21,7 +21,7 @@ ALLOWED = {
     "run": {"result", "ops", "binary", "arch", "device", "manifest", "util"},
     "report": {"baseline", "result", "util"},
     "stack": {"binary", "arch", "util"},
-    "framework": {"ops", "arch", "util"},
+    "framework": {"ops", "binary", "arch", "util"},
     "doctor": {"stack", "result", "binary", "arch", "device", "manifest", "util"},
 }
 

@@ -41,8 +41,11 @@ struct FrameworkOptions {
   bool list = false;               // the framework ops and their twins, nothing run
   std::string json_path;
   std::string probe;               // the probe script (default: the one this build ships)
+  std::string answer_path;         // judge this recorded probe answer (or framework JSON) instead of running
   double timeout_s = 900;          // the whole probe's deadline
   std::vector<std::string> disable_sdpa_backends;  // forced fallback: the default dispatch without these
+  std::vector<std::string> plugin_files;  // the user's own ops (docs/framework.md, "Your own ops")
+  std::string steps = "sd15-unet,sdxl-unet,sd3-mmdit,flux-dit";  // denoiser steps (not in --quick); "none"
   uint64_t seed = 1;
 };
 int framework_command(const FrameworkOptions& o);

@@ -5,12 +5,17 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <iterator>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "harness/arch/products.hpp"
 #include "harness/framework/framework_op.hpp"
+#include "harness/framework/library_images.hpp"
 #include "harness/framework/probe_answer.hpp"
 #include "harness/ops/id_filter.hpp"
 #include "harness/ops/registry.hpp"
@@ -37,8 +42,18 @@ json request_json(const std::vector<FrameworkOp>& ops, const FrameworkOptions& o
                     {"layout", o.layout == framework::Layout::ChannelsLast ? json("channels_last") : json(nullptr)},
                     {"dims", o.dims}, {"twin", o.twin}});
   }
+  std::vector<std::string> plugins;
+  for (const auto& p : o.plugin_files) plugins.push_back(std::filesystem::absolute(p).string());
+  std::vector<std::string> steps;
+  if (!o.quick && o.steps != "none") {
+    for (size_t at = 0; at <= o.steps.size();) {
+      const size_t end = std::min(o.steps.find(',', at), o.steps.size());
+      if (end > at) steps.push_back(o.steps.substr(at, end - at));
+      at = end + 1;
+    }
+  }
   return {{"schema", "archbench.framework.request"}, {"schema_version", 1}, {"quick", o.quick}, {"seed", o.seed},
-          {"disable_sdpa_backends", o.disable_sdpa_backends}, {"ops", list}};
+          {"disable_sdpa_backends", o.disable_sdpa_backends}, {"plugins", plugins}, {"steps", steps}, {"ops", list}};
 }
 
 // Single quotes for sh, so that paths with spaces or quotes reach the probe as they are.
@@ -87,7 +102,7 @@ int framework_command(const FrameworkOptions& o) {
     const bool dtype_ok = o.dtypes.empty() || std::ranges::find(o.dtypes, std::string(dtype_name(f.dtype))) != o.dtypes.end();
     if (dtype_ok && (id_matches(o.filter, f.id) || id_matches(o.filter, f.twin))) ops.push_back(std::move(f));
   }
-  if (ops.empty()) {
+  if (ops.empty() && o.plugin_files.empty()) {
     std::cerr << "archbench framework: --filter '" << o.filter << "' matches no framework op (`archbench framework "
                  "--list` shows them)\n";
     return kUsage;
@@ -96,26 +111,34 @@ int framework_command(const FrameworkOptions& o) {
     for (const auto& f : ops) std::cout << fmt::format("{:<58} {}\n", f.id, f.twin);
     return kOk;
   }
-  std::optional<TempDir> dir;
   std::string answer_text;
   int code = 0;
-  try {
-    dir.emplace("archbench-framework", "directory for the probe's request");
-    const std::string request = dir->file("request.json");
-    std::ofstream(request) << request_json(ops, o).dump();
-    code = run_probe(o.python, o.probe.empty() ? ARCHBENCH_FRAMEWORK_PROBE : o.probe, request, o.timeout_s, answer_text);
-  } catch (const std::exception& e) {
-    std::cerr << "archbench framework: " << e.what() << "\n";
-    return kInternal;
-  }
-  if (code == 124 || code == 137) {
-    std::cerr << fmt::format("archbench framework: the probe ran past its {:.0f} s deadline and was stopped "
-                             "(--timeout raises it)\n", o.timeout_s);
-    return kInternal;
-  }
-  if (code == 127 || code == -1) {
-    std::cerr << "archbench framework: cannot run " << o.python << " (give the interpreter with --python)\n";
-    return kBadInput;
+  if (!o.answer_path.empty()) {  // a recorded answer: judged again, nothing run
+    std::ifstream in(o.answer_path);
+    if (!in) {
+      std::cerr << "archbench framework: cannot read " << o.answer_path << "\n";
+      return kBadInput;
+    }
+    answer_text.assign(std::istreambuf_iterator<char>(in), {});
+  } else {
+    try {
+      const TempDir dir("archbench-framework", "directory for the probe's request");
+      const std::string request = dir.file("request.json");
+      std::ofstream(request) << request_json(ops, o).dump();
+      code = run_probe(o.python, o.probe.empty() ? ARCHBENCH_FRAMEWORK_PROBE : o.probe, request, o.timeout_s, answer_text);
+    } catch (const std::exception& e) {
+      std::cerr << "archbench framework: " << e.what() << "\n";
+      return kInternal;
+    }
+    if (code == 124 || code == 137) {
+      std::cerr << fmt::format("archbench framework: the probe ran past its {:.0f} s deadline and was stopped "
+                               "(--timeout raises it)\n", o.timeout_s);
+      return kInternal;
+    }
+    if (code == 127 || code == -1) {
+      std::cerr << "archbench framework: cannot run " << o.python << " (give the interpreter with --python)\n";
+      return kBadInput;
+    }
   }
   framework::ProbeAnswer a;
   json raw;
@@ -123,9 +146,14 @@ int framework_command(const FrameworkOptions& o) {
     raw = json::parse(answer_text);
     a = framework::parse_probe_answer(raw);
   } catch (const std::exception& e) {
+    if (!o.answer_path.empty()) {
+      std::cerr << "archbench framework: " << o.answer_path << " is not a probe answer: " << e.what() << "\n";
+      return kBadInput;
+    }
     std::cerr << "archbench framework: the probe's answer is not readable (" << e.what() << "; exit " << code << ")\n";
     return kInternal;
   }
+  // A recorded answer is judged whole; --filter and --dtype select what is run, not what was.
   switch (a.status) {
     case framework::ProbeStatus::Ok: break;
     case framework::ProbeStatus::NoTorch:
@@ -146,17 +174,26 @@ int framework_command(const FrameworkOptions& o) {
   std::cout << text::wrap_text(fmt::format("archbench framework | torch {} (CUDA {}, cuDNN {}) | Python {} | {} ({})\n",
                                            a.torch_version, a.torch_cuda, a.cudnn ? std::to_string(*a.cudnn) : "none",
                                            a.python, a.device_name, a.device_cc));
-  if (!o.disable_sdpa_backends.empty()) {
-    std::cout << fmt::format("default dispatch with these SDPA backends disabled: {}\n", fmt::join(o.disable_sdpa_backends, ", "));
+  if (!a.disabled_sdpa_backends.empty()) {
+    std::cout << fmt::format("default dispatch with these SDPA backends disabled: {}\n", fmt::join(a.disabled_sdpa_backends, ", "));
   }
   text::Table table({{"op"}, {"dtype"}, {"shape"}, {"default ran"}, {"check"}, {"GPU us", true}, {"host us", true},
                      {"fastest"}, {"x", true}});
   std::vector<framework::OpVerdict> verdicts;
   size_t failing = 0, wrong = 0, slower = 0;
   json out_ops = json::array();
+  const arch::ComputeCapability cc = arch::parse_device_spec(a.device_cc.empty() ? "0.0" : a.device_cc).cc;
   for (const auto& op : a.ops) {
     verdicts.push_back(framework::judge_op(op));
-    const auto& v = verdicts.back();
+    auto& v = verdicts.back();
+    for (auto& f : v.findings) {
+      if (f.kind != framework::FindingKind::ImageMissing) continue;
+      // The file that lacks the image: among what the op's plug-in loaded, else what the process had.
+      const auto lacking = framework::libraries_without_image(op.libraries.empty() ? a.loaded_libraries : op.libraries, cc);
+      for (const auto& l : lacking) f.what += "; " + l;
+      if (!lacking.empty()) f.fix = "rebuild it with " + cc.str() + " in TORCH_CUDA_ARCH_LIST (or +PTX of an older one), "
+                                    "or install a build that carries it";
+    }
     const auto& def = op.variants.front();
     const std::string check = v.check == framework::Check::Pass    ? fmt::format("ok {:.1e}", *def.rel_error)
                               : v.check == framework::Check::Wrong ? fmt::format("WRONG {:.1e}", def.rel_error.value_or(NAN))
@@ -194,6 +231,61 @@ int framework_command(const FrameworkOptions& o) {
       if (!f.fix.empty()) std::cout << text::wrap("fix: " + f.fix, text::kColumns, "      ", "           ");
     }
   }
+  json out_steps = json::array();
+  if (!a.steps_status.empty()) {
+    if (a.steps_status != "ok") {
+      std::cout << "\n" << text::wrap_text(fmt::format("denoiser steps: not run ({}){}\n", a.steps_reason,
+                                                      a.steps_status == "no-diffusers" ? "; pip install diffusers to run them" : ""));
+    } else {
+      std::cout << "\n" << fmt::format("denoiser steps (diffusers {}, published configs, random weights):\n", a.diffusers_version);
+      text::Table steps({{"model"}, {"dtype"}, {"params", true}, {"build s", true}, {"wall ms", true}, {"GPU busy ms", true},
+                         {"launches", true}, {"err vs fp32"}, {"best fix (wall ms)"}});
+      std::vector<std::string> lines;
+      for (const auto& d : a.steps) {
+        if (!d.ran) {
+          steps.add_row({d.model, d.dtype, "-", "-", "-", "-", "-", "failed", d.reason.substr(0, 40)});
+          ++failing;
+          continue;
+        }
+        std::string best = "-";
+        double best_ms = d.wall_ms.value_or(0);
+        for (const auto& [fix, ms] : d.fixes_wall_ms) {
+          if (ms && *ms < best_ms * 0.95) {
+            best_ms = *ms;
+            best = fmt::format("{} {:.1f} ({:.2f}x)", fix, *ms, *d.wall_ms / *ms);
+          }
+        }
+        failing += d.nan ? 1 : 0;
+        steps.add_row({d.model, d.dtype, fmt::format("{:.2f}B", d.parameters / 1e9), fmt::format("{:.1f}", d.build_s),
+                       d.wall_ms ? fmt::format("{:.1f}", *d.wall_ms) : "-",
+                       d.gpu_busy_ms ? fmt::format("{:.1f}", *d.gpu_busy_ms) : "-",
+                       d.launches ? fmt::format("{:.0f}", *d.launches) : "-",
+                       d.nan ? std::string("NaN") : fmt::format("{:.1e}", d.rel_error_vs_fp32.value_or(NAN)), best});
+        // Where the GPU time goes, by backend family.
+        std::map<framework::KernelFamily, double> by;
+        double all = 0;
+        for (const auto& k : d.kernels) {
+          by[k.family] += k.us;
+          all += k.us;
+        }
+        std::vector<std::pair<double, framework::KernelFamily>> order;
+        for (const auto& [f, us] : by) order.emplace_back(us, f);
+        std::ranges::sort(order, std::greater<>{});
+        std::string shares;
+        for (size_t i = 0; i < std::min<size_t>(order.size(), 5); ++i) {
+          shares += fmt::format("{}{} {:.0f}%", i ? ", " : "", framework::family_name(order[i].second), 100 * order[i].first / all);
+        }
+        lines.push_back(fmt::format("{}: GPU time by family: {}", d.model, shares));
+        json fixes = json::object();
+        for (const auto& [fix, ms] : d.fixes_wall_ms) fixes[fix] = ms ? json(*ms) : json(nullptr);
+        out_steps.push_back({{"model", d.model}, {"wall_ms", d.wall_ms ? json(*d.wall_ms) : json(nullptr)},
+                             {"gpu_busy_ms", d.gpu_busy_ms ? json(*d.gpu_busy_ms) : json(nullptr)}, {"nan", d.nan},
+                             {"best_fix", best}, {"fixes_wall_ms", fixes}});
+      }
+      std::cout << steps.render();
+      for (const auto& l : lines) std::cout << text::wrap(l, text::kColumns, "  ", "    ");
+    }
+  }
   const bool pass = failing == 0 && wrong == 0;
   std::cout << "\n" << text::wrap_text(fmt::format("summary: {} framework op(s) in {:.1f} s: {} failed, {} wrong, {} where the "
                                                    "default dispatch is slower than another backend -> {}\n",
@@ -203,6 +295,7 @@ int framework_command(const FrameworkOptions& o) {
     raw["schema"] = "archbench.framework";
     raw["schema_version"] = 1;
     raw["verdicts"] = out_ops;
+    raw["step_verdicts"] = out_steps;
     try {
       write_output(o.json_path, raw.dump(1) + "\n");
     } catch (const std::exception& e) {

@@ -115,6 +115,12 @@ int main(int argc, char** argv) {
     framework_cmd->add_option("--probe", fw.probe, "the probe script (default: tools/framework/framework_probe.py of this build)");
     framework_cmd->add_option("--timeout", fw.timeout_s, "deadline of the whole probe in seconds (default 900)");
     framework_cmd->add_option("--seed", fw.seed, "seed of the inputs");
+    framework_cmd->add_option("--ops", fw.plugin_files, "a plug-in file of your own ops (docs/framework.md); repeatable");
+    framework_cmd->add_option("--steps", fw.steps,
+                              "denoiser steps to run when diffusers imports: sd15-unet,sdxl-unet,sd3-mmdit,flux-dit (default "
+                              "all; none: no step; never in --quick)");
+    framework_cmd->add_option("--answer", fw.answer_path,
+                              "judge a recorded answer (a probe's, or --json of an earlier run) instead of running the probe");
     framework_cmd->add_option("--disable-sdpa-backend", fw.disable_sdpa_backends,
                               "run the default dispatch without this SDPA backend (cudnn, flash, efficient, math): a forced "
                               "fallback, to see what it costs; repeatable");

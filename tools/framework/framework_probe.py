@@ -13,6 +13,7 @@ measured with the GPU kept busy so that it is not GPU time), and the names of th
 Exit codes: 0 answered (per-op failures are in the answer), 3 no usable GPU or a torch without CUDA,
 4 no torch (or one too old), 2 a bad request. The answer says why in "status" and "reason" in every case."""
 import json
+import os
 import statistics
 import sys
 import time
@@ -37,11 +38,15 @@ def load_torch():
         finish(4, "no-torch", "import torch failed: %s" % str(e).splitlines()[0][:300])
     import torch
     ANSWER["framework"] = {"name": "torch", "version": torch.__version__, "cuda": torch.version.cuda,
-                           "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
-                           "file": torch.__file__}
+                           "file": getattr(torch, "__file__", None)}
     version = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2] if p.isdigit())
     if version < MIN_TORCH:
         finish(4, "torch-too-old", "torch %s is older than %d.%d" % ((torch.__version__,) + MIN_TORCH))
+    try:
+        cudnn = torch.backends.cudnn
+        ANSWER["framework"]["cudnn"] = cudnn.version() if cudnn.is_available() else None
+    except Exception:
+        ANSWER["framework"]["cudnn"] = None
     if torch.version.cuda is None:
         finish(3, "torch-without-cuda", "torch %s is a CPU-only build (torch.version.cuda is None)" % torch.__version__)
     try:
@@ -210,15 +215,15 @@ def time_host_us(torch, fn, calls=20):
     return (t1 - t0) * 1e6 / calls
 
 
-def run_variant(torch, op, dtype_name, dims, layout, backend, quick, flush, seed, disabled=()):
+def run_variant(torch, make, op, dtype_name, backend, quick, flush, seed, disabled=()):
     """One op with one backend (None: the default dispatch, less the `disabled` SDPA backends): a
-    dict for the answer."""
+    dict for the answer. `make(dtype, gen)` returns (inputs, call, reference): call(inputs) runs the
+    op, reference(inputs in float64) computes what it should give."""
     dtype = getattr(torch, DTYPES[dtype_name])
     torch.backends.cuda.matmul.allow_tf32 = dtype_name == "tf32"
     torch.backends.cudnn.allow_tf32 = dtype_name == "tf32"
     gen = torch.Generator(device="cuda")
     gen.manual_seed(seed)
-    inputs, call = build(torch, op, dims, dtype, gen, layout)
     restore = select_sdpa(torch, backend) if op == "sdpa" else (lambda: None)
     if op == "sdpa" and backend is None:
         for b in disabled:  # the documented switch that forces a fallback (--disable-sdpa-backend)
@@ -226,6 +231,7 @@ def run_variant(torch, op, dtype_name, dims, layout, backend, quick, flush, seed
                                           "efficient": "enable_mem_efficient_sdp", "math": "enable_math_sdp"}[b])(False)
     r = {"backend": backend or "default"}
     try:
+        inputs, call, reference = make(dtype, gen)
         if op == "sdpa" and backend is not None:
             refusal = sdpa_refusal(torch, backend, inputs)
             if refusal is not None:
@@ -237,7 +243,7 @@ def run_variant(torch, op, dtype_name, dims, layout, backend, quick, flush, seed
         torch.cuda.synchronize()
         restore_ref = select_sdpa(torch, "math") if op == "sdpa" else (lambda: None)
         try:
-            ref = call([t.double() for t in inputs])
+            ref = reference([t.double() if t.is_floating_point() else t for t in inputs])
         finally:
             restore_ref()
         r["rel_error"] = rel_error(torch, out, ref)
@@ -260,6 +266,36 @@ def run_variant(torch, op, dtype_name, dims, layout, backend, quick, flush, seed
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
     return r
+
+
+def registry_op(torch, o):
+    """The maker of one of archbench's ops (the request names it and its dims)."""
+    def make(dtype, gen):
+        inputs, call = build(torch, o["op"], o["dims"], dtype, gen, o.get("layout"))
+        return inputs, call, call
+    return make
+
+
+def plugin_ops(torch, path):
+    """The user's own ops from a plug-in file (docs/framework.md, "Your own ops"): its
+    archbench_ops(torch) returns dicts with name, dtype, build(torch, gen, dtype) -> (inputs, call) and
+    optionally reference(inputs) (default: call on the float64 inputs). Also the shared objects its
+    import loaded, where a missing kernel image would come from."""
+    import importlib.util
+    before = set(loaded_libraries())
+    spec = importlib.util.spec_from_file_location("archbench_plugin_%d" % abs(hash(path)), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    ops = list(module.archbench_ops(torch))
+    libs = sorted(set(loaded_libraries()) - before)
+    out = []
+    for d in ops:
+        def make(dtype, gen, d=d):
+            inputs, call = d["build"](torch, gen, dtype)
+            return inputs, call, d.get("reference", call)
+        out.append(({"id": "plugin/%s/%s" % (d["name"], d.get("dtype", "f32")), "op": "plugin", "dtype": d.get("dtype", "f32"),
+                     "libraries": libs, "plugin": path}, make))
+    return out
 
 
 def loaded_libraries():
@@ -292,18 +328,32 @@ def main():
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
     ANSWER["ops"] = []
+    ANSWER["disabled_sdpa_backends"] = list(req.get("disable_sdpa_backends", []))
+    work = [(o, registry_op(torch, o)) for o in req["ops"]]
+    for path in req.get("plugins", []):
+        try:
+            work += plugin_ops(torch, path)
+        except Exception as e:  # the plug-in itself: one failed op that says why
+            reason = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300] if str(e).strip() else "")
+            ANSWER["ops"].append({"id": "plugin/" + os.path.basename(path), "op": "plugin", "dtype": "f32",
+                                  "plugin": path, "variants": [{"backend": "default", "status": "failed",
+                                                                "reason": "the plug-in did not load: " + reason}]})
     t_start = time.perf_counter()
-    for i, o in enumerate(req["ops"]):
+    for i, (o, make) in enumerate(work):
         backends = [None] + (list(SDPA_BACKENDS) if o["op"] == "sdpa" else [])
-        entry = {"id": o["id"], "op": o["op"], "dtype": o["dtype"], "layout": o.get("layout"), "twin": o.get("twin"),
-                 "variants": []}
+        entry = {k: o.get(k) for k in ("id", "op", "dtype", "layout", "twin", "plugin", "libraries") if o.get(k) is not None}
+        entry["variants"] = []
         for b in backends:
-            entry["variants"].append(run_variant(torch, o["op"], o["dtype"], o["dims"], o.get("layout"), b, quick,
-                                                 flush, int(req.get("seed", 1)) + i, req.get("disable_sdpa_backends", [])))
+            entry["variants"].append(run_variant(torch, make, o["op"], o["dtype"], b, quick, flush,
+                                                 int(req.get("seed", 1)) + i, req.get("disable_sdpa_backends", [])))
             torch.cuda.empty_cache()
         ANSWER["ops"].append(entry)
-        sys.stderr.write("\rframework probe: %d of %d ops" % (i + 1, len(req["ops"])))
+        sys.stderr.write("\rframework probe: %d of %d ops" % (i + 1, len(work)))
         sys.stderr.flush()
+    if req.get("steps"):
+        import denoiser_steps
+        sys.stderr.write("\n")
+        ANSWER["steps"] = denoiser_steps.run_steps(torch, req["steps"], quick, kernel_names)
     sys.stderr.write("\n")
     ANSWER["seconds"] = time.perf_counter() - t_start
     ANSWER["loaded_libraries"] = [p for p in loaded_libraries() if "torch" in p or "nvidia" in p or "cuda" in p]

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `archbench framework` without a GPU: the judge on answers recorded on an H200 (suites/fixtures/framework),
+# bad input, and the probe's own verdicts for an interpreter without torch and for stand-in torch modules
+# (too old, built without CUDA) that exercise the probe's checks, not a user's framework.
+# Usage: framework_answers.sh ARCHBENCH FIXTURES WORK_DIR
+set -uo pipefail
+archbench="$1"; fixtures="$2"; work="$3"
+mkdir -p "$work"
+fails=0
+expect() {  # expect WANT_RC WHAT -- command...
+  local want="$1" what="$2"; shift 3
+  "$@" > "$work/out.txt" 2> "$work/err.txt"; local rc=$?
+  if [ "$rc" -ne "$want" ]; then echo "FAIL: $what: exit $rc, want $want"; cat "$work/out.txt" "$work/err.txt"; fails=$((fails + 1)); fi
+}
+count() { grep -c "$1" "$work/out.txt"; }
+
+expect 0 "the full H200 answer" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --json "$work/full.json"
+[ "$(count ' layout-conversion: ')" -eq 9 ] || { echo "FAIL: layout-conversion findings: $(count ' layout-conversion: ')"; fails=$((fails + 1)); }
+[ "$(count ' default-slower: ')" -eq 0 ] || { echo "FAIL: default-slower in the full answer"; fails=$((fails + 1)); }
+grep -q "summary: 90 framework op(s)" "$work/out.txt" || { echo "FAIL: not 90 ops"; fails=$((fails + 1)); }
+awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/out.txt" || { echo "FAIL: wider than 120 columns"; fails=$((fails + 1)); }
+# The answer with verdicts, judged again, says the same.
+cp "$work/out.txt" "$work/first.txt"
+expect 0 "its --json judged again" -- "$archbench" framework --answer "$work/full.json"
+diff -q "$work/first.txt" "$work/out.txt" > /dev/null || { echo "FAIL: judging --json again differs"; fails=$((fails + 1)); }
+
+expect 0 "the forced fallback" -- "$archbench" framework --answer "$fixtures/framework_h200_no_cudnn_sdpa.json"
+[ "$(count ' default-slower: ')" -eq 16 ] || { echo "FAIL: default-slower findings: $(count ' default-slower: ')"; fails=$((fails + 1)); }
+grep -q "SDPA backends disabled: cudnn" "$work/out.txt" || { echo "FAIL: the disabled backend not said"; fails=$((fails + 1)); }
+
+# Bad input: exit 5 with the reason; a filter matching nothing: exit 2.
+printf '{"schema":"archbench.framework.probe","status":"ok","ops":[{"id":"x","variants":[{"backend":"default","status":"boom"}]}]}' > "$work/bad.json"
+expect 5 "an unknown variant status" -- "$archbench" framework --answer "$work/bad.json"
+grep -q "unknown variant status 'boom'" "$work/err.txt" || { echo "FAIL: no reason for bad.json"; fails=$((fails + 1)); }
+head -c 100 "$fixtures/framework_h200_full.json" > "$work/truncated.json"
+expect 5 "a truncated answer" -- "$archbench" framework --answer "$work/truncated.json"
+expect 5 "a missing answer" -- "$archbench" framework --answer "$work/nonexistent.json"
+expect 2 "a filter that matches nothing" -- "$archbench" framework --filter 'nothing/*' --answer "$fixtures/framework_h200_full.json"
+expect 2 "an unknown SDPA backend" -- "$archbench" framework --disable-sdpa-backend fast
+
+# The probe's own verdicts. An interpreter without torch (CI's python3 has none: else the check is skipped).
+if ! python3 -c 'import torch' 2> /dev/null; then
+  expect 5 "python3 without torch" -- "$archbench" framework --python python3 --quick
+  grep -q "no-torch" "$work/err.txt" || { echo "FAIL: no-torch not said"; fails=$((fails + 1)); }
+fi
+expect 5 "an interpreter that does not exist" -- "$archbench" framework --python "$work/no-such-python" --quick
+# Stand-in torch modules: too old, and a CPU-only build.
+for kind in old cpu; do
+  mkdir -p "$work/$kind/torch"
+  if [ "$kind" = old ]; then
+    printf '__version__ = "2.1.0"\nclass version:\n    cuda = "12.1"\n' > "$work/$kind/torch/__init__.py"
+  else
+    printf '__version__ = "2.6.0+cpu"\nclass version:\n    cuda = None\nclass backends:\n    class cudnn:\n        @staticmethod\n        def is_available():\n            return False\n' > "$work/$kind/torch/__init__.py"
+  fi
+done
+printf '%s\n' 'class cudnn:' '    @staticmethod' '    def is_available():' '        return False' > "$work/old/torch/backends.py"
+printf '#!/bin/sh\nPYTHONPATH=%s exec python3 "$@"\n' "$work/old" > "$work/python_old"; chmod +x "$work/python_old"
+printf '#!/bin/sh\nPYTHONPATH=%s exec python3 "$@"\n' "$work/cpu" > "$work/python_cpu"; chmod +x "$work/python_cpu"
+expect 5 "a torch older than 2.4" -- "$archbench" framework --python "$work/python_old" --quick
+grep -q "torch-too-old" "$work/err.txt" || { echo "FAIL: torch-too-old not said"; cat "$work/err.txt"; fails=$((fails + 1)); }
+expect 3 "a CPU-only torch" -- "$archbench" framework --python "$work/python_cpu" --quick
+grep -q "torch-without-cuda" "$work/err.txt" || { echo "FAIL: torch-without-cuda not said"; cat "$work/err.txt"; fails=$((fails + 1)); }
+
+[ "$fails" -eq 0 ] && echo "framework answers: all checks passed" || echo "framework answers: $fails check(s) failed"
+exit $(( fails > 0 ))

@@ -1,0 +1,209 @@
+"""One denoiser step of the real models, the field guides' fourth layer: SD1.5's and SDXL's UNets, SD3-medium's
+MMDiT and Flux's DiT, built by diffusers from their published configs with random weights (nothing downloaded),
+on the GPU. Per step: wall and GPU-busy time, kernel launches, time per kernel (archbench maps names to backend
+families), a NaN check, the low-precision output's error against the same weights in fp32, and the measured
+effect of fixes a user can apply without new hardware (channels_last, another attention backend, CUDA-graph
+capture). Imported by framework_probe.py when the request asks for steps and diffusers imports."""
+import statistics
+import time
+
+# The published configs (the models' config.json on their hubs), only the fields that differ from diffusers'
+# defaults; the shapes of one step at the usual resolution (batch 2 with classifier-free guidance).
+MODELS = {
+    "sd15-unet": {
+        "cls": "UNet2DConditionModel", "dtype": "float16",
+        "config": dict(sample_size=64, in_channels=4, out_channels=4, layers_per_block=2,
+                       block_out_channels=(320, 640, 1280, 1280), cross_attention_dim=768, attention_head_dim=8,
+                       down_block_types=("CrossAttnDownBlock2D", "CrossAttnDownBlock2D", "CrossAttnDownBlock2D",
+                                         "DownBlock2D"),
+                       up_block_types=("UpBlock2D", "CrossAttnUpBlock2D", "CrossAttnUpBlock2D", "CrossAttnUpBlock2D")),
+        "inputs": lambda t, d: dict(sample=t((2, 4, 64, 64), d), timestep=t_steps(t, 2),
+                                    encoder_hidden_states=t((2, 77, 768), d)),
+        "conv": True,
+    },
+    "sdxl-unet": {
+        "cls": "UNet2DConditionModel", "dtype": "float16",
+        "config": dict(sample_size=128, in_channels=4, out_channels=4, layers_per_block=2,
+                       block_out_channels=(320, 640, 1280), cross_attention_dim=2048, attention_head_dim=(5, 10, 20),
+                       transformer_layers_per_block=(1, 2, 10), use_linear_projection=True,
+                       addition_embed_type="text_time", addition_time_embed_dim=256,
+                       projection_class_embeddings_input_dim=2816,
+                       down_block_types=("DownBlock2D", "CrossAttnDownBlock2D", "CrossAttnDownBlock2D"),
+                       up_block_types=("CrossAttnUpBlock2D", "CrossAttnUpBlock2D", "UpBlock2D")),
+        "inputs": lambda t, d: dict(sample=t((2, 4, 128, 128), d), timestep=t_steps(t, 2),
+                                    encoder_hidden_states=t((2, 77, 2048), d),
+                                    added_cond_kwargs={"text_embeds": t((2, 1280), d), "time_ids": t((2, 6), d)}),
+        "conv": True,
+    },
+    "sd3-mmdit": {
+        "cls": "SD3Transformer2DModel", "dtype": "bfloat16",
+        "config": dict(sample_size=128, patch_size=2, in_channels=16, out_channels=16, num_layers=24,
+                       attention_head_dim=64, num_attention_heads=24, joint_attention_dim=4096,
+                       caption_projection_dim=1536, pooled_projection_dim=2048, pos_embed_max_size=192),
+        "inputs": lambda t, d: dict(hidden_states=t((2, 16, 128, 128), d), encoder_hidden_states=t((2, 333, 4096), d),
+                                    pooled_projections=t((2, 2048), d), timestep=t_steps(t, 2)),
+        "conv": False,
+    },
+    "flux-dit": {
+        "cls": "FluxTransformer2DModel", "dtype": "bfloat16",
+        "config": dict(patch_size=1, in_channels=64, num_layers=19, num_single_layers=38, attention_head_dim=128,
+                       num_attention_heads=24, joint_attention_dim=4096, pooled_projection_dim=768,
+                       guidance_embeds=True, axes_dims_rope=(16, 56, 56)),
+        "inputs": lambda t, d: dict(hidden_states=t((1, 4096, 64), d), encoder_hidden_states=t((1, 512, 4096), d),
+                                    pooled_projections=t((1, 768), d), timestep=t_steps(t, 1) / 1000,
+                                    img_ids=flux_ids(t, 64, 64), txt_ids=t((512, 3), None) * 0,
+                                    guidance=t_steps(t, 1) * 0 + 3.5, return_dict=False),
+        "conv": False,
+    },
+}
+
+
+def t_steps(t, n):
+    return t((n,), None).abs() * 999
+
+
+def flux_ids(t, h, w):
+    import torch
+    ids = torch.zeros(h, w, 3, device="cuda")
+    ids[..., 1] = torch.arange(h, device="cuda")[:, None]
+    ids[..., 2] = torch.arange(w, device="cuda")[None, :]
+    return ids.reshape(h * w, 3)
+
+
+def first_tensor(out):
+    if isinstance(out, (tuple, list)):
+        return out[0]
+    return getattr(out, "sample", out)
+
+
+def events_ms(torch, fn, n):
+    """Median of n calls between CUDA events (the GPU view of one step, launch gaps included)."""
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    samples = []
+    for _ in range(n):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        samples.append(start.elapsed_time(stop))
+    return statistics.median(samples)
+
+
+def wall_ms(torch, fn, n):
+    samples = []
+    for _ in range(n):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(samples)
+
+
+def graph_ms(torch, fn, n):
+    """The step captured in a CUDA graph and replayed: what launch overhead costs."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        fn()
+    return wall_ms(torch, g.replay, n)
+
+
+def run_steps(torch, names, quick, kernel_names):
+    try:
+        import diffusers
+    except Exception as e:
+        return {"status": "no-diffusers", "reason": "import diffusers failed: %s" % str(e).splitlines()[0][:200]}
+    out = {"status": "ok", "diffusers": diffusers.__version__, "models": []}
+    for name in names:
+        spec = MODELS.get(name)
+        if spec is None:
+            out["models"].append({"model": name, "status": "failed", "reason": "unknown model"})
+            continue
+        out["models"].append(run_one(torch, diffusers, name, spec, quick, kernel_names))
+        torch.cuda.empty_cache()
+    return out
+
+
+def run_one(torch, diffusers, name, spec, quick, kernel_names):
+    r = {"model": name, "dtype": spec["dtype"]}
+    low = getattr(torch, spec["dtype"])
+    t0 = time.perf_counter()
+    try:
+        gen = torch.Generator(device="cuda")
+        gen.manual_seed(0)
+
+        def tensor(shape, dtype):
+            return torch.randn(shape, device="cuda", generator=gen, dtype=torch.float32).to(dtype or torch.float32)
+        cls = getattr(diffusers, spec["cls"])
+        with torch.device("cuda"):
+            model = cls(**spec["config"]).eval()  # random weights, fp32, built on the GPU
+        r["parameters"] = sum(p.numel() for p in model.parameters())
+        inputs32 = spec["inputs"](tensor, torch.float32)
+
+        def cast(v, dtype):
+            if isinstance(v, dict):
+                return {k: cast(x, dtype) for k, x in v.items()}
+            return v.to(dtype) if hasattr(v, "is_floating_point") and v.is_floating_point() and v.dim() > 1 else v
+        with torch.no_grad():
+            ref = first_tensor(model(**inputs32)).float()
+            model.to(low)
+            inputs = {k: cast(v, low) for k, v in inputs32.items()}
+            step = lambda: model(**inputs)
+            got = first_tensor(step()).float()
+            torch.cuda.synchronize()
+            r["build_s"] = time.perf_counter() - t0
+            r["nan"] = bool(torch.isnan(got).any().item())
+            r["rel_error_vs_fp32"] = (torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref)).item()
+            del ref, got
+            r["kernels"] = kernel_names(torch, step)
+            r["launches"] = None
+            try:
+                from torch.profiler import ProfilerActivity, profile
+                with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                    step()
+                    torch.cuda.synchronize()
+                r["launches"] = sum(1 for e in prof.events() if e.device_type.name == "CUDA")
+            except Exception:
+                pass
+            r["gpu_busy_ms"] = sum(k["us"] for k in r["kernels"]) / 1e3
+            if not quick:
+                for _ in range(2):
+                    step()
+                r["wall_ms"] = wall_ms(torch, step, 5)
+                r["events_ms"] = events_ms(torch, step, 5)
+                fixes = {}
+                if spec["conv"]:
+                    model.to(memory_format=torch.channels_last)
+                    fixes["channels_last"] = wall_ms(torch, step, 5)
+                    model.to(memory_format=torch.contiguous_format)
+                b = torch.backends.cuda
+                saved = (b.cudnn_sdp_enabled(), b.flash_sdp_enabled(), b.mem_efficient_sdp_enabled(), b.math_sdp_enabled())
+                for backend in ("flash", "cudnn"):
+                    b.enable_cudnn_sdp(backend == "cudnn")
+                    b.enable_flash_sdp(backend == "flash")
+                    b.enable_mem_efficient_sdp(False)
+                    b.enable_math_sdp(False)
+                    try:
+                        fixes["sdpa_" + backend] = wall_ms(torch, step, 5)
+                    except Exception as e:
+                        fixes["sdpa_" + backend] = None
+                        r.setdefault("notes", []).append("sdpa %s: %s" % (backend, str(e).splitlines()[0][:120]))
+                b.enable_cudnn_sdp(saved[0]), b.enable_flash_sdp(saved[1])
+                b.enable_mem_efficient_sdp(saved[2]), b.enable_math_sdp(saved[3])
+                try:
+                    fixes["cuda_graph"] = graph_ms(torch, step, 5)
+                except Exception as e:
+                    fixes["cuda_graph"] = None
+                    r.setdefault("notes", []).append("cuda graph: %s" % str(e).splitlines()[0][:120])
+                r["fixes_wall_ms"] = fixes
+        r["status"] = "ran"
+    except Exception as e:
+        r.update(status="failed", reason=(str(e).strip().splitlines() or [type(e).__name__])[0][:300])
+    r["seconds"] = time.perf_counter() - t0
+    return r
