@@ -14,6 +14,7 @@ expect() {  # expect WANT_RC WHAT -- command...
 }
 count() { grep -c "$1" "$work/out.txt"; }
 
+printf '{"schema":"archbench.framework.probe","status":"ok","ops":[{"id":"x","variants":[{"backend":"default","status":"boom"}]}]}' > "$work/bad.json"
 expect 0 "the full H200 answer" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --json "$work/full.json"
 [ "$(count ' layout-conversion: ')" -eq 9 ] || { echo "FAIL: layout-conversion findings: $(count ' layout-conversion: ')"; fails=$((fails + 1)); }
 [ "$(count ' default-slower: ')" -eq 0 ] || { echo "FAIL: default-slower in the full answer"; fails=$((fails + 1)); }
@@ -28,8 +29,16 @@ expect 0 "the forced fallback" -- "$archbench" framework --answer "$fixtures/fra
 [ "$(count ' default-slower: ')" -eq 16 ] || { echo "FAIL: default-slower findings: $(count ' default-slower: ')"; fails=$((fails + 1)); }
 grep -q "SDPA backends disabled: cudnn" "$work/out.txt" || { echo "FAIL: the disabled backend not said"; fails=$((fails + 1)); }
 
+# The gate: two full runs on the H200 (separate leases) against each other find nothing; the forced
+# fallback against the full run is 16 backend changes and 16 slowdowns.
+expect 0 "A/A: two H200 runs" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --baseline "$fixtures/framework_h200_full_earlier.json"
+! grep -q "against the baseline -> FAIL" "$work/out.txt" || { echo "FAIL: A/A regressions"; fails=$((fails + 1)); }
+expect 1 "the fallback against the full run" -- "$archbench" framework --answer "$fixtures/framework_h200_no_cudnn_sdpa.json" --baseline "$fixtures/framework_h200_full.json"
+[ "$(count '^  backend-changed framework/sdpa/.*: cudnn-sdpa -> flash-attention-2')" -eq 16 ] || { echo "FAIL: backend changes: $(count backend-changed)"; fails=$((fails + 1)); }
+[ "$(count '^  slower ')" -eq 16 ] || { echo "FAIL: slowdowns: $(count '^  slower ')"; fails=$((fails + 1)); }
+expect 5 "a baseline that is not an answer" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --baseline "$work/bad.json"
+
 # Bad input: exit 5 with the reason; a filter matching nothing: exit 2.
-printf '{"schema":"archbench.framework.probe","status":"ok","ops":[{"id":"x","variants":[{"backend":"default","status":"boom"}]}]}' > "$work/bad.json"
 expect 5 "an unknown variant status" -- "$archbench" framework --answer "$work/bad.json"
 grep -q "unknown variant status 'boom'" "$work/err.txt" || { echo "FAIL: no reason for bad.json"; fails=$((fails + 1)); }
 head -c 100 "$fixtures/framework_h200_full.json" > "$work/truncated.json"

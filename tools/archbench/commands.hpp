@@ -42,6 +42,7 @@ struct FrameworkOptions {
   std::string json_path;
   std::string probe;               // the probe script (default: the one this build ships)
   std::string answer_path;         // judge this recorded probe answer (or framework JSON) instead of running
+  std::string baseline_path;       // an earlier run to gate against (framework_compare.hpp)
   double timeout_s = 900;          // the whole probe's deadline
   std::vector<std::string> disable_sdpa_backends;  // forced fallback: the default dispatch without these
   std::vector<std::string> plugin_files;  // the user's own ops (docs/framework.md, "Your own ops")

@@ -8,12 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <iterator>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include "harness/arch/products.hpp"
+#include "harness/framework/framework_compare.hpp"
 #include "harness/framework/framework_op.hpp"
 #include "harness/framework/library_images.hpp"
 #include "harness/framework/probe_answer.hpp"
@@ -86,6 +88,13 @@ std::string ran(const framework::Variant& v) {
   if (v.status == framework::VariantStatus::Refused) return "refused";
   if (v.status == framework::VariantStatus::Failed) return v.image_missing ? "no image" : "failed";
   return std::string(framework::family_name(v.main_family()));
+}
+
+// A recorded answer (the probe's, or --json of an earlier run); throws with what is wrong.
+framework::ProbeAnswer read_answer(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return framework::parse_probe_answer(json::parse(in));
 }
 
 }  // namespace
@@ -286,16 +295,40 @@ int framework_command(const FrameworkOptions& o) {
       for (const auto& l : lines) std::cout << text::wrap(l, text::kColumns, "  ", "    ");
     }
   }
-  const bool pass = failing == 0 && wrong == 0;
+  size_t regressions = 0;
+  json out_changes = json::array();
+  if (!o.baseline_path.empty()) {
+    framework::ProbeAnswer base;
+    try {
+      base = read_answer(o.baseline_path);
+    } catch (const std::exception& e) {
+      std::cerr << "archbench framework: --baseline " << o.baseline_path << ": " << e.what() << "\n";
+      return kBadInput;
+    }
+    const auto changes = framework::compare_answers(base, a);
+    for (const auto& c : changes) regressions += c.regression();
+    std::cout << "\n" << text::wrap_text(fmt::format("against {} (torch {}, {}): {} regression(s)\n", o.baseline_path,
+                                                    base.torch_version, base.device_name, regressions));
+    for (const auto& c : changes) {
+      if (c.kind == framework::ChangeKind::New || c.kind == framework::ChangeKind::Missing) continue;
+      std::cout << text::wrap(fmt::format("{} {}: {}", name_of(framework::kChangeKinds, c.kind), c.id, c.what),
+                              text::kColumns, "  ", "      ");
+      out_changes.push_back({{"kind", name_of(framework::kChangeKinds, c.kind)}, {"id", c.id}, {"what", c.what},
+                             {"regression", c.regression()}});
+    }
+  }
+  const bool pass = failing == 0 && wrong == 0 && regressions == 0;
   std::cout << "\n" << text::wrap_text(fmt::format("summary: {} framework op(s) in {:.1f} s: {} failed, {} wrong, {} where the "
                                                    "default dispatch is slower than another backend -> {}\n",
                                                    a.ops.size(), a.seconds, failing, wrong, slower, pass ? "PASS" : "FAIL"));
+  if (regressions > 0) std::cout << fmt::format("{} regression(s) against the baseline -> FAIL\n", regressions);
   if (!o.json_path.empty()) {
     raw["probe_schema"] = raw.value("schema", "");
     raw["schema"] = "archbench.framework";
     raw["schema_version"] = 1;
     raw["verdicts"] = out_ops;
     raw["step_verdicts"] = out_steps;
+    raw["changes"] = out_changes;
     try {
       write_output(o.json_path, raw.dump(1) + "\n");
     } catch (const std::exception& e) {

@@ -119,6 +119,9 @@ int main(int argc, char** argv) {
     framework_cmd->add_option("--steps", fw.steps,
                               "denoiser steps to run when diffusers imports: sd15-unet,sdxl-unet,sd3-mmdit,flux-dit (default "
                               "all; none: no step; never in --quick)");
+    framework_cmd->add_option("--baseline", fw.baseline_path,
+                              "an earlier run (--json) to gate against: exit 1 on an op that now fails, is wrong, is >10% "
+                              "slower, or runs another backend");
     framework_cmd->add_option("--answer", fw.answer_path,
                               "judge a recorded answer (a probe's, or --json of an earlier run) instead of running the probe");
     framework_cmd->add_option("--disable-sdpa-backend", fw.disable_sdpa_backends,
