@@ -51,6 +51,12 @@ struct FrameworkOptions {
 };
 int framework_command(const FrameworkOptions& o);
 
+struct ArchListOptions {
+  std::string list;  // a TORCH_CUDA_ARCH_LIST or CMAKE_CUDA_ARCHITECTURES value
+  std::string nvcc;  // the toolkit whose targets it may name (default: nvcc on PATH, then /usr/local/cuda)
+};
+int arch_list_command(const ArchListOptions& o);
+
 struct InspectOptions {
   std::vector<std::string> files;
   bool kernels = false;

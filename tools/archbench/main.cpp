@@ -102,6 +102,12 @@ int main(int argc, char** argv) {
   scan_cmd->add_option("--threads", scan.threads, "files read at once (default: one per hardware thread)");
   scan_cmd->add_flag("-q,--quiet", scan.quiet, "no progress on stderr");
 
+  cli::ArchListOptions al;
+  auto* arch_list_cmd = app.add_subcommand(
+      "arch-list", "what a TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES value builds, which GPUs it serves, its traps");
+  arch_list_cmd->add_option("list", al.list, "the value, e.g. \"8.0;9.0a;12.0+PTX\" or \"80-real;90\"")->required();
+  arch_list_cmd->add_option("--nvcc", al.nvcc, "the nvcc whose targets the list may name (default: PATH, /usr/local/cuda)");
+
   cli::FrameworkOptions fw;
   auto* framework_cmd = app.add_subcommand(
       "framework", "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one");
@@ -234,6 +240,7 @@ int main(int argc, char** argv) {
     if (*inspect_cmd) return cli::inspect_command(inspect);
     if (*scan_cmd) return cli::scan_command(scan);
     if (*framework_cmd) return cli::framework_command(fw);
+    if (*arch_list_cmd) return cli::arch_list_command(al);
     if (*update_cmd) return cli::baseline_update_command(update);
     if (*compare_cmd) return cli::compare_command(cmp);
     if (*resources_cmd) return cli::resources_command(resources);
