@@ -32,13 +32,25 @@ std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kern
     if (!any) empty.insert(c);
   }
   f.empty_containers.assign(empty.begin(), empty.end());
-  if (static_cast<int>(empty.size()) == static_cast<int>(payload.size())) return std::nullopt;
+  if (empty.size() == payload.size()) {
+    f.defines_kernels = false;  // listed, not judged (add_file)
+    return f;
+  }
   f.needed = file.needed();
   f.toolkit = file.toolkit_release();
   f.problems = file.problems();
   f.kind = binary::classify_binary(std::filesystem::path(file.path()).filename().string(), f.judged_entries());
   if (kernels) f.kernels = file.kernels();
   return f;
+}
+
+void add_file(Inventory& inv, DeviceCodeFile f) {
+  if (f.defines_kernels) {
+    inv.files.push_back(std::move(f));
+    return;
+  }
+  inv.not_judged.push_back(f.path + ": " + std::to_string(f.containers) +
+                           " fatbin container(s) that define no kernel: nothing there can fail to load");
 }
 
 std::vector<binary::FatbinEntry> DeviceCodeFile::judged_entries() const {

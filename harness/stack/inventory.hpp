@@ -34,6 +34,9 @@ struct DeviceCodeFile {
   std::vector<std::string> problems;         // sections that could not be read (judged without them)
   binary::KindGuess kind;
   std::vector<binary::KernelImages> kernels;  // filled only when asked for (--kernels)
+  // False when no container defines a kernel (cuFFT's and cufftw's lone sm_75 cubin): listed, not
+  // judged, since it would read as code without an image for most devices.
+  bool defines_kernels = true;
 };
 
 // A distribution: a wheel's or an installed package's dist-info, a conda package, or a file
@@ -79,12 +82,17 @@ struct Inventory {
   std::vector<Unreadable> unreadable;
   std::vector<std::string> notes;  // odd but harmless findings: names escaping an archive, symlink loops
   std::vector<ArchListDeclaration> declarations;
+  // Device code that defines no kernel (DeviceCodeFile::defines_kernels): "path: why", in reading order.
+  std::vector<std::string> not_judged;
   size_t files_seen = 0;  // every regular file looked at (its first bytes read)
   // The CUDA the environment's framework was built for (what torch.version.cuda says): torch's
   // local version label (+cu130), else the version of the nvidia-cuda-runtime wheel installed;
   // set by attribute() from every distribution, with device code or not.
   std::optional<CudaSource> framework_cuda;
 };
+
+// Adds a file a reader found: to `files`, or to `not_judged` when it defines no kernel.
+void add_file(Inventory& inv, DeviceCodeFile f);
 
 // A distribution's files, from its RECORD (dist-info) or files list (conda): paths relative to
 // `root` (the site-packages or prefix).

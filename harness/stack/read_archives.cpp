@@ -108,7 +108,7 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
       }
       auto f = read_member(*r, m, path, path, name, o, inv);
       if (!f) continue;
-      inv.files.push_back(std::move(*f));
+      add_file(inv, std::move(*f));
       if (o.progress) o.progress(inv.files_seen, inv.files.size());
     }
   } catch (const std::exception& e) {
@@ -273,7 +273,7 @@ void read_image(const std::string& path, const ReadOptions& o, Inventory& inv, s
       }
     }
   }
-  for (auto& [p, f] : view.files) inv.files.push_back(std::move(f));
+  for (auto& [p, f] : view.files) add_file(inv, std::move(f));
   // The dist-info directories of the final file system.
   std::map<std::string, std::pair<std::string, std::string>> info;  // dir -> METADATA, RECORD
   for (const auto& [p, t] : view.texts) {

@@ -196,7 +196,7 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
     f.key = files[i].lexically_normal().string();
     f.path = files[i].lexically_relative(top).generic_string();
     f.size = r.size;
-    inv.files.push_back(std::move(f));
+    add_file(inv, std::move(f));
   }
   inv.files_seen += files.size();
   for (const auto& p : declaring) {
@@ -214,14 +214,14 @@ void read_binary(const std::string& path, const ReadOptions& o, Inventory& inv) 
     const auto file = binary::BinaryFile::open(path);
     auto f = describe(file, o.kernels);
     if (!f) {
-      inv.notes.push_back(path + ": no device code in this file (no fatbin, or one that defines no kernel)");
+      inv.notes.push_back(path + ": no device code in this file (no fatbin)");
       return;
     }
     f->source = path;
     f->key = fs::absolute(path).lexically_normal().string();
     f->path = path;
     f->size = ec ? 0 : size;
-    inv.files.push_back(std::move(*f));
+    add_file(inv, std::move(*f));
   } catch (const std::exception& e) {
     inv.unreadable.push_back({path, e.what()});
   }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace archbench::stack {
 namespace {
@@ -91,6 +92,10 @@ std::string format_scan(const ScanReport& r) {
     s += "\nunreadable (skipped, the scan went on):\n";
     for (const auto& u : inv.unreadable) s += wrap(u.path + ": " + u.why, 2, 6);
   }
+  if (!inv.not_judged.empty()) {
+    s += "\nlisted, not judged:\n";
+    for (const auto& n : inv.not_judged) s += wrap(n, 2, 6);
+  }
   if (!inv.notes.empty()) {
     s += "\nnotes:\n";
     for (const auto& n : inv.notes) s += wrap(n, 2, 4);
@@ -110,6 +115,34 @@ std::string format_scan(const ScanReport& r) {
   s += "\n" + wrap(fmt::format("summary: {} package(s) x {} device(s): {}; {} cannot run -> {}", inv.packages.size(),
                                r.devices.size(), counts, cannot, cannot == 0 ? "PASS" : "FAIL"),
                    0, 2);
+  return s;
+}
+
+std::string format_inventory(const Inventory& inv) {
+  std::string s = wrap(fmt::format("archbench scan: {}", fmt::join(inv.sources, ", ")), 0, 2);
+  s += wrap(fmt::format("read {} file(s): {} with device code in {} package(s); not judged (no device)",
+                        grouped(inv.files_seen), inv.files.size(), inv.packages.size()), 0, 2);
+  for (const auto& p : inv.packages) {
+    s += "\n" + fit("  " + package_title(p), kWidth) + "\n";
+    for (size_t i : p.files) {
+      const auto& f = inv.files[i];
+      std::set<std::string> sass, ptx;
+      for (const auto& e : f.judged_entries()) {
+        if (e.is_image) (e.target.kind == arch::ImageKind::Sass ? sass : ptx).insert(e.target.name());
+      }
+      s += wrap(fmt::format("{} ({}): SASS {} | PTX {}", f.path, binary::kind_name(f.kind.kind),
+                            sass.empty() ? "none" : fmt::format("{}", fmt::join(sass, " ")),
+                            ptx.empty() ? "none" : fmt::format("{}", fmt::join(ptx, " "))), 4, 8);
+    }
+  }
+  if (!inv.not_judged.empty()) {
+    s += "\nlisted, not judged:\n";
+    for (const auto& n : inv.not_judged) s += wrap(n, 2, 6);
+  }
+  if (!inv.unreadable.empty()) {
+    s += "\nunreadable (skipped, the scan went on):\n";
+    for (const auto& u : inv.unreadable) s += wrap(u.path + ": " + u.why, 2, 6);
+  }
   return s;
 }
 
@@ -194,6 +227,7 @@ nlohmann::json scan_to_json(const ScanReport& r) {
                                                 : json(nullptr)},
           {"files_seen", inv.files_seen}, {"seconds", r.seconds},
           {"packages", packages}, {"devices", devices}, {"unreadable", unreadable}, {"notes", inv.notes},
+          {"not_judged", inv.not_judged},
           {"every_package_runs", every_package_runs(r)}};
 }
 

@@ -26,6 +26,8 @@ struct ScanReport {
 [[nodiscard]] bool every_package_runs(const ScanReport& r);
 
 [[nodiscard]] std::string format_scan(const ScanReport& r);
+// The inventory alone, for when there is no device to judge for: each package's files and targets.
+[[nodiscard]] std::string format_inventory(const Inventory& inv);
 [[nodiscard]] std::string format_scan_markdown(const ScanReport& r);
 [[nodiscard]] nlohmann::json scan_to_json(const ScanReport& r);
 

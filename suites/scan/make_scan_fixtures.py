@@ -154,6 +154,11 @@ def main():
     # cuda130 one for sm_90. The tags in their names are what a loader picks by.
     shared("libfam_cuda126.so", ["-gencode", "arch=compute_80,code=sm_80"], "fam126")
     shared("libfam_cuda130.so", ["-gencode", "arch=compute_90,code=sm_90"], "fam130")
+    # Device code that defines no kernel (as cuFFT's lone sm_75 cubin): listed, not judged.
+    with open(os.path.join(WORK, "nokernel.cu"), "w") as f:
+        f.write('__device__ float twice(float x) { return 2 * x; }\nextern "C" int host_side() { return 1; }\n')
+    sh(NVCC, "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-gencode", "arch=compute_75,code=sm_75", "nokernel.cu",
+       "-o", "libnokernel.so")
 
     def w(rel, data):
         path = os.path.join(OUT, rel)
@@ -164,7 +169,7 @@ def main():
 
     b = lambda n: read(os.path.join(WORK, n))
     for n in ("ext_sm80.so", "ext_sm90a.so", "ext_ptx80.so", "libdispatch.so", "host_only.so", "ext_static.so",
-              "globals_rdc.o"):
+              "globals_rdc.o", "libnokernel.so"):
         shutil.copy(os.path.join(WORK, n), os.path.join(OUT, n))
     w("ext_win.pyd", pe_dll(fatbin))
     w("ext_win_rdc.dll", pe_dll(fatbin, relocatable=relfatbin))

@@ -221,6 +221,12 @@ def check_files(f):
     check(v["verdict"] == "needs-newer-driver" and "580" in v["fix"], "static CUDA 13 runtime on 570: %s" % v)
     check(j["devices"][1]["packages"][0]["verdict"] == "native", "static CUDA 13 runtime on 580")
 
+    # Device code without a kernel: listed under not_judged, beside a file that is judged.
+    p, j = scan(f("libnokernel.so"), f("ext_sm80.so"), "--device", "8.0@580", want=0)
+    check(any("libnokernel.so" in n and "define no kernel" in n for n in j["not_judged"]) and len(j["packages"]) == 1,
+          "kernel-less: %s" % j["not_judged"])
+    check("listed, not judged" in p.stdout, "kernel-less: not in the console output")
+
     # One library per CUDA runtime: the framework's CUDA picks the variant that loads.
     p, j = scan(f("famsite130"), "--device", "9.0@580", "--device", "8.0@580", want=1)
     on90, on80 = verdicts(j, 0)["famlib"], verdicts(j, 1)["famlib"]
@@ -241,6 +247,12 @@ def check_files(f):
     check(j["files_seen"] == 1, "symlink loops: files seen %d" % j["files_seen"])
     p, j = scan(f("hostile", "nonexistent"), "--device", "8.0")
     check(p.returncode == 5, "a missing PATH: exit %d, want 5" % p.returncode)
+    # No --device and no GPU: the inventory, unjudged, exit 3 (where a GPU is present it is judged for instead).
+    p, j = scan(f("site"))
+    if p.returncode == 3:
+        check("no usable GPU" in p.stderr and "pkga/_C.so (whole-list): SASS sm_80 | PTX none" in p.stdout,
+              "no device: the inventory is not listed:\n%s%s" % (p.stdout, p.stderr))
+        check(j is not None and len(j["packages"]) == 3 and j["devices"] == [], "no device: JSON %s" % j)
     p, j = scan(f("site"), "--device", "Voodoo 5")
     check(p.returncode == 2, "an unknown device: exit %d, want 2" % p.returncode)
 

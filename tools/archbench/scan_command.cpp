@@ -65,15 +65,10 @@ int scan_command(const ScanOptions& o) {
     std::cerr << "archbench scan: " << e.what() << "\n";
     return kUsage;
   }
-  if (devices.empty()) {
-    std::string why;
-    devices = present_devices(why);
-    if (devices.empty()) {
-      std::cerr << "archbench scan: no usable GPU here (" << why
-                << ") and no --device: name the devices to judge for, e.g. --device 9.0@580 --device \"RTX 5090@570\"\n";
-      return kNoDevice;
-    }
-  }
+  // No GPU and no --device: the inventory is still an answer (what is installed, with which
+  // targets), printed unjudged; the exit stays "no device".
+  std::string no_device_why;
+  if (devices.empty()) devices = present_devices(no_device_why);
 
   stack::ReadOptions read;
   read.kernels = o.kernels;
@@ -119,6 +114,22 @@ int scan_command(const ScanOptions& o) {
 
   stack::ScanReport report;
   report.inventory = &inv;
+  if (devices.empty()) {
+    if (o.json_path != "-") std::cout << stack::format_inventory(inv);
+    if (!o.json_path.empty()) {
+      try {
+        if (o.json_path == "-") std::cout << stack::scan_to_json(report).dump(2) << "\n";
+        else write_file_atomically(o.json_path, stack::scan_to_json(report).dump(2) + "\n");
+      } catch (const std::exception& e) {
+        std::cerr << "archbench scan: " << e.what() << "\n";
+        return kInternal;
+      }
+    }
+    std::cerr << "archbench scan: no usable GPU here (" << no_device_why
+              << ") and no --device: the inventory above is not judged; name the devices to judge for, e.g. "
+                 "--device 9.0@580 --device \"RTX 5090@570\"\n";
+    return kNoDevice;
+  }
   // The loader overrides of this process's environment describe only the environment it runs in.
   report.devices = stack::judge_inventory(
       inv, devices, {nvcc_major(), o.paths.empty() ? stack::loader_overrides_from_environment() : std::map<std::string, std::string>{}});
