@@ -10,7 +10,7 @@ Usage: torch_twins.py [--filter GLOB] [--json FILE] [--compare ARCHBENCH_RESULTS
 import argparse
 import fnmatch
 import json
-import statistics
+import os
 import sys
 
 import torch
@@ -125,36 +125,22 @@ def select_sdpa_backend(backend):
     torch.backends.cuda.enable_math_sdp(False)
 
 
+# One timing method with `archbench framework`: its probe's events-around-one-call loop (cold L2, a GPU
+# spin ahead of the call so that PyTorch's host cost is not GPU time, median) and its profiler helper.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework"))
+import framework_probe  # noqa: E402
+
+
 def kernel_names(fn):
     """The CUDA kernels one call launches, so the JSON shows which backend ran."""
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn()
-        torch.cuda.synchronize()
-    return sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"})
+    return sorted(k["name"] for k in framework_probe.kernel_names(torch, fn))
 
 
-def time_us(fn, flush, min_samples=30, max_samples=2000, budget_s=1.0):
+def time_us(fn, flush, min_samples=30, budget_s=1.0):
     for _ in range(5):
         fn()
     torch.cuda.synchronize()
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    samples, spent = [], 0.0
-    while len(samples) < max_samples and (len(samples) < min_samples or spent < budget_s):
-        flush.zero_()
-        # A ~100 us spin keeps the GPU busy while Python enqueues the events and the operator, so
-        # PyTorch's per-call CPU overhead is not counted as GPU time (it is not in archbench's).
-        torch.cuda._sleep(200_000)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        ms = start.elapsed_time(stop)
-        samples.append(ms * 1e3)
-        spent += ms * 1e-3 + 20e-6
-        if len(samples) >= min_samples and spent > budget_s:
-            break
-    return statistics.median(samples), len(samples)
+    return framework_probe.time_gpu_us(torch, fn, flush, min_samples, budget_s)
 
 
 def main():
