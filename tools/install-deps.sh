@@ -29,7 +29,7 @@ EOF
 }
 
 base=(cmake ninja-build g++ git python3 libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      libfmt-dev liblz4-dev libzstd-dev libarchive-dev)
+      libfmt-dev liblz4-dev libzstd-dev libarchive-dev libsqlite3-dev)
 extras=(clang libclang-rt-14-dev chromium)
 
 with_extras=0

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <unistd.h>
 
 #include "harness/device/driver_errors.hpp"
 #include "harness/util/cuda_check.hpp"
@@ -71,6 +73,14 @@ std::string explain_device_count_error(int code, arch::CudaVersion driver, arch:
 
 Environment probe_environment() {
   Environment env;
+  std::array<char, 256> host{};
+  if (::gethostname(host.data(), host.size() - 1) == 0) env.host = host.data();
+  const std::time_t now = std::time(nullptr);
+  std::array<char, 32> when{};
+  std::tm utc{};
+  if (::gmtime_r(&now, &utc) != nullptr && std::strftime(when.data(), when.size(), "%Y-%m-%dT%H:%M:%SZ", &utc) > 0) {
+    env.started_at = when.data();
+  }
   for (char** e = environ; *e != nullptr; ++e) {
     std::string kv = *e;
     if (!kv.starts_with("CUDA_")) continue;

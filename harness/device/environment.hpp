@@ -31,6 +31,8 @@ struct Environment {
   std::string device_count_error_text;  // decoded, with what to do about it
   std::vector<DeviceInfo> devices;
   std::map<std::string, std::string> cuda_env;  // CUDA_* variables that were set
+  std::string host;        // gethostname: with the GPU UUID, which runner a run came from (history)
+  std::string started_at;  // when the probe ran, UTC, ISO 8601 ("2026-12-03T10:19:09Z")
 
   [[nodiscard]] bool usable() const { return device_count_error == 0 && !devices.empty(); }
   [[nodiscard]] arch::DeviceFacts facts(const DeviceInfo& d) const;

@@ -290,7 +290,7 @@ void to_json(json& j, const DeviceInfo& d) {
 void to_json(json& j, const Environment& e) {
   j = json{{"driver_cuda_version", e.driver.str()}, {"runtime_cuda_version", e.runtime.str()},
            {"device_count_error", e.device_count_error}, {"device_count_error_text", e.device_count_error_text},
-           {"devices", e.devices}, {"cuda_env", e.cuda_env}};
+           {"devices", e.devices}, {"cuda_env", e.cuda_env}, {"host", e.host}, {"started_at", e.started_at}};
 }
 
 void to_json(json& j, const BuildManifest& m) {

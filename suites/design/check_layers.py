@@ -22,6 +22,7 @@ ALLOWED = {
     "report": {"baseline", "result", "util"},
     "stack": {"binary", "arch", "util"},
     "framework": {"ops", "binary", "arch", "util"},
+    "history": {"report", "baseline", "result", "util"},
     "doctor": {"stack", "result", "binary", "arch", "device", "manifest", "util"},
 }
 

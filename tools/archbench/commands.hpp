@@ -51,6 +51,16 @@ struct FrameworkOptions {
 };
 int framework_command(const FrameworkOptions& o);
 
+struct HistoryOptions {
+  std::string action;               // add, merge, list, check
+  std::vector<std::string> files;   // runs (add) or stores (merge)
+  std::string store = "archbench-history.sqlite";
+  size_t recent_runs = 14;          // check: steps among each runner's newest this many runs
+  double min_step = 0.03;           // check: the smallest step that counts
+  std::string json_path;
+};
+int history_command(const HistoryOptions& o);
+
 struct ArchListOptions {
   std::string list;  // a TORCH_CUDA_ARCH_LIST or CMAKE_CUDA_ARCHITECTURES value
   std::string nvcc;  // the toolkit whose targets it may name (default: nvcc on PATH, then /usr/local/cuda)

@@ -102,6 +102,22 @@ int main(int argc, char** argv) {
   scan_cmd->add_option("--threads", scan.threads, "files read at once (default: one per hardware thread)");
   scan_cmd->add_flag("-q,--quiet", scan.quiet, "no progress on stderr");
 
+  cli::HistoryOptions hist;
+  auto* history_cmd = app.add_subcommand("history", "a store of runs per runner: record, merge, list, gate on change points");
+  history_cmd->require_subcommand(1);
+  auto* history_add = history_cmd->add_subcommand("add", "record runs (archbench run --json) in the store");
+  history_add->add_option("runs", hist.files, "run results")->required();
+  auto* history_merge = history_cmd->add_subcommand("merge", "copy the runs of other stores that this one lacks");
+  history_merge->add_option("stores", hist.files, "other stores")->required();
+  auto* history_list = history_cmd->add_subcommand("list", "the runners and their runs");
+  auto* history_check = history_cmd->add_subcommand("check", "change points in the newest runs; exit 1 on a slowdown or a new failure");
+  history_check->add_option("--recent", hist.recent_runs, "steps among each runner's newest N runs (default 14)");
+  history_check->add_option("--min-step", hist.min_step, "the smallest step that counts (default 0.03 = 3%)");
+  history_check->add_option("--json", hist.json_path, "write the steps (schema archbench.history.check v1); - for stdout");
+  for (auto* c : {history_add, history_merge, history_list, history_check}) {
+    c->add_option("--store", hist.store, "the store (SQLite file; default archbench-history.sqlite)");
+  }
+
   cli::ArchListOptions al;
   auto* arch_list_cmd = app.add_subcommand(
       "arch-list", "what a TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES value builds, which GPUs it serves, its traps");
@@ -241,6 +257,10 @@ int main(int argc, char** argv) {
     if (*scan_cmd) return cli::scan_command(scan);
     if (*framework_cmd) return cli::framework_command(fw);
     if (*arch_list_cmd) return cli::arch_list_command(al);
+    if (*history_cmd) {
+      hist.action = *history_add ? "add" : *history_merge ? "merge" : *history_list ? "list" : "check";
+      return cli::history_command(hist);
+    }
     if (*update_cmd) return cli::baseline_update_command(update);
     if (*compare_cmd) return cli::compare_command(cmp);
     if (*resources_cmd) return cli::resources_command(resources);

@@ -1,0 +1,111 @@
+#include "harness/history/change_points.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace archbench::history {
+namespace {
+
+double median_of(std::vector<double> v) {
+  const size_t n = v.size();
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n / 2), v.end());
+  const double hi = v[n / 2];
+  if (n % 2 == 1) return hi;
+  return (hi + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n / 2))) / 2;
+}
+
+// Ranks 1..n of v, ties given their average rank.
+std::vector<double> ranks_of(const std::vector<double>& v) {
+  std::vector<size_t> order(v.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::ranges::sort(order, {}, [&](size_t i) { return v[i]; });
+  std::vector<double> r(v.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    const double avg = (static_cast<double>(i) + static_cast<double>(j)) / 2 + 1;
+    for (size_t k = i; k <= j; ++k) r[order[k]] = avg;
+    i = j + 1;
+  }
+  return r;
+}
+
+void segment(const std::vector<double>& s, size_t begin, size_t end, const ChangePointRules& rules,
+             std::vector<ChangePoint>& out) {
+  const size_t n = end - begin;
+  if (n < 2 * rules.min_segment) return;
+  const std::vector<double> part(s.begin() + static_cast<std::ptrdiff_t>(begin), s.begin() + static_cast<std::ptrdiff_t>(end));
+  const std::vector<double> r = ranks_of(part);
+  // The split with the largest |z| of the U statistic of the prefix against the rest; the rank sum
+  // of a prefix grows by one rank per step, so every split costs O(1).
+  double best_z = 0, rank_sum = 0;
+  size_t best = 0;
+  const double nn = static_cast<double>(n);
+  for (size_t k = 1; k < n; ++k) {
+    rank_sum += r[k - 1];
+    if (k < rules.min_segment || n - k < rules.min_segment) continue;
+    const double n1 = static_cast<double>(k), n2 = nn - n1;
+    const double u = rank_sum - n1 * (n1 + 1) / 2;
+    const double z = (u - n1 * n2 / 2) / std::sqrt(n1 * n2 * (nn + 1) / 12);
+    if (std::abs(z) > std::abs(best_z)) {
+      best_z = z;
+      best = k;
+    }
+  }
+  if (best == 0) return;
+  // The rank statistic finds that there is a step and roughly where; the place is the split near
+  // it that fits the two sides best by their medians (least absolute deviations, as asv's step
+  // fit), with each run's cost capped at 3 robust standard deviations so that an outlier beside
+  // the step (a throttled night) counts the same on either side and cannot move it.
+  auto medians_at = [&](size_t k) {
+    return std::pair(median_of({part.begin(), part.begin() + static_cast<std::ptrdiff_t>(k)}),
+                     median_of({part.begin() + static_cast<std::ptrdiff_t>(k), part.end()}));
+  };
+  double cap = 0;
+  {
+    const auto [lm, rm] = medians_at(best);
+    std::vector<double> residual(n);
+    for (size_t i = 0; i < n; ++i) residual[i] = std::abs(part[i] - (i < best ? lm : rm));
+    cap = 3 * 1.4826 * median_of(residual);
+  }
+  auto fit_cost = [&](size_t k) {
+    const auto [lm, rm] = medians_at(k);
+    double c = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const double d = std::abs(part[i] - (i < k ? lm : rm));
+      c += cap > 0 ? std::min(d, cap) : d;
+    }
+    return c;
+  };
+  const size_t lo = std::max(rules.min_segment, best > 3 ? best - 3 : 0), hi = std::min(n - rules.min_segment, best + 3);
+  const size_t rank_best = best;
+  double best_cost = fit_cost(best);
+  for (size_t k = lo; k <= hi; ++k) {
+    const double c = fit_cost(k);
+    // A strictly better fit wins; among equal fits, the one nearer the rank statistic's split.
+    const auto dist = [&](size_t x) { return x > rank_best ? x - rank_best : rank_best - x; };
+    if (c < best_cost - 1e-12 * std::abs(best_cost) || (std::abs(c - best_cost) <= 1e-12 * std::abs(best_cost) && dist(k) < dist(best))) {
+      best_cost = c;
+      best = k;
+    }
+  }
+  const size_t splits = n - 2 * rules.min_segment + 1;
+  const double p = std::min(1.0, std::erfc(std::abs(best_z) / std::sqrt(2.0)) * static_cast<double>(splits));
+  const double before = median_of({part.begin(), part.begin() + static_cast<std::ptrdiff_t>(best)});
+  const double after = median_of({part.begin() + static_cast<std::ptrdiff_t>(best), part.end()});
+  if (p > rules.alpha || before <= 0 || std::abs(after / before - 1) < rules.min_step) return;
+  segment(s, begin, begin + best, rules, out);
+  out.push_back({begin + best, before, after, p});
+  segment(s, begin + best, end, rules, out);
+}
+
+}  // namespace
+
+std::vector<ChangePoint> find_change_points(const std::vector<double>& series, const ChangePointRules& rules) {
+  std::vector<ChangePoint> out;
+  segment(series, 0, series.size(), rules, out);
+  return out;
+}
+
+}  // namespace archbench::history

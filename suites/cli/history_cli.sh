@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `archbench history` end to end without a GPU: a synthetic history (tools/history/synthetic_history.py, from a
+# real H200 run file) recorded by add, listed, checked: the injected steps found (evaluate_detection.py), a clean
+# history passing; merge idempotent; 8 concurrent writer processes losing no run; kill -9 during add leaving a
+# consistent store; a corrupt store and a foreign file refused, unchanged. Exit 77 in a build without SQLite.
+# Usage: history_cli.sh ARCHBENCH SOURCE_DIR WORK_DIR
+set -uo pipefail
+archbench="$1"; src="$2"; work="$3"
+rm -rf "$work"; mkdir -p "$work"
+template="$src/suites/fixtures/run_h200_excerpt.json"
+gen() { python3 "$src/tools/history/synthetic_history.py" "$template" "$@"; }
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+runs_of() { ls "$1"/r*.json | sort -t_ -k2; }  # night by night: the order a nightly job records them
+
+"$archbench" history list --store "$work/probe.sqlite" > "$work/probe.txt" 2>&1
+grep -q "built without SQLite" "$work/probe.txt" && { echo "SKIP: $(cat "$work/probe.txt")"; exit 77; }
+
+# Steps injected into 20% of 8 runners x 40 operators over 40 nights: found, at the right run or next to it.
+gen "$work/steps" --runners 8 --nights 40 --operators 40 --noise 0.01 --seed 2 > /dev/null
+start=$(date +%s%N)
+"$archbench" history add $(runs_of "$work/steps") --store "$work/steps.sqlite" > "$work/add.txt" || bad "add"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "history add: 320 runs of 40 operators in $ms ms ($(( ms * 1000 / 320 )) us per run)"
+grep -q "320 new run(s) of 320" "$work/add.txt" || bad "add: $(cat "$work/add.txt")"
+"$archbench" history add $(runs_of "$work/steps") --store "$work/steps.sqlite" | grep -q "0 new run(s) of 320" || bad "add twice"
+"$archbench" history check --store "$work/steps.sqlite" --recent 40 --json "$work/check.json" > "$work/check.txt"
+[ $? -eq 1 ] || bad "check with steps: not exit 1"
+python3 "$src/tools/history/evaluate_detection.py" "$work/check.json" "$work/steps/truth.json" --tolerance 1 --min-recall 0.9 \
+  || bad "detection rates"
+awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/check.txt" || bad "check output over 120 columns"
+"$archbench" history list --store "$work/steps.sqlite" | grep -c "NVIDIA H200" | grep -qx 8 || bad "list: not 8 runners"
+
+# No steps: a clean history passes.
+gen "$work/clean" --runners 4 --nights 30 --operators 30 --steps 0 --seed 4 > /dev/null
+"$archbench" history add $(runs_of "$work/clean") --store "$work/clean.sqlite" > /dev/null
+"$archbench" history check --store "$work/clean.sqlite" --recent 30 > "$work/clean.txt" || bad "clean history: $(tail -3 "$work/clean.txt")"
+
+# merge: idempotent.
+"$archbench" history merge "$work/clean.sqlite" --store "$work/merged.sqlite" | grep -q "120 new run(s) of 120" || bad "merge"
+"$archbench" history merge "$work/clean.sqlite" --store "$work/merged.sqlite" | grep -q "0 new run(s) of 120" || bad "merge twice"
+
+# 8 writer processes at once on one store.
+gen "$work/many" --runners 8 --nights 12 --operators 20 --steps 0 --seed 6 > /dev/null
+for r in 0 1 2 3 4 5 6 7; do
+  "$archbench" history add $(ls "$work/many"/r00${r}_*.json) --store "$work/many.sqlite" > "$work/w$r.txt" 2>&1 &
+done
+wait
+n=$(python3 -c "import sqlite3; print(sqlite3.connect('$work/many.sqlite').execute('select count(*) from runs').fetchone()[0])")
+[ "$n" -eq 96 ] || bad "8 concurrent writers: $n runs of 96 ($(cat "$work"/w*.txt | sort -u | head -3))"
+
+# kill -9 during add: the store stays consistent and keeps what was committed.
+gen "$work/big" --runners 1 --nights 200 --operators 30 --steps 0 --seed 8 > /dev/null
+"$archbench" history add $(runs_of "$work/big") --store "$work/killed.sqlite" > /dev/null 2>&1 &
+pid=$!; sleep 0.3; kill -9 "$pid" 2> /dev/null; wait "$pid" 2> /dev/null
+python3 - "$work/killed.sqlite" <<'PY' || bad "after kill -9"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
+runs = db.execute("select count(*) from runs").fetchone()[0]
+orphans = db.execute("select count(*) from runs u where not exists (select 1 from results r where r.run = u.id)").fetchone()[0]
+assert orphans == 0, "runs without results: %d" % orphans
+print("after kill -9: integrity ok, %d whole runs kept" % runs)
+PY
+"$archbench" history add $(runs_of "$work/big") --store "$work/killed.sqlite" | grep -q "of 200" || bad "add after kill -9"
+
+# Bad stores: refused with the reason, exit 5, the file unchanged.
+printf 'not a database at all\n' > "$work/corrupt.sqlite"
+before=$(md5sum < "$work/corrupt.sqlite")
+"$archbench" history check --store "$work/corrupt.sqlite" > "$work/corrupt.txt" 2>&1; rc=$?
+[ $rc -eq 5 ] && grep -q "not an archbench" "$work/corrupt.txt" || bad "corrupt store: exit $rc $(cat "$work/corrupt.txt")"
+"$archbench" history add "$template" --store "$work/corrupt.sqlite" > /dev/null 2>&1; [ $? -eq 5 ] || bad "add to a corrupt store"
+[ "$(md5sum < "$work/corrupt.sqlite")" = "$before" ] || bad "the corrupt store was changed"
+"$archbench" history check --store "$work/absent.sqlite" > /dev/null 2>&1; [ $? -eq 5 ] || bad "an absent store"
+[ ! -e "$work/absent.sqlite" ] || bad "check made a store"
+"$archbench" history add "$work/corrupt.sqlite" --store "$work/x.sqlite" > "$work/notarun.txt" 2>&1; [ $? -eq 5 ] || bad "add of a non-run"
+
+[ "$fails" -eq 0 ] && echo "history: all checks passed" || echo "history: $fails check(s) failed"
+exit $(( fails > 0 ))

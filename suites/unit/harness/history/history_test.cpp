@@ -1,0 +1,197 @@
+// harness/history without a GPU: change points on series with known steps and outliers, and the
+// SQLite store (idempotent adds, merges, refused files, concurrent writers, environment changes).
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "harness/history/change_points.hpp"
+#include "harness/history/history_check.hpp"
+#include "harness/history/history_store.hpp"
+
+namespace archbench::history {
+namespace {
+
+std::vector<double> noisy(size_t n, double level, double sigma, std::mt19937& rng) {
+  std::normal_distribution<double> z(0, sigma);
+  std::vector<double> v(n);
+  for (auto& x : v) x = level * std::exp(z(rng));
+  return v;
+}
+
+TEST(ChangePoints, AStepIsFoundAtItsRunAndNoiseIsNot) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    auto s = noisy(40, 1.0, 0.005, rng);
+    for (size_t i = 25; i < s.size(); ++i) s[i] *= 1.05;
+    const auto cps = find_change_points(s);
+    ASSERT_EQ(cps.size(), 1u) << trial;
+    EXPECT_EQ(cps[0].at, 25u);
+    EXPECT_NEAR(cps[0].step(), 0.05, 0.01);
+    EXPECT_LT(cps[0].p_value, 0.001);
+  }
+  size_t false_alarms = 0;
+  for (int trial = 0; trial < 200; ++trial) false_alarms += find_change_points(noisy(60, 2.0, 0.015, rng)).size();
+  EXPECT_EQ(false_alarms, 0u);
+}
+
+TEST(ChangePoints, OutliersDoNotMakeStepsAndSmallStepsAreIgnored) {
+  std::mt19937 rng(11);
+  auto s = noisy(50, 1.0, 0.005, rng);
+  s[10] *= 1.3;  // two throttled nights
+  s[30] *= 1.25;
+  EXPECT_TRUE(find_change_points(s).empty());
+  auto small = noisy(50, 1.0, 0.001, rng);
+  for (size_t i = 25; i < small.size(); ++i) small[i] *= 1.02;  // real, but under min_step
+  EXPECT_TRUE(find_change_points(small).empty());
+  ChangePointRules fine;
+  fine.min_step = 0.01;
+  EXPECT_EQ(find_change_points(small, fine).size(), 1u);
+  EXPECT_TRUE(find_change_points({1, 2, 3}).empty());  // too short to split
+}
+
+TEST(ChangePoints, TwoStepsAreBothFound) {
+  std::mt19937 rng(3);
+  auto s = noisy(60, 1.0, 0.004, rng);
+  for (size_t i = 20; i < s.size(); ++i) s[i] *= 1.10;
+  for (size_t i = 40; i < s.size(); ++i) s[i] *= 0.85;
+  const auto cps = find_change_points(s);
+  ASSERT_EQ(cps.size(), 2u);
+  EXPECT_EQ(cps[0].at, 20u);
+  EXPECT_EQ(cps[1].at, 40u);
+  EXPECT_LT(cps[1].step(), 0);
+}
+
+TEST(EnvironmentChange, NamesWhatDiffers) {
+  const nlohmann::json a{{"revision", "aaa"}, {"cuDNN", "9.14.0"}, {"driver", "13.0"}};
+  const nlohmann::json b{{"revision", "bbb"}, {"cuDNN", "9.19.0"}, {"driver", "13.0"}};
+  EXPECT_EQ(environment_change(a, b), "cuDNN 9.14.0 -> 9.19.0; revision aaa -> bbb");
+  EXPECT_EQ(environment_change(a, a), "no recorded change");
+}
+
+// A run of one device with the given operator medians.
+StoredRun run_of(const std::string& uuid, const std::string& when, const std::string& revision,
+                 const std::vector<std::pair<std::string, double>>& ops) {
+  StoredRun r;
+  r.build = {{"git_revision", revision}, {"arch_list", "9.0"}};
+  r.environment = {{"host", "h1"}, {"started_at", when}, {"driver_cuda_version", "13.0"}, {"runtime_cuda_version", "13.0"}};
+  StoredDevice d;
+  d.results.key = "nvidia-h200-cc90-140g";
+  d.results.device = {{"uuid", uuid}, {"name", "NVIDIA H200"}, {"index", 0}};
+  for (const auto& [id, ms] : ops) {
+    OperatorResult o;
+    o.id = id;
+    o.image.status = ImageVerdict::Sass;
+    o.image.label = "sass sm_90";
+    CorrectnessResult c;
+    c.passed = true;
+    c.bench_shape_finite = true;
+    o.correctness = c;
+    TimingResult t;
+    t.median_ms = ms;
+    o.timing = t;
+    d.results.operators.push_back(o);
+  }
+  r.devices.push_back(d);
+  return r;
+}
+
+std::string scratch(const char* name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("archbench_history_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto p = dir / name;
+  for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(p.string() + ext);
+  return p.string();
+}
+
+TEST(HistoryStore, AddsOnceMergesAndFindsTheStepWithItsRevision) {
+  const std::string path = scratch("a.sqlite");
+  auto store = HistoryStore::open(path, true);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> z(0, 0.004);
+  for (int night = 0; night < 24; ++night) {
+    const double slower = night >= 16 ? 1.08 : 1.0;
+    const auto run = run_of("GPU-1", "2026-01-" + std::to_string(10 + night) + "T03:00:00Z",
+                            night >= 16 ? "bbb" : "aaa",
+                            {{"norm/layernorm/f16/M", 0.020 * slower * std::exp(z(rng))}, {"matmul/x/f16/M", 0.2 * std::exp(z(rng))}});
+    EXPECT_EQ(store.add(run), 1u);
+    EXPECT_EQ(store.add(run), 0u);  // the same run again: recorded already
+  }
+  ASSERT_EQ(store.runs().size(), 24u);
+  const auto steps = check_history(store, {});
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].kind, StepKind::Slower);
+  EXPECT_EQ(steps[0].op, "norm/layernorm/f16/M");
+  EXPECT_EQ(steps[0].run_index, 16u);
+  EXPECT_EQ(steps[0].environment_change, "revision aaa -> bbb");
+  // Merging into another store copies every run once.
+  const std::string other = scratch("b.sqlite");
+  auto b = HistoryStore::open(other, true);
+  EXPECT_EQ(b.merge_from(store), 24u);
+  EXPECT_EQ(b.merge_from(store), 0u);
+  EXPECT_EQ(b.results("GPU-1").size(), 48u);
+}
+
+TEST(HistoryStore, ANewFailureIsAStepAndARecoveryToo) {
+  auto store = HistoryStore::open(scratch("c.sqlite"), true);
+  auto ok = run_of("GPU-2", "2026-02-01T03:00:00Z", "aaa", {{"conv/x/f16/M", 0.1}});
+  auto bad = run_of("GPU-2", "2026-02-02T03:00:00Z", "bbb", {{"conv/x/f16/M", 0.1}});
+  bad.devices[0].results.operators[0].image.status = ImageVerdict::Missing;
+  store.add(ok);
+  store.add(bad);
+  const auto steps = check_history(store, {});
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].kind, StepKind::NowFails);
+  EXPECT_TRUE(steps[0].regression());
+  EXPECT_NE(steps[0].what.find("-> missing"), std::string::npos) << steps[0].what;
+}
+
+TEST(HistoryStore, RefusesWhatIsNotItsStoreAndChangesNothing) {
+  const std::string text = scratch("not_a_store.sqlite");
+  std::ofstream(text) << "this is not a database\n";
+  EXPECT_THROW((void)HistoryStore::open(text, true), HistoryError);
+  std::ifstream in(text);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "this is not a database");
+  // Another application's SQLite database, and a store of a newer schema.
+  for (const char* sql : {"CREATE TABLE other(x INTEGER);", "PRAGMA user_version = 99;"}) {
+    const std::string p = scratch("foreign.sqlite");
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(p.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    try {
+      (void)HistoryStore::open(p, true);
+      ADD_FAILURE() << sql;
+    } catch (const HistoryError& e) {
+      EXPECT_NE(std::string(e.what()).find("not changed"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW((void)HistoryStore::open(scratch("absent.sqlite"), false), HistoryError);
+}
+
+TEST(HistoryStore, ConcurrentWritersLoseNoRun) {
+  const std::string path = scratch("concurrent.sqlite");
+  (void)HistoryStore::open(path, true);
+  std::vector<std::jthread> writers;
+  for (int w = 0; w < 8; ++w) {
+    writers.emplace_back([&, w] {
+      auto store = HistoryStore::open(path, true);  // a connection of its own, as another process has
+      for (int i = 0; i < 10; ++i) {
+        store.add(run_of("GPU-" + std::to_string(w), "2026-03-01T00:00:" + std::to_string(10 + i) + "Z", "r",
+                         {{"a/b/f16/s", 0.1 + i}}));
+      }
+    });
+  }
+  writers.clear();  // joined
+  EXPECT_EQ(HistoryStore::open(path, false).runs().size(), 80u);
+}
+
+}  // namespace
+}  // namespace archbench::history

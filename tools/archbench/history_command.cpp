@@ -1,0 +1,87 @@
+// `archbench history`: record runs in a store, merge stores, list them, and gate on change points
+// (harness/history; docs/history.md).
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "harness/history/history_check.hpp"
+#include "harness/history/history_store.hpp"
+#include "harness/report/stored_run.hpp"
+#include "harness/util/text_wrap.hpp"
+#include "tools/archbench/commands.hpp"
+#include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/json_output.hpp"
+
+namespace archbench::cli {
+namespace {
+
+std::string short_runner(const std::string& runner) { return runner.starts_with("GPU-") ? runner.substr(0, 12) : runner; }
+
+}  // namespace
+
+int history_command(const HistoryOptions& o) {
+  try {
+    if (o.action == "add" || o.action == "merge") {
+      auto store = history::HistoryStore::open(o.store, true);
+      size_t added = 0, seen = 0;
+      for (const auto& f : o.files) {
+        if (o.action == "add") {
+          const StoredRun run = load_stored_run(f);
+          seen += run.devices.size();
+          added += store.add(run);
+        } else {
+          const auto other = history::HistoryStore::open(f, false);
+          seen += other.runs().size();
+          added += store.merge_from(other);
+        }
+      }
+      std::cout << fmt::format("{}: {} new run(s) of {} ({} recorded already)\n", o.store, added, seen, seen - added);
+      return kOk;
+    }
+    const auto store = history::HistoryStore::open(o.store, false);
+    if (o.action == "list") {
+      text::Table t({{"runner"}, {"device"}, {"runs", true}, {"first"}, {"last"}, {"revision (last)"}});
+      std::map<std::string, std::vector<history::RecordedRun>> by;
+      for (auto& r : store.runs()) by[r.runner].push_back(std::move(r));
+      for (const auto& [runner, runs] : by) {
+        t.add_row({short_runner(runner), runs.back().device_name, std::to_string(runs.size()), runs.front().started_at,
+                   runs.back().started_at, runs.back().environment.value("revision", "")});
+      }
+      std::cout << t.render();
+      return kOk;
+    }
+    // check
+    history::CheckRules rules;
+    rules.recent_runs = o.recent_runs;
+    rules.change_points.min_step = o.min_step;
+    const auto steps = history::check_history(store, rules);
+    size_t regressions = 0;
+    nlohmann::json js = nlohmann::json::array();
+    for (const auto& s : steps) {
+      regressions += s.regression();
+      std::cout << text::wrap(fmt::format("{} {} on {} ({}): {} at run {} of {} ({}; {})",
+                                          name_of(history::kStepKinds, s.kind), s.op, short_runner(s.runner), s.device_name,
+                                          s.what, s.run_index + 1, s.runner_runs, s.started_at, s.environment_change),
+                              text::kColumns, "", "    ");
+      js.push_back({{"kind", name_of(history::kStepKinds, s.kind)}, {"operator", s.op}, {"runner", s.runner},
+                    {"device", s.device_name}, {"run", s.run_index + 1}, {"runs", s.runner_runs}, {"what", s.what},
+                    {"started_at", s.started_at}, {"environment_change", s.environment_change},
+                    {"p_value", s.change.p_value}, {"regression", s.regression()}});
+    }
+    std::cout << fmt::format("history check: {} step(s) in the newest {} runs of each runner, {} regression(s) -> {}\n",
+                             steps.size(), rules.recent_runs, regressions, regressions == 0 ? "PASS" : "FAIL");
+    if (!o.json_path.empty()) {
+      write_output(o.json_path, nlohmann::json{{"schema", "archbench.history.check"}, {"schema_version", 1},
+                                               {"steps", js}, {"regressions", regressions}}.dump(2) + "\n");
+    }
+    return regressions == 0 ? kOk : kOperatorFailed;
+  } catch (const history::HistoryError& e) {
+    std::cerr << text::wrap_text(std::string("archbench history: ") + e.what() + "\n");
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << text::wrap_text(std::string("archbench history: ") + e.what() + "\n");
+    return kBadInput;
+  }
+}
+
+}  // namespace archbench::cli
