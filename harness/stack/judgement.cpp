@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <set>
 #include <fmt/ranges.h>
@@ -179,6 +180,44 @@ PackageRole role_of(const Package& p, const Inventory& inv) {
     return inv.files[i].kind.kind == binary::BinaryKind::Dispatching;
   });
   return all_dispatching && !p.files.empty() ? PackageRole::VendorLibrary : PackageRole::Extension;
+}
+
+std::vector<std::string> mixed_cuda_runtimes(const Inventory& inv) {
+  std::map<int, std::set<std::string>> by_major;  // major -> "torch 2.11.0+cu130 (libcudart.so.13)"
+  for (const auto& p : inv.packages) {
+    std::set<size_t> in_families;
+    for (const auto& family : find_variant_families(p, inv)) {
+      for (const auto& v : family.variants) in_families.insert(v.file);
+    }
+    // The package's major: what its binaries pin, else what it declares (nvidia-nvjpeg-cu12).
+    std::optional<RuntimeNeed> pinned;
+    for (size_t fi : p.files) {
+      if (in_families.contains(fi)) continue;
+      const DeviceCodeFile& f = inv.files[fi];
+      std::vector<std::string> names = f.needed;
+      names.push_back(std::filesystem::path(f.path).filename().string());
+      if (const auto need = runtime_need(names, f.toolkit); need && (!pinned || need->cuda_major > pinned->cuda_major)) {
+        pinned = need;
+      }
+    }
+    if (!pinned && p.declared_cuda_major && in_families.size() < p.files.size()) {
+      pinned = RuntimeNeed{*p.declared_cuda_major, p.declared_from};
+    }
+    if (pinned) {
+      by_major[pinned->cuda_major].insert(
+          fmt::format("{} ({})", p.version.empty() ? p.name : p.name + " " + p.version, pinned->library));
+    }
+  }
+  std::vector<std::string> out;
+  if (by_major.size() < 2) return out;
+  for (const auto& [major, packages] : by_major) {
+    const std::vector<std::string> list(packages.begin(), packages.end());
+    const size_t shown = std::min<size_t>(list.size(), 4);
+    out.push_back(fmt::format("CUDA {}: {}{}", major,
+                              fmt::join(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                              list.size() > shown ? fmt::format(" and {} more", list.size() - shown) : std::string()));
+  }
+  return out;
 }
 
 std::string_view verdict_words(Coverage c) {

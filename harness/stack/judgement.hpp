@@ -76,6 +76,13 @@ struct DeviceJudgement {
 [[nodiscard]] std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::vector<arch::DeviceSpec>& devices,
                                                            const AdviceContext& ctx);
 
+// Packages of one environment built for different CUDA runtime majors (onnxruntime-gpu for CUDA 12 beside
+// a torch for CUDA 13): one process loads both only when both runtimes are installed, and a package whose
+// runtime is missing falls back or fails (ORT falls back to the CPU, ragflow#14565). One line per major
+// with the packages that pin it; empty when all agree. Files of variant families are left out (each
+// variant pins its own major by design).
+[[nodiscard]] std::vector<std::string> mixed_cuda_runtimes(const Inventory& inv);
+
 // The words for a package verdict: "runs natively", "runs through PTX JIT", "partly served",
 // "no image", "needs a newer driver", "JIT disabled".
 [[nodiscard]] std::string_view verdict_words(binary::Coverage c);

@@ -96,6 +96,12 @@ std::string format_scan(const ScanReport& r) {
     s += "\nlisted, not judged:\n";
     for (const auto& n : inv.not_judged) s += wrap(n, 2, 6);
   }
+  if (const auto mixed = mixed_cuda_runtimes(inv); !mixed.empty()) {
+    s += "\n" + wrap("finding: packages built for different CUDA runtime majors; one process loads them together only "
+                      "when every runtime is installed, else one falls back or fails (ONNX Runtime for CUDA 12 beside "
+                      "torch for CUDA 13 runs on the CPU, ragflow#14565):", 0, 2);
+    for (const auto& m : mixed) s += wrap(m, 2, 6);
+  }
   if (!inv.notes.empty()) {
     s += "\nnotes:\n";
     for (const auto& n : inv.notes) s += wrap(n, 2, 4);
@@ -227,7 +233,7 @@ nlohmann::json scan_to_json(const ScanReport& r) {
                                                 : json(nullptr)},
           {"files_seen", inv.files_seen}, {"seconds", r.seconds},
           {"packages", packages}, {"devices", devices}, {"unreadable", unreadable}, {"notes", inv.notes},
-          {"not_judged", inv.not_judged},
+          {"not_judged", inv.not_judged}, {"mixed_cuda_runtimes", mixed_cuda_runtimes(inv)},
           {"every_package_runs", every_package_runs(r)}};
 }
 

@@ -165,6 +165,14 @@ def check_archives(f):
                             os.path.join(WORK, "wheel.json"), CUOBJDUMP, "2"], capture_output=True, text=True)
         print(os.path.basename(w) + ": " + r.stdout.strip().splitlines()[-1])
         check(r.returncode == 0, "%s vs cuobjdump:\n%s" % (w, r.stdout))
+    # Mixed CUDA runtime majors: the real CUDA 12 wheel beside the CUDA 13 extension wheel.
+    for w in wheels:
+        p, j = scan(w, f("pkga-1.0+cu130-cp312-cp312-linux_x86_64.whl"), "--device", "9.0@580")
+        mixed = j["mixed_cuda_runtimes"] if j else []
+        check(len(mixed) == 2 and mixed[0].startswith("CUDA 12:") and mixed[1].startswith("CUDA 13: pkga"),
+              "mixed CUDA majors: %s" % mixed)
+        check("different CUDA runtime majors" in p.stdout, "mixed CUDA majors: not in the console output")
+        break
     if CUOBJDUMP and not wheels:
         print("note: no real wheel given (WHEEL_DIR): the PyPI wheel comparison did not run")
 
