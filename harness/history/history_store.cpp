@@ -162,28 +162,35 @@ HistoryStore HistoryStore::open(const std::string& path, bool create) {
                                    impl->db != nullptr ? sqlite3_errmsg(impl->db) : "out of memory"));
   }
   sqlite3_busy_timeout(impl->db, 30000);  // concurrent writers wait for each other
-  int version = 0;
-  try {
-    version = impl->user_version();  // "file is not a database" surfaces here
-  } catch (const HistoryError& e) {
-    throw HistoryError(std::string(e.what()) + " (not an archbench history store; it was not changed)");
-  }
+  // Reading the schema version is the first read of the file: a file that is not SQLite fails here.
+  auto version_of = [&] {
+    try {
+      return impl->user_version();
+    } catch (const HistoryError& e) {
+      if (sqlite3_errcode(impl->db) == SQLITE_NOTADB) {
+        throw HistoryError(path + ": not an SQLite file, so not an archbench history store; it was not changed");
+      }
+      throw;
+    }
+  };
+  int version = version_of();
   if (version > kStoreSchemaVersion) {
     throw HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; the "
                                    "store was not changed", path, version, kStoreSchemaVersion));
   }
   if (version == 0) {
-    // New, or an empty or foreign database: only an empty one becomes a store.
-    {
-      Statement tables(impl->db, "SELECT count(*) FROM sqlite_master", path);  // finalized before the pragma below
-      if (tables.step() && tables.integer(0) != 0) {
-        throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
-      }
-    }
-    impl->exec("PRAGMA journal_mode=WAL");
+    // New, or an empty or foreign database. Creators take the write lock first, so that of several
+    // processes making one store at once exactly one makes the schema and the others see it.
     impl->exec("BEGIN IMMEDIATE");
     try {
-      if (impl->user_version() == 0) {  // another process may have made it meanwhile
+      version = version_of();
+      if (version == 0) {
+        Statement tables(impl->db, "SELECT count(*) FROM sqlite_master", path);
+        const bool empty = tables.step() && tables.integer(0) == 0;
+        tables.reset();
+        if (!empty) {
+          throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
+        }
         impl->exec(kSchema);
         impl->exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
       }
@@ -192,6 +199,17 @@ HistoryStore HistoryStore::open(const std::string& path, bool create) {
       sqlite3_exec(impl->db, "ROLLBACK", nullptr, nullptr, nullptr);
       throw;
     }
+  }
+  // Write-ahead logging lets readers read while a writer adds; the mode is kept in the file, so
+  // whoever sets it first sets it for all (a writer holding the file at that moment: try again).
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    Statement wal(impl->db, "PRAGMA journal_mode=WAL", path);
+    try {
+      if (wal.step() && wal.text(0) == "wal") break;
+    } catch (const HistoryError&) {
+      if (sqlite3_errcode(impl->db) != SQLITE_BUSY && sqlite3_errcode(impl->db) != SQLITE_LOCKED) throw;
+    }
+    sqlite3_sleep(20);
   }
   impl->exec("PRAGMA foreign_keys = ON");
   return HistoryStore(std::move(impl));
