@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "harness/stack/readers.hpp"
@@ -33,24 +35,42 @@ std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kern
   }
   f.empty_containers.assign(empty.begin(), empty.end());
   if (empty.size() == payload.size()) {
-    f.defines_kernels = false;  // listed, not judged (add_file)
+    f.not_judged_why = std::to_string(f.containers) + " fatbin container(s) that define no kernel: nothing there can "
+                       "fail to load";
     return f;
   }
   f.needed = file.needed();
   f.toolkit = file.toolkit_release();
   f.problems = file.problems();
   f.kind = binary::classify_binary(std::filesystem::path(file.path()).filename().string(), f.judged_entries());
+  if (f.format == binary::FileFormat::Cubin && is_triton_cache_entry(file.path())) {
+    f.not_judged_why = "an entry of Triton's kernel cache, compiled for " + f.entries.front().target.name() +
+                       ": on another device Triton compiles the kernel again (a cache miss, not a failure); a cache "
+                       "keyed without the full compute capability once gave wrong results (vllm#41871)";
+  }
   if (kernels) f.kernels = file.kernels();
   return f;
 }
 
+bool is_triton_cache_entry(const std::string& path) {
+  // Triton's default cache is ~/.triton/cache/<hash>/<kernel>.cubin (TRITON_CACHE_DIR moves it; a
+  // sibling <kernel>.json with Triton's "target" metadata says so anywhere).
+  if (path.find(".triton/cache/") != std::string::npos) return true;
+  std::error_code ec;
+  std::filesystem::path json(path);
+  json.replace_extension(".json");
+  if (!std::filesystem::is_regular_file(json, ec) || std::filesystem::file_size(json, ec) > (1 << 20)) return false;
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  return text.find("\"target\"") != std::string::npos && text.find("\"backend\"") != std::string::npos;
+}
+
 void add_file(Inventory& inv, DeviceCodeFile f) {
-  if (f.defines_kernels) {
+  if (f.not_judged_why.empty()) {
     inv.files.push_back(std::move(f));
     return;
   }
-  inv.not_judged.push_back(f.path + ": " + std::to_string(f.containers) +
-                           " fatbin container(s) that define no kernel: nothing there can fail to load");
+  inv.not_judged.push_back(f.path + ": " + f.not_judged_why);
 }
 
 std::vector<binary::FatbinEntry> DeviceCodeFile::judged_entries() const {

@@ -34,9 +34,10 @@ struct DeviceCodeFile {
   std::vector<std::string> problems;         // sections that could not be read (judged without them)
   binary::KindGuess kind;
   std::vector<binary::KernelImages> kernels;  // filled only when asked for (--kernels)
-  // False when no container defines a kernel (cuFFT's and cufftw's lone sm_75 cubin): listed, not
-  // judged, since it would read as code without an image for most devices.
-  bool defines_kernels = true;
+  // Why it is listed but not judged, empty when it is judged: no container defines a kernel (cuFFT's
+  // lone sm_75 cubin would read as code without an image for most devices), or it is an entry of
+  // Triton's kernel cache (Triton compiles again for another device: a miss, not a failure).
+  std::string not_judged_why;
 };
 
 // A distribution: a wheel's or an installed package's dist-info, a conda package, or a file
@@ -82,7 +83,7 @@ struct Inventory {
   std::vector<Unreadable> unreadable;
   std::vector<std::string> notes;  // odd but harmless findings: names escaping an archive, symlink loops
   std::vector<ArchListDeclaration> declarations;
-  // Device code that defines no kernel (DeviceCodeFile::defines_kernels): "path: why", in reading order.
+  // Device code listed but not judged (DeviceCodeFile::not_judged_why): "path: why", in reading order.
   std::vector<std::string> not_judged;
   size_t files_seen = 0;  // every regular file looked at (its first bytes read)
   // The CUDA the environment's framework was built for (what torch.version.cuda says): torch's
@@ -91,7 +92,7 @@ struct Inventory {
   std::optional<CudaSource> framework_cuda;
 };
 
-// Adds a file a reader found: to `files`, or to `not_judged` when it defines no kernel.
+// Adds a file a reader found: to `files`, or to `not_judged` with its reason.
 void add_file(Inventory& inv, DeviceCodeFile f);
 
 // A distribution's files, from its RECORD (dist-info) or files list (conda): paths relative to

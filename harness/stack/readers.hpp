@@ -44,6 +44,9 @@ void read_binary(const std::string& path, const ReadOptions& o, Inventory& inv);
 // One source of any kind (source_kind_of decides).
 void read_source(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists);
 
+// Whether a cubin at `path` is an entry of Triton's kernel cache.
+[[nodiscard]] bool is_triton_cache_entry(const std::string& path);
+
 // What a binary holds, as an inventory file; nullopt for a file without device code.
 [[nodiscard]] std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kernels);
 

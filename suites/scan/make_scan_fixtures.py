@@ -154,6 +154,9 @@ def main():
     # cuda130 one for sm_90. The tags in their names are what a loader picks by.
     shared("libfam_cuda126.so", ["-gencode", "arch=compute_80,code=sm_80"], "fam126")
     shared("libfam_cuda130.so", ["-gencode", "arch=compute_90,code=sm_90"], "fam130")
+    # Triton's kernel cache: a cubin for sm_90 in ~/.triton/cache/<hash>/, and one in a cache elsewhere
+    # (TRITON_CACHE_DIR) that its sibling JSON's "target" names as Triton's.
+    sh(NVCC, "-cubin", "-gencode", "arch=compute_90,code=sm_90", source("triton_add"), "-o", "triton_add.cubin")
     # Device code that defines no kernel (as cuFFT's lone sm_75 cubin): listed, not judged.
     with open(os.path.join(WORK, "nokernel.cu"), "w") as f:
         f.write('__device__ float twice(float x) { return 2 * x; }\nextern "C" int host_side() { return 1; }\n')
@@ -173,6 +176,11 @@ def main():
         shutil.copy(os.path.join(WORK, n), os.path.join(OUT, n))
     w("ext_win.pyd", pe_dll(fatbin))
     w("ext_win_rdc.dll", pe_dll(fatbin, relocatable=relfatbin))
+    w("tritonsite/home/.triton/cache/4f2a/triton_add.cubin", b("triton_add.cubin"))
+    w("tritonsite/elsewhere/9c1e/triton_add.cubin", b("triton_add.cubin"))
+    w("tritonsite/elsewhere/9c1e/triton_add.json",
+      json.dumps({"name": "triton_add", "target": {"backend": "cuda", "arch": 90, "warp_size": 32}}).encode())
+    w("tritonsite/lib/ext.so", b("ext_sm80.so"))
 
     # The variant family, as a wheel alone and installed beside a torch for CUDA 13.0 or 12.6
     # (dist-info only: the framework's CUDA is read from its version).

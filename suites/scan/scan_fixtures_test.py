@@ -235,6 +235,11 @@ def check_files(f):
           "kernel-less: %s" % j["not_judged"])
     check("listed, not judged" in p.stdout, "kernel-less: not in the console output")
 
+    # Triton's cache entries: listed, not judged (a miss there is a recompile, not a failure).
+    p, j = scan(f("tritonsite"), "--device", "8.0@580", want=0)
+    triton = [n for n in j["not_judged"] if "Triton's kernel cache" in n and "sm_90" in n]
+    check(len(triton) == 2 and [pk["name"] for pk in j["packages"]] == ["ext.so"], "triton cache: %s %s" % (j["not_judged"], j["packages"]))
+
     # One library per CUDA runtime: the framework's CUDA picks the variant that loads.
     p, j = scan(f("famsite130"), "--device", "9.0@580", "--device", "8.0@580", want=1)
     on90, on80 = verdicts(j, 0)["famlib"], verdicts(j, 1)["famlib"]
