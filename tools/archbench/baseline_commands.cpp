@@ -214,13 +214,42 @@ DeviceComparison compare_device(const CompareOptions& o, const std::string& base
   int clock_explained = 0;
   DeviceComparison out;
   nlohmann::json ops = nlohmann::json::array();
+  // The real changes first, then the rest; operators absent from the results are one line (a
+  // partial run would otherwise bury its few rows under hundreds of them). Rows wrap at 120 columns.
+  auto rank = [](const Comparison& r) {
+    if (r.change == Change::Absent) return 3;
+    if (r.regression()) return 0;
+    return r.change == Change::Same ? 2 : 1;
+  };
+  std::vector<const Comparison*> shown;
+  for (const auto& r : rows) shown.push_back(&r);
+  std::ranges::stable_sort(shown, {}, [&](const Comparison* r) { return rank(*r); });
   log << fmt::format("{:<46} {:<22} {}\n", "operator", "change", "detail");
+  size_t absent = 0;
+  for (const Comparison* r : shown) {
+    if (r->change == Change::Absent) {
+      ++absent;
+      continue;
+    }
+    log << text::wrap(fmt::format("{:<46} {:<22} {}", r->id, change_name(r->change), r->detail), text::kColumns, "",
+                      std::string(8, ' '));
+  }
+  if (absent > 0) {
+    const std::string hint =
+        now.selection && now.selection->narrowed() && o.filter == "*"
+            ? fmt::format("these results are a run of {}: compare with --filter '{}' to judge only what ran",
+                          now.selection->describe(), now.selection->filter)
+            : std::string("left out by the run's --filter (compare with the same --filter), or removed from the "
+                          "registry; --json lists them");
+    log << text::wrap(fmt::format("{} operator(s) of the baseline are absent from these results, each a regression ({})",
+                                  absent, hint),
+                      text::kColumns, "", std::string(8, ' '));
+  }
   for (const auto& r : rows) {
     ++counts[r.change];
     clock_explained += r.clock_explained ? 1 : 0;
     out.regressions += r.regression() ? 1 : 0;
     if (r.change == Change::Slower) out.slower.push_back(r.id);
-    log << fmt::format("{:<46} {:<22} {}\n", r.id, change_name(r.change), r.detail);
     ops.push_back({{"id", r.id}, {"change", change_name(r.change)}, {"regression", r.regression()}, {"effect", r.effect},
                    {"p_value", r.p_value}, {"cycles_effect", r.cycles_effect}, {"base_ms", r.base_ms},
                    {"now_ms", r.now_ms}, {"clock_explained", r.clock_explained}, {"detail", r.detail}});
