@@ -115,7 +115,9 @@ ProbeAnswer parse_probe_answer(const json& j) {
       d.gpu_busy_ms = number(m, "gpu_busy_ms");
       d.launches = number(m, "launches");
       d.kernels = kernels_of(m.value("kernels", json::array()));
-      for (const auto& [fix, ms] : m.value("fixes_wall_ms", json::object()).items()) {
+      // Bound first: items() of a temporary would outlive it (a range-for keeps the proxy, not the JSON).
+      const json fixes = m.value("fixes_wall_ms", json::object());
+      for (const auto& [fix, ms] : fixes.items()) {
         d.fixes_wall_ms.emplace_back(fix, ms.is_number() ? std::optional<double>(ms.get<double>()) : std::nullopt);
       }
       for (const auto& n : m.value("notes", json::array())) d.notes.push_back(n.get<std::string>());

@@ -31,6 +31,22 @@ python3 "$src/tools/history/evaluate_detection.py" "$work/check.json" "$work/ste
 awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/check.txt" || bad "check output over 120 columns"
 "$archbench" history list --store "$work/steps.sqlite" | grep -c "NVIDIA H200" | grep -qx 8 || bad "list: not 8 runners"
 
+# 13 real runs on one H200 (suites/fixtures/history_h200): the norm family, the last 5 with the test-only
+# slowdown knob on norm/layernorm* (ARCHBENCH_TEST_SLOWDOWN=0.08): every layernorm operator and nothing else
+# stepped at run 9; the 8 A/A runs alone flag nothing.
+"$archbench" history add "$src"/suites/fixtures/history_h200/run_*.json --store "$work/h200.sqlite" > /dev/null
+"$archbench" history check --store "$work/h200.sqlite" --json "$work/h200.json" > "$work/h200.txt"; rc=$?
+python3 - "$work/h200.json" "$rc" <<'PY' || bad "H200 history: $(cat "$work/h200.txt")"
+import json, sys
+steps = json.load(open(sys.argv[1]))["steps"]
+ops = sorted(s["operator"] for s in steps)
+assert sys.argv[2] == "1", "exit " + sys.argv[2]
+assert len(ops) == 6 and all(o.startswith("norm/layernorm") for o in ops), ops
+assert all(s["run"] == 9 and s["kind"] == "slower" for s in steps), steps
+PY
+"$archbench" history add "$src"/suites/fixtures/history_h200/run_0[1-8].json --store "$work/h200_aa.sqlite" > /dev/null
+"$archbench" history check --store "$work/h200_aa.sqlite" > "$work/h200_aa.txt" || bad "H200 A/A: $(cat "$work/h200_aa.txt")"
+
 # No steps: a clean history passes.
 gen "$work/clean" --runners 4 --nights 30 --operators 30 --steps 0 --seed 4 > /dev/null
 "$archbench" history add $(runs_of "$work/clean") --store "$work/clean.sqlite" > /dev/null
