@@ -118,3 +118,29 @@ TEST(ProbeAnswer, LayoutConversionsOverTheirShareAreAFinding) {
 
 }  // namespace
 }  // namespace archbench::framework
+
+namespace archbench::framework {
+namespace {
+
+// The answer's denoiser steps, fixes included: the reader once iterated a temporary's items() (the
+// H200 run with steps crashed there), which ASan reports as a use after free.
+TEST(ProbeAnswer, DenoiserStepsAreRead) {
+  nlohmann::json a = answer({variant("default", "ran", 1e-4, 10, "x")});
+  a["steps"] = {{"status", "ok"}, {"diffusers", "0.42.1"},
+                {"models", {{{"model", "sd15-unet"}, {"dtype", "float16"}, {"status", "ran"}, {"parameters", 8.6e8},
+                             {"build_s", 2.0}, {"nan", false}, {"rel_error_vs_fp32", 1e-3}, {"wall_ms", 50.0},
+                             {"gpu_busy_ms", 12.0}, {"launches", 1175},
+                             {"kernels", {{{"name", "void cudnn::engines_precompiled::nchwToNhwcKernel"}, {"us", 3300.0}}}},
+                             {"fixes_wall_ms", {{"channels_last", 40.0}, {"cuda_graph", 9.8}, {"sdpa_flash", nullptr}}}},
+                            {{"model", "flux-dit"}, {"status", "failed"}, {"reason", "out of memory"}}}}};
+  const ProbeAnswer p = parse_probe_answer(a);
+  ASSERT_EQ(p.steps.size(), 2u);
+  EXPECT_EQ(p.steps[0].fixes_wall_ms.size(), 3u);
+  EXPECT_EQ(p.steps[0].kernels.at(0).family, KernelFamily::LayoutConversion);
+  EXPECT_FALSE(p.steps[0].fixes_wall_ms[2].second.has_value());
+  EXPECT_FALSE(p.steps[1].ran);
+  EXPECT_EQ(p.steps[1].reason, "out of memory");
+}
+
+}  // namespace
+}  // namespace archbench::framework
