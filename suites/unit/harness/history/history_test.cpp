@@ -13,6 +13,7 @@
 #include "harness/history/change_points.hpp"
 #include "harness/history/history_check.hpp"
 #include "harness/history/history_store.hpp"
+#include "suites/unit/synthetic_results.hpp"
 
 namespace archbench::history {
 namespace {
@@ -84,18 +85,9 @@ StoredRun run_of(const std::string& uuid, const std::string& when, const std::st
   d.results.key = "nvidia-h200-cc90-140g";
   d.results.device = {{"uuid", uuid}, {"name", "NVIDIA H200"}, {"index", 0}};
   for (const auto& [id, ms] : ops) {
-    OperatorResult o;
-    o.id = id;
-    o.image.status = ImageVerdict::Sass;
-    o.image.label = "sass sm_90";
-    CorrectnessResult c;
-    c.passed = true;
-    c.bench_shape_finite = true;
-    o.correctness = c;
     TimingResult t;
     t.median_ms = ms;
-    o.timing = t;
-    d.results.operators.push_back(o);
+    d.results.operators.push_back(testing_support::synthetic_operator(id, t));
   }
   r.devices.push_back(d);
   return r;
