@@ -44,6 +44,9 @@ assert sys.argv[2] == "1", "exit " + sys.argv[2]
 assert len(ops) == 6 and all(o.startswith("norm/layernorm") for o in ops), ops
 assert all(s["run"] == 9 and s["kind"] == "slower" for s in steps), steps
 PY
+"$archbench" history check --store "$work/h200.sqlite" --markdown "$work/h200.md" > /dev/null
+grep -q '^| slower | `norm/layernorm/f16/M8192_N320` | GPU-9efd3f63 (NVIDIA H200) |' "$work/h200.md" && grep -q "\*\*FAIL\*\*" "$work/h200.md" \
+  || bad "the Markdown summary: $(cat "$work/h200.md")"
 "$archbench" history add "$src"/suites/fixtures/history_h200/run_0[1-8].json --store "$work/h200_aa.sqlite" > /dev/null
 "$archbench" history check --store "$work/h200_aa.sqlite" > "$work/h200_aa.txt" || bad "H200 A/A: $(cat "$work/h200_aa.txt")"
 

@@ -58,6 +58,7 @@ struct HistoryOptions {
   size_t recent_runs = 14;          // check: steps among each runner's newest this many runs
   double min_step = 0.03;           // check: the smallest step that counts
   std::string json_path;
+  std::string markdown_path;        // check: a Markdown summary for a CI job page
 };
 int history_command(const HistoryOptions& o);
 

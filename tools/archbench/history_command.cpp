@@ -74,6 +74,24 @@ int history_command(const HistoryOptions& o) {
       write_output(o.json_path, nlohmann::json{{"schema", "archbench.history.check"}, {"schema_version", 1},
                                                {"steps", js}, {"regressions", regressions}}.dump(2) + "\n");
     }
+    if (!o.markdown_path.empty()) {  // a CI job summary: one table row per step, regressions first
+      auto cell = [](std::string t) {
+        for (size_t at = t.find('|'); at != std::string::npos; at = t.find('|', at + 2)) t.replace(at, 1, "\\|");
+        return t;
+      };
+      std::string md = fmt::format("## archbench history check\n\n{} step(s) in the newest {} runs of each runner, {} "
+                                   "regression(s): **{}**\n",
+                                   steps.size(), rules.recent_runs, regressions, regressions == 0 ? "PASS" : "FAIL");
+      if (!steps.empty()) {
+        md += "\n| step | operator | runner | change | at run | environment change |\n|---|---|---|---|---|---|\n";
+        for (const auto& st : steps) {
+          md += fmt::format("| {} | `{}` | {} ({}) | {} | {} of {} ({}) | {} |\n", name_of(history::kStepKinds, st.kind),
+                            st.op, short_runner(st.runner), cell(st.device_name), cell(st.what), st.run_index + 1,
+                            st.runner_runs, st.started_at, cell(st.environment_change));
+        }
+      }
+      write_output(o.markdown_path, md);
+    }
     return regressions == 0 ? kOk : kOperatorFailed;
   } catch (const history::HistoryError& e) {
     std::cerr << text::wrap_text(std::string("archbench history: ") + e.what() + "\n");

@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
   history_check->add_option("--recent", hist.recent_runs, "steps among each runner's newest N runs (default 14)");
   history_check->add_option("--min-step", hist.min_step, "the smallest step that counts (default 0.03 = 3%)");
   history_check->add_option("--json", hist.json_path, "write the steps (schema archbench.history.check v1); - for stdout");
+  history_check->add_option("--markdown", hist.markdown_path, "write a Markdown summary (for a CI job summary)");
   for (auto* c : {history_add, history_merge, history_list, history_check}) {
     c->add_option("--store", hist.store, "the store (SQLite file; default archbench-history.sqlite)");
   }
