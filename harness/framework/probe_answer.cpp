@@ -13,11 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-template <typename E, typename Table>
-E enum_from(const Table& table, const std::string& s, const char* what) {
-  for (const auto& [value, name] : table) {
-    if (name == s) return value;
-  }
+template <typename Table>
+auto enum_from(const Table& table, const std::string& s, const char* what) {
+  if (const auto v = parse_name(table, s)) return *v;
   throw std::runtime_error(fmt::format("unknown {} '{}'", what, s));
 }
 
@@ -67,7 +65,7 @@ ProbeAnswer parse_probe_answer(const json& j) {
                                          j.value("probe_schema", "") == "archbench.framework.probe"));
   if (!answer) throw std::runtime_error("not an archbench.framework.probe answer");
   ProbeAnswer a;
-  a.status = enum_from<ProbeStatus>(kProbeStatuses, text(j, "status"), "probe status");
+  a.status = enum_from(kProbeStatuses, text(j, "status"), "probe status");
   a.reason = text(j, "reason");
   a.python = text(j, "python");
   if (const auto f = j.find("framework"); f != j.end() && f->is_object()) {
@@ -132,7 +130,7 @@ ProbeAnswer parse_probe_answer(const json& j) {
     for (const auto& v : o.value("variants", json::array())) {
       Variant var;
       var.backend = text(v, "backend");
-      var.status = enum_from<VariantStatus>(kVariantStatuses, text(v, "status"), "variant status");
+      var.status = enum_from(kVariantStatuses, text(v, "status"), "variant status");
       var.reason = text(v, "reason");
       var.image_missing = text(v, "image") == "missing";
       if (const auto it = v.find("rel_error"); it != v.end()) {

@@ -113,6 +113,36 @@ struct HistoryStore::Impl {
       throw HistoryError(path + ": " + what);
     }
   }
+  // Runs `body` in one write transaction (BEGIN IMMEDIATE: writers queue on the busy timeout).
+  template <typename Body>
+  auto transaction(Body body) {
+    exec("BEGIN IMMEDIATE");
+    try {
+      auto result = body();
+      exec("COMMIT");
+      return result;
+    } catch (...) {
+      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+  }
+  // The one way a run enters the store (add and merge): false when its digest is there already.
+  bool insert(const RecordedRun& r, const std::vector<RecordedResult>& results) {
+    Statement run(db, "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
+                      "VALUES(?, ?, ?, ?, ?, ?, ?)", path);
+    run.bind(1, r.digest).bind(2, r.runner).bind(3, r.host).bind(4, r.device_key).bind(5, r.device_name)
+        .bind(6, r.started_at).bind(7, r.environment.dump());
+    run.step();
+    if (sqlite3_changes(db) == 0) return false;  // recorded before
+    const int64_t id = sqlite3_last_insert_rowid(db);
+    Statement row(db, "INSERT INTO results(run, operator, image, failed, median_ms) VALUES(?, ?, ?, ?, ?)", path);
+    for (const auto& x : results) {
+      row.bind(1, id).bind(2, x.op).bind(3, x.image).bind(4, int64_t{x.failed ? 1 : 0}).bind(5, x.median_ms);
+      row.step();
+      row.reset();
+    }
+    return true;
+  }
   int user_version() const {
     Statement s(db, "PRAGMA user_version", path);
     const int v = s.step() ? static_cast<int>(s.integer(0)) : 0;
@@ -181,24 +211,18 @@ HistoryStore HistoryStore::open(const std::string& path, bool create) {
   if (version == 0) {
     // New, or an empty or foreign database. Creators take the write lock first, so that of several
     // processes making one store at once exactly one makes the schema and the others see it.
-    impl->exec("BEGIN IMMEDIATE");
-    try {
-      version = version_of();
-      if (version == 0) {
-        Statement tables(impl->db, "SELECT count(*) FROM sqlite_master", path);
-        const bool empty = tables.step() && tables.integer(0) == 0;
-        tables.reset();
-        if (!empty) {
-          throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
-        }
-        impl->exec(kSchema);
-        impl->exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
+    impl->transaction([&] {
+      if (version_of() != 0) return false;  // another process made it meanwhile
+      Statement tables(impl->db, "SELECT count(*) FROM sqlite_master", path);
+      const bool empty = tables.step() && tables.integer(0) == 0;
+      tables.reset();
+      if (!empty) {
+        throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
       }
-      impl->exec("COMMIT");
-    } catch (...) {
-      sqlite3_exec(impl->db, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
-    }
+      impl->exec(kSchema);
+      impl->exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
+      return true;
+    });
   }
   // Write-ahead logging lets readers read while a writer adds; the mode is kept in the file, so
   // whoever sets it first sets it for all (a writer holding the file at that moment: try again).
@@ -222,38 +246,20 @@ HistoryStore::~HistoryStore() = default;
 
 size_t HistoryStore::add(const StoredRun& run) {
   const std::string added = now_utc();
-  size_t added_runs = 0;
-  impl_->exec("BEGIN IMMEDIATE");
-  try {
-    Statement insert_run(impl_->db,
-                         "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
-                         "VALUES(?, ?, ?, ?, ?, ?, ?)", impl_->path);
-    Statement insert_result(impl_->db, "INSERT INTO results(run, operator, image, failed, median_ms) VALUES(?, ?, ?, ?, ?)",
-                            impl_->path);
+  return impl_->transaction([&] {
+    size_t added_runs = 0;
     for (size_t i = 0; i < run.devices.size(); ++i) {
       RecordedRun r = describe_run(run, i);
       if (r.started_at.empty()) r.started_at = added;
-      insert_run.bind(1, r.digest).bind(2, r.runner).bind(3, r.host).bind(4, r.device_key).bind(5, r.device_name)
-          .bind(6, r.started_at).bind(7, r.environment.dump());
-      insert_run.step();
-      insert_run.reset();
-      if (sqlite3_changes(impl_->db) == 0) continue;  // recorded before
-      const int64_t id = sqlite3_last_insert_rowid(impl_->db);
+      std::vector<RecordedResult> results;
       for (const auto& op : run.devices[i].results.operators) {
-        insert_result.bind(1, id).bind(2, op.id).bind(3, std::string(image_verdict_name(op.image.status)))
-            .bind(4, int64_t{op.failed() ? 1 : 0})
-            .bind(5, op.timing ? std::optional<double>(op.timing->median_ms) : std::nullopt);
-        insert_result.step();
-        insert_result.reset();
+        results.push_back({0, op.id, std::string(image_verdict_name(op.image.status)), op.failed(),
+                           op.timing ? std::optional<double>(op.timing->median_ms) : std::nullopt});
       }
-      ++added_runs;
+      added_runs += impl_->insert(r, results) ? 1 : 0;
     }
-    impl_->exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(impl_->db, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
-  return added_runs;
+    return added_runs;
+  });
 }
 
 std::vector<RecordedRun> HistoryStore::runs() const {
@@ -282,32 +288,14 @@ size_t HistoryStore::merge_from(const HistoryStore& other) {
   // Run by run through the same insert as add(), so a merge is idempotent and atomic per run.
   size_t merged = 0;
   for (const auto& r : other.runs()) {
-    impl_->exec("BEGIN IMMEDIATE");
-    try {
-      Statement insert_run(impl_->db,
-                           "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
-                           "VALUES(?, ?, ?, ?, ?, ?, ?)", impl_->path);
-      insert_run.bind(1, r.digest).bind(2, r.runner).bind(3, r.host).bind(4, r.device_key).bind(5, r.device_name)
-          .bind(6, r.started_at).bind(7, r.environment.dump());
-      insert_run.step();
-      if (sqlite3_changes(impl_->db) != 0) {
-        const int64_t id = sqlite3_last_insert_rowid(impl_->db);
-        Statement rows(other.impl_->db, "SELECT operator, image, failed, median_ms FROM results WHERE run = ?", other.impl_->path);
-        rows.bind(1, r.id);
-        Statement insert_result(impl_->db, "INSERT INTO results(run, operator, image, failed, median_ms) VALUES(?, ?, ?, ?, ?)",
-                                impl_->path);
-        while (rows.step()) {
-          insert_result.bind(1, id).bind(2, rows.text(0)).bind(3, rows.text(1)).bind(4, rows.integer(2)).bind(5, rows.real(3));
-          insert_result.step();
-          insert_result.reset();
-        }
-        ++merged;
-      }
-      impl_->exec("COMMIT");
-    } catch (...) {
-      sqlite3_exec(impl_->db, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
+    std::vector<RecordedResult> results;
+    {
+      Statement rows(other.impl_->db, "SELECT operator, image, failed, median_ms FROM results WHERE run = ?",
+                     other.impl_->path);
+      rows.bind(1, r.id);
+      while (rows.step()) results.push_back({r.id, rows.text(0), rows.text(1), rows.integer(2) != 0, rows.real(3)});
     }
+    merged += impl_->transaction([&] { return impl_->insert(r, results); }) ? 1 : 0;
   }
   return merged;
 }
