@@ -36,6 +36,9 @@ expect 0 "A/A: two H200 runs" -- "$archbench" framework --answer "$fixtures/fram
 expect 1 "the fallback against the full run" -- "$archbench" framework --answer "$fixtures/framework_h200_no_cudnn_sdpa.json" --baseline "$fixtures/framework_h200_full.json"
 [ "$(count '^  backend-changed framework/sdpa/.*: cudnn-sdpa -> flash-attention-2')" -eq 16 ] || { echo "FAIL: backend changes: $(count backend-changed)"; fails=$((fails + 1)); }
 [ "$(count '^  slower ')" -eq 16 ] || { echo "FAIL: slowdowns: $(count '^  slower ')"; fails=$((fails + 1)); }
+printf '{"schema":"archbench.framework.probe","status":"ok","ops":[]}' > "$work/empty.json"
+expect 1 "a baseline with nothing in common" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --baseline "$work/empty.json"
+grep -q "nothing compared" "$work/out.txt" || { echo "FAIL: nothing compared not said"; fails=$((fails + 1)); }
 expect 5 "a baseline that is not an answer" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --baseline "$work/bad.json"
 
 # Bad input: exit 5 with the reason; a filter matching nothing: exit 2.

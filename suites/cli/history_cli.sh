@@ -83,6 +83,12 @@ print("after kill -9: integrity ok, %d whole runs kept" % runs)
 PY
 "$archbench" history add $(runs_of "$work/big") --store "$work/killed.sqlite" | grep -q "of 200" || bad "add after kill -9"
 
+# A store without runs checks nothing: not a pass.
+python3 -c "import shutil; shutil.copy('$work/clean.sqlite', '$work/emptied.sqlite')"
+python3 -c "import sqlite3; db = sqlite3.connect('$work/emptied.sqlite'); db.execute('delete from results'); db.execute('delete from runs'); db.commit()"
+"$archbench" history check --store "$work/emptied.sqlite" > "$work/emptied.txt"; [ $? -eq 1 ] && grep -q "nothing checked" "$work/emptied.txt" \
+  || bad "an empty store: $(cat "$work/emptied.txt")"
+
 # Bad stores: refused with the reason, exit 5, the file unchanged.
 printf 'not a database at all\n' > "$work/corrupt.sqlite"
 before=$(md5sum < "$work/corrupt.sqlite")

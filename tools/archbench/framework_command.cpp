@@ -307,6 +307,12 @@ int framework_command(const FrameworkOptions& o) {
     }
     const auto changes = framework::compare_answers(base, a);
     for (const auto& c : changes) regressions += c.regression();
+    // Nothing in common is nothing compared, which is not a pass.
+    const auto fresh = std::ranges::count(changes, framework::ChangeKind::New, &framework::Change::kind);
+    if (static_cast<size_t>(fresh) == a.ops.size()) {
+      std::cout << "no framework op of this run is in the baseline: nothing compared\n";
+      ++regressions;
+    }
     std::cout << "\n" << text::wrap_text(fmt::format("against {} (torch {}, {}): {} regression(s)\n", o.baseline_path,
                                                     base.torch_version, base.device_name, regressions));
     for (const auto& c : changes) {

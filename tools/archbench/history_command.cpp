@@ -50,7 +50,11 @@ int history_command(const HistoryOptions& o) {
       std::cout << t.render();
       return kOk;
     }
-    // check
+    // check. A store without runs has nothing to check, which is not a pass.
+    if (store.runs().empty()) {
+      std::cout << "history check: " << o.store << " holds no run: nothing checked -> FAIL\n";
+      return kOperatorFailed;
+    }
     history::CheckRules rules;
     rules.recent_runs = o.recent_runs;
     rules.change_points.min_step = o.min_step;
