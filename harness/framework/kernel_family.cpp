@@ -26,6 +26,7 @@ constexpr std::array kRules{
     FamilyRule{"flash::", KernelFamily::FlashAttention3},
     FamilyRule{"fmha_cutlass", KernelFamily::MemEfficient},
     FamilyRule{"AttentionKernel", KernelFamily::MemEfficient},
+    FamilyRule{"qk_int_sv_", KernelFamily::SageAttention},
     FamilyRule{"nvjet", KernelFamily::CublasLt},
     FamilyRule{"fprop", KernelFamily::CudnnConv},
     FamilyRule{"dgrad", KernelFamily::CudnnConv},

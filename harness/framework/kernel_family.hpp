@@ -13,6 +13,7 @@ enum class KernelFamily {
   FlashAttention2,   // PyTorch's FA2 (pytorch_flash::flash_fwd_kernel)
   FlashAttention3,   // FA3 (flash::...Sm90 / hopper)
   MemEfficient,      // xformers' CUTLASS kernels in PyTorch (fmha_cutlassF_*, AttentionKernel)
+  SageAttention,     // SageAttention's quantized kernels (qk_int_sv_f8_attn_kernel, qk_int_sv_f16_...)
   CublasLt,          // cuBLASLt's nvjet kernels
   Cutlass,           // CUTLASS GEMMs that cuBLAS launches (cutlass_80_*, sm90_xmma_gemm_*)
   CublasGemm,        // cuBLAS's own GEMMs (ampere_*gemm*, sm80_xmma_gemm_*, gemv)
@@ -29,6 +30,7 @@ inline constexpr auto kKernelFamilies = enum_names<KernelFamily>({
     {KernelFamily::FlashAttention2, "flash-attention-2"},
     {KernelFamily::FlashAttention3, "flash-attention-3"},
     {KernelFamily::MemEfficient, "mem-efficient"},
+    {KernelFamily::SageAttention, "sageattention"},
     {KernelFamily::CublasLt, "cublaslt-nvjet"},
     {KernelFamily::Cutlass, "cutlass"},
     {KernelFamily::CublasGemm, "cublas-gemm"},

@@ -149,6 +149,13 @@ ProbeAnswer parse_probe_answer(const json& j) {
   return a;
 }
 
+const ExtensionBackend* extension_backend(std::string_view backend) {
+  for (const auto& e : kExtensionBackends) {
+    if (e.backend == backend) return &e;
+  }
+  return nullptr;
+}
+
 bool Finding::fails() const {
   return kind == FindingKind::Failed || kind == FindingKind::ImageMissing || kind == FindingKind::WrongResult;
 }
@@ -191,13 +198,23 @@ OpVerdict judge_op(const ProbeOp& op, const FindingRules& rules) {
                                       family_name(def.main_family()), *def.gpu_us, v.fastest->backend,
                                       family_name(v.fastest->main_family()), *v.fastest->gpu_us,
                                       *def.gpu_us / *v.fastest->gpu_us),
-                          fmt::format("select it for this shape (torch.nn.attention.sdpa_kernel for SDPA); check "
-                                      "its host cost too ({:.1f} vs {:.1f} us per call)",
+                          fmt::format("{} for this shape; check its host cost too ({:.1f} vs {:.1f} us per call)",
+                                      extension_backend(v.fastest->backend)
+                                          ? fmt::format("call {}", extension_backend(v.fastest->backend)->call)
+                                          : std::string("select it (torch.nn.attention.sdpa_kernel for SDPA)"),
                                       v.fastest->host_us.value_or(NAN), def.host_us.value_or(NAN))});
   }
   for (const auto& var : op.variants) {
-    if (var.status == VariantStatus::Refused) {
+    const ExtensionBackend* ext = extension_backend(var.backend);
+    // An extension that takes other dtypes is no finding; one that is installed and breaks is.
+    if (var.status == VariantStatus::Refused && ext == nullptr) {
       v.findings.push_back({FindingKind::BackendRefused, fmt::format("{} refused: {}", var.backend, var.reason), ""});
+    }
+    if (var.status == VariantStatus::Failed && ext != nullptr) {
+      v.findings.push_back({var.image_missing ? FindingKind::ImageMissing : FindingKind::Failed,
+                            fmt::format("{} is installed and failed: {}", var.backend, var.reason),
+                            fmt::format("a build of {} for this torch, CUDA and GPU (its wheel's tags), or uninstall it "
+                                        "so that nothing selects it", var.backend)});
     }
   }
   if (def.status == VariantStatus::Ran) {

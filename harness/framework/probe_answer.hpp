@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/framework/kernel_family.hpp"
@@ -25,9 +26,25 @@ inline constexpr auto kProbeStatuses = enum_names<ProbeStatus>({
     {ProbeStatus::ProbeError, "probe-error"},
 });
 
-enum class VariantStatus { Ran, Refused, Failed };
-inline constexpr auto kVariantStatuses = enum_names<VariantStatus>(
-    {{VariantStatus::Ran, "ran"}, {VariantStatus::Refused, "refused"}, {VariantStatus::Failed, "failed"}});
+// NotInstalled: an extension backend (xformers, flash_attn, sageattention) whose package is absent.
+enum class VariantStatus { Ran, Refused, Failed, NotInstalled };
+inline constexpr auto kVariantStatuses = enum_names<VariantStatus>({{VariantStatus::Ran, "ran"},
+                                                                    {VariantStatus::Refused, "refused"},
+                                                                    {VariantStatus::Failed, "failed"},
+                                                                    {VariantStatus::NotInstalled, "not-installed"}});
+
+// The attention packages the probe runs at the SDPA problems when they import, and how a user calls
+// each (the fix when one is the fastest).
+struct ExtensionBackend {
+  std::string_view backend, call;
+};
+inline constexpr ExtensionBackend kExtensionBackends[] = {
+    {"xformers", "xformers.ops.memory_efficient_attention"},
+    {"flash_attn", "flash_attn.flash_attn_func"},
+    {"sageattention", "sageattention.sageattn"},
+};
+// The extension of that backend name, or nullptr for the framework's own backends.
+[[nodiscard]] const ExtensionBackend* extension_backend(std::string_view backend);
 
 struct KernelTime {
   std::string name;
@@ -35,7 +52,8 @@ struct KernelTime {
   KernelFamily family = KernelFamily::Other;
 };
 
-// One op with one backend ("default": the framework's own dispatch; cudnn, flash, efficient, math forced).
+// One op with one backend ("default": the framework's own dispatch; cudnn, flash, efficient, math
+// forced; or an extension package's kernel).
 struct Variant {
   std::string backend;
   VariantStatus status = VariantStatus::Failed;

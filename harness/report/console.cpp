@@ -105,6 +105,8 @@ std::string format_findings(const DeviceReport& d) {
                         r.correctness->bench_shape_failed() ? "; full shape has unwritten or non-finite elements" : "");
     else if (r.timing && !r.timing->graph_fallback.empty())
       key = "timed by single launches, not CUDA-graph replay: " + r.timing->graph_fallback;
+    else if (r.timing && !r.timing->hold_fallback.empty())
+      key = "timed without holding the stream: " + r.timing->hold_fallback;
     if (key.empty() && !r.image.note.empty()) key = "note: " + r.image.note;
     if (key.empty()) continue;
     if (!by_cause.contains(key)) order.push_back(key);

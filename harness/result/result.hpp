@@ -91,6 +91,9 @@ struct TimingResult {
   // one replay's time / graph_batch. 0 when not replayed.
   int graph_batch = 0;
   std::string graph_fallback;  // why replay was asked for but the launches were timed one by one; empty otherwise
+  // Why the stream was not held while the host enqueued a sample (harness/run/gpu_hold.hpp), so the
+  // samples may include the call's host time; empty when every sample was held.
+  std::string hold_fallback;
   // Clocks per sample through NVML (empty when NVML is unavailable).
   std::vector<unsigned> sm_mhz;
   std::vector<uint64_t> event_reasons;

@@ -181,7 +181,8 @@ void to_json(json& j, const TimingResult& r) {
            {"injected_delay_ms", r.injected_delay_ms},
            {"run_medians_ms", r.run_medians_ms},
            {"graph_batch", r.graph_batch},
-           {"graph_fallback", r.graph_fallback}};
+           {"graph_fallback", r.graph_fallback},
+           {"hold_fallback", r.hold_fallback}};
   timing_fields(r, writer(j));
 }
 
@@ -194,6 +195,7 @@ void from_json(const json& j, TimingResult& r) {
   // Absent from results written before CUDA-graph replay existed (and from older baselines).
   r.graph_batch = j.value("graph_batch", 0);
   r.graph_fallback = j.value("graph_fallback", std::string{});
+  r.hold_fallback = j.value("hold_fallback", std::string{});  // absent before the timer held the stream
 }
 
 namespace {

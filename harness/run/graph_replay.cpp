@@ -153,6 +153,7 @@ TimingResult time_graph_replays(const LaunchFn& launch, cudaStream_t stream, con
       [&] { return timer.sample_ms(replay, stream) / batch; }, cfg);
   t.mode = LaunchMode::Graph;
   t.graph_batch = batch;
+  t.hold_fallback = timer.hold_fallback();
   return t;
 }
 

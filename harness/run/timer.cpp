@@ -4,20 +4,51 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 
 #include "harness/device/nvml.hpp"
 
 
 namespace archbench {
 
-SampleTimer::SampleTimer(size_t l2_bytes, bool cold_l2) : flush_(cold_l2 ? 2 * l2_bytes : 0) {}
+namespace {
+// Under CUDA_LAUNCH_BLOCKING=1 every launch waits for its kernel, the hold's own included.
+bool launches_block() {
+  const char* v = std::getenv("CUDA_LAUNCH_BLOCKING");
+  return v != nullptr && std::string_view(v) == "1";
+}
+}  // namespace
+
+SampleTimer::SampleTimer(size_t l2_bytes, bool cold_l2) : flush_(cold_l2 ? 2 * l2_bytes : 0) {
+  if (launches_block()) {
+    holding_ = false;
+    hold_fallback_ = "CUDA_LAUNCH_BLOCKING=1: every launch waits for the GPU, so the stream cannot be held";
+  }
+}
 
 double SampleTimer::sample_ms(const LaunchFn& launch, cudaStream_t stream) {
   if (flush_.bytes() > 0) ARCHBENCH_CUDA_CHECK(cudaMemsetAsync(flush_.get(), (fill_++) & 0xff, flush_.bytes(), stream));
-  ARCHBENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream));
-  launch(stream);
-  ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), stream));
+  if (holding_) hold_.hold(stream);
+  {
+    // Released on every way out, a failed launch included, so the GPU never waits for a timeout.
+    struct Release {
+      GpuHold& hold;
+      bool on;
+      ~Release() {
+        if (on) hold.release();
+      }
+    } release{hold_, holding_};
+    ARCHBENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream));
+    launch(stream);
+    ARCHBENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), stream));
+  }
   ARCHBENCH_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+  if (holding_ && hold_.timed_out()) {
+    holding_ = false;
+    hold_fallback_ = "the launch waits for the GPU (a synchronizing call), so the stream cannot be held while it "
+                     "is enqueued; its host time may be in the samples";
+  }
   float ms = 0;
   ARCHBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
   return ms;
@@ -61,12 +92,14 @@ TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const
 
 TimingResult time_launches(const LaunchFn& launch, cudaStream_t stream, const TimerConfig& cfg, size_t l2_bytes) {
   SampleTimer timer(l2_bytes, cfg.cold_l2);
-  return time_samples(
+  TimingResult t = time_samples(
       [&] {
         launch(stream);
         ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
       },
       [&] { return timer.sample_ms(launch, stream); }, cfg);
+  t.hold_fallback = timer.hold_fallback();
+  return t;
 }
 
 }  // namespace archbench

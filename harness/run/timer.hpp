@@ -11,6 +11,7 @@
 
 #include "harness/result/result.hpp"
 #include "harness/result/timing_summary.hpp"
+#include "harness/run/gpu_hold.hpp"
 #include "harness/util/cuda_raii.hpp"
 #include "harness/util/enum_names.hpp"
 
@@ -46,16 +47,24 @@ using SampleFn = std::function<double()>;
 // One untimed, synchronous repetition of what a sample times.
 using WarmUpFn = std::function<void()>;
 
-// One timed launch: (optionally) a write over twice the L2 outside the timed region, then CUDA
-// events around the launch. Shared by the run's timer and the Google Benchmark suite.
+// One timed launch: (optionally) a write over twice the L2 outside the timed region, the stream
+// held (gpu_hold.hpp) while the host enqueues CUDA events around the launch, then released, so
+// that the events time the GPU's work and not the host's call. Shared by the run's timer and the
+// Google Benchmark suite.
 class SampleTimer {
  public:
   SampleTimer(size_t l2_bytes, bool cold_l2);
   [[nodiscard]] double sample_ms(const LaunchFn& launch, cudaStream_t stream);
+  // Why the stream stopped being held (the launch waited on the GPU inside the timed region, so
+  // the hold timed out); empty while every sample was held.
+  [[nodiscard]] const std::string& hold_fallback() const { return hold_fallback_; }
 
  private:
   DeviceBuffer flush_;
   CudaEvent start_, stop_;
+  GpuHold hold_;
+  bool holding_ = true;
+  std::string hold_fallback_;
   unsigned fill_ = 0;
 };
 

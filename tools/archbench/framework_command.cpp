@@ -87,7 +87,32 @@ std::string us(const std::optional<double>& v) { return v ? fmt::format("{:.1f}"
 std::string ran(const framework::Variant& v) {
   if (v.status == framework::VariantStatus::Refused) return "refused";
   if (v.status == framework::VariantStatus::Failed) return v.image_missing ? "no image" : "failed";
+  if (v.status == framework::VariantStatus::NotInstalled) return "not installed";
   return std::string(framework::family_name(v.main_family()));
+}
+
+// One line on the extension attention packages the probe tried at the SDPA problems: not installed,
+// or at how many shapes each ran and was the fastest.
+std::string extension_summary(const framework::ProbeAnswer& a, const std::vector<framework::OpVerdict>& verdicts) {
+  std::vector<std::string> parts;
+  for (const auto& ext : framework::kExtensionBackends) {
+    size_t tried = 0, ran_n = 0, fastest = 0;
+    std::string absent;
+    for (size_t i = 0; i < a.ops.size(); ++i) {
+      for (const auto& var : a.ops[i].variants) {
+        if (var.backend != ext.backend) continue;
+        ++tried;
+        if (var.status == framework::VariantStatus::NotInstalled || var.status == framework::VariantStatus::Failed) absent = ran(var);
+        if (var.status == framework::VariantStatus::Ran) ++ran_n;
+        if (verdicts[i].fastest == &var) ++fastest;
+      }
+    }
+    if (tried == 0) continue;
+    parts.push_back(ran_n == 0 && !absent.empty()
+                        ? fmt::format("{} {}", ext.backend, absent)
+                        : fmt::format("{} ran at {} of {} SDPA ops, fastest at {}", ext.backend, ran_n, tried, fastest));
+  }
+  return parts.empty() ? "" : "extension attention: " + fmt::format("{}", fmt::join(parts, "; "));
 }
 
 // A recorded answer (the probe's, or --json of an earlier run); throws with what is wrong.
@@ -230,6 +255,7 @@ int framework_command(const FrameworkOptions& o) {
                        {"fastest", v.fastest ? json(v.fastest->backend) : json(nullptr)}, {"variants", jv}, {"findings", jf}});
   }
   std::cout << table.render();
+  if (const std::string ext = extension_summary(a, verdicts); !ext.empty()) std::cout << text::wrap_text(ext + "\n");
   bool any_finding = false;
   for (const auto& v : verdicts) {
     for (const auto& f : v.findings) {

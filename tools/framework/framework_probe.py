@@ -161,6 +161,41 @@ def sdpa_refusal(torch, backend, inputs):
     return "; ".join(r.splitlines()[0] for r in reasons if r)[:400] or "refused (no reason given)"
 
 
+# -- extension attention kernels: the same SDPA problems through packages users add, when they import --
+
+EXTENSIONS = ("xformers", "flash_attn", "sageattention")
+_extension_calls = {}
+
+
+def extension_attention(name):
+    """(call(q, k, v) on [B, H, S, D] tensors, None), or (None, (status, reason)) when it cannot run:
+    not-installed when the package is absent, failed when it is there but its import breaks."""
+    if name in _extension_calls:
+        return _extension_calls[name]
+    try:
+        if name == "xformers":  # takes [B, S, H, D]; the transposes are views, no copies
+            import xformers.ops as xops
+            call = lambda q, k, v: xops.memory_efficient_attention(
+                q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2)
+        elif name == "flash_attn":
+            from flash_attn import flash_attn_func
+            call = lambda q, k, v: flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2)
+        else:
+            from sageattention import sageattn
+            call = lambda q, k, v: sageattn(q, k, v, tensor_layout="HND", is_causal=False)
+        result = (call, None)
+    except ModuleNotFoundError as e:
+        result = (None, ("not-installed", "not installed (%s)" % e))
+    except Exception as e:  # installed but broken: an ABI mismatch, a missing library, no image
+        result = (None, ("failed", "import failed: %s" % (str(e).strip().splitlines() or [type(e).__name__])[0][:300]))
+    _extension_calls[name] = result
+    return result
+
+
+# The dtypes each extension takes; elsewhere it is refused before it is called.
+EXTENSION_DTYPES = {"xformers": ("f32", "f16", "bf16"), "flash_attn": ("f16", "bf16"), "sageattention": ("f16", "bf16")}
+
+
 # -- measurement --
 
 def rel_error(torch, out, ref):
@@ -185,13 +220,16 @@ def kernel_names(torch, fn):
     return [{"name": n, "us": round(t, 3)} for n, t in sorted(names.items(), key=lambda kv: -kv[1])]
 
 
-def time_gpu_us(torch, fn, flush, min_samples, budget_s):
+def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
+    """archbench's method (docs/measurement.md): L2 flushed, the GPU kept busy while the host enqueues
+    the events and the call, CUDA events, median. archbench holds the stream until the enqueue is
+    done; torch has no such kernel, so a spin three times the call's host time (>= 0.1 ms) stands in."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    spin_cycles = int(max(0.1, 3e-3 * host_us) * 2.0e6)  # ms at ~2 GHz, what the spin counts in
     samples, spent = [], 0.0
     while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000):
         flush.zero_()
-        # Keep the GPU busy while Python enqueues the call, so that its host cost is not GPU time.
-        torch.cuda._sleep(200_000)
+        torch.cuda._sleep(spin_cycles)
         start.record()
         fn()
         stop.record()
@@ -219,20 +257,31 @@ def run_variant(torch, make, op, dtype_name, backend, quick, flush, seed, disabl
     """One op with one backend (None: the default dispatch, less the `disabled` SDPA backends): a
     dict for the answer. `make(dtype, gen)` returns (inputs, call, reference): call(inputs) runs the
     op, reference(inputs in float64) computes what it should give."""
+    r = {"backend": backend or "default"}
+    extension = backend in EXTENSIONS
+    if extension:
+        ext_call, cannot = extension_attention(backend)
+        if cannot is not None:
+            r.update(status=cannot[0], reason=cannot[1])
+            return r
+        if dtype_name not in EXTENSION_DTYPES[backend]:
+            r.update(status="refused", reason="%s takes %s only" % (backend, ", ".join(EXTENSION_DTYPES[backend])))
+            return r
     dtype = getattr(torch, DTYPES[dtype_name])
     torch.backends.cuda.matmul.allow_tf32 = dtype_name == "tf32"
     torch.backends.cudnn.allow_tf32 = dtype_name == "tf32"
     gen = torch.Generator(device="cuda")
     gen.manual_seed(seed)
-    restore = select_sdpa(torch, backend) if op == "sdpa" else (lambda: None)
+    restore = select_sdpa(torch, backend) if op == "sdpa" and not extension else (lambda: None)
     if op == "sdpa" and backend is None:
         for b in disabled:  # the documented switch that forces a fallback (--disable-sdpa-backend)
             getattr(torch.backends.cuda, {"cudnn": "enable_cudnn_sdp", "flash": "enable_flash_sdp",
                                           "efficient": "enable_mem_efficient_sdp", "math": "enable_math_sdp"}[b])(False)
-    r = {"backend": backend or "default"}
     try:
         inputs, call, reference = make(dtype, gen)
-        if op == "sdpa" and backend is not None:
+        if extension:
+            call = lambda t: ext_call(*t)  # the reference stays PyTorch's SDPA in float64
+        if op == "sdpa" and backend in SDPA_BACKENDS:
             refusal = sdpa_refusal(torch, backend, inputs)
             if refusal is not None:
                 r.update(status="refused", reason=refusal)
@@ -253,8 +302,8 @@ def run_variant(torch, make, op, dtype_name, backend, quick, flush, seed, disabl
             for _ in range(3):
                 fn()
             torch.cuda.synchronize()
-            r["gpu_us"], r["samples"] = time_gpu_us(torch, fn, flush, 15, 0.15)
             r["host_us"] = time_host_us(torch, fn)
+            r["gpu_us"], r["samples"] = time_gpu_us(torch, fn, flush, 15, 0.15, r["host_us"])
         r["status"] = "ran"
     except Exception as e:
         msg = str(e).strip().splitlines()[0][:400] if str(e).strip() else type(e).__name__
@@ -340,7 +389,7 @@ def main():
                                                                 "reason": "the plug-in did not load: " + reason}]})
     t_start = time.perf_counter()
     for i, (o, make) in enumerate(work):
-        backends = [None] + (list(SDPA_BACKENDS) if o["op"] == "sdpa" else [])
+        backends = [None] + (list(SDPA_BACKENDS) + list(EXTENSIONS) if o["op"] == "sdpa" else [])
         entry = {k: o.get(k) for k in ("id", "op", "dtype", "layout", "twin", "plugin", "libraries") if o.get(k) is not None}
         entry["variants"] = []
         for b in backends:

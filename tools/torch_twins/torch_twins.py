@@ -140,7 +140,8 @@ def time_us(fn, flush, min_samples=30, budget_s=1.0):
     for _ in range(5):
         fn()
     torch.cuda.synchronize()
-    return framework_probe.time_gpu_us(torch, fn, flush, min_samples, budget_s)
+    host_us = framework_probe.time_host_us(torch, fn)  # sizes the spin that keeps the GPU ahead of the host
+    return framework_probe.time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us)
 
 
 def main():

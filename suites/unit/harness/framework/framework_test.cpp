@@ -116,6 +116,29 @@ TEST(ProbeAnswer, LayoutConversionsOverTheirShareAreAFinding) {
   EXPECT_EQ(a.ops[0].variants[0].main_family(), KernelFamily::CudnnConv);
 }
 
+TEST(ProbeAnswer, ExtensionBackendsCountWhenTheyRunAndFailOnlyWhenInstalledAndBroken) {
+  nlohmann::json absent = {{"backend", "flash_attn"}, {"status", "not-installed"}, {"reason", "not installed"}};
+  nlohmann::json dtype = {{"backend", "sageattention"}, {"status", "refused"}, {"reason", "takes f16, bf16 only"}};
+  auto a = parse_probe_answer(answer({variant("default", "ran", 3e-4, 300, "cudnn_generated_fort_native_sdpa_x"),
+                                      variant("xformers", "ran", 3e-4, 200, "fmha_cutlassF_f16_aligned_64x64"),
+                                      absent, dtype}));
+  OpVerdict v = judge_op(a.ops.at(0));
+  EXPECT_EQ(a.ops[0].variants[2].status, VariantStatus::NotInstalled);
+  ASSERT_NE(v.fastest, nullptr);
+  EXPECT_EQ(v.fastest->backend, "xformers");
+  ASSERT_EQ(v.findings.size(), 1u);  // neither the absent package nor the dtype it does not take
+  EXPECT_EQ(v.findings[0].kind, FindingKind::DefaultSlower);
+  EXPECT_NE(v.findings[0].fix.find("xformers.ops.memory_efficient_attention"), std::string::npos) << v.findings[0].fix;
+  nlohmann::json broken = {{"backend", "xformers"}, {"status", "failed"}, {"reason", "import failed: undefined symbol"}};
+  a = parse_probe_answer(answer({variant("default", "ran", 3e-4, 300, "cudnn_generated_fort_native_sdpa_x"), broken}));
+  v = judge_op(a.ops.at(0));
+  ASSERT_EQ(v.findings.size(), 1u);
+  EXPECT_EQ(v.findings[0].kind, FindingKind::Failed);
+  EXPECT_TRUE(v.findings[0].fails());
+  EXPECT_EQ(kernel_family("void qk_int_sv_f8_attn_kernel<128u, 64u, 32u, 64u, 128u, (DataType)1>"),
+            KernelFamily::SageAttention);
+}
+
 }  // namespace
 }  // namespace archbench::framework
 
