@@ -198,6 +198,52 @@ EXTENSION_DTYPES = {"xformers": ("f32", "f16", "bf16"), "flash_attn": ("f16", "b
 
 # -- measurement --
 
+class SmClock:
+    """The SM clock through NVML (the driver's libnvidia-ml, no Python package), read after each timed
+    sample as archbench's timer does: a power-bound kernel runs at lower clocks when the GPU is busier,
+    so times of the same kernel compare only at the same clock, and time x clock (cycles) compares
+    across clocks. Unavailable NVML: no clock, nothing else changes."""
+
+    def __init__(self, torch):
+        self.handle = None
+        try:
+            import ctypes
+            lib = ctypes.CDLL("libnvidia-ml.so.1")
+            if lib.nvmlInit_v2() != 0:
+                return
+            handle = ctypes.c_void_p()
+            uuid = getattr(torch.cuda.get_device_properties(0), "uuid", None)
+            if uuid is not None:
+                found = lib.nvmlDeviceGetHandleByUUID(("GPU-%s" % uuid).encode(), ctypes.byref(handle))
+            else:
+                found = -1 if os.environ.get("CUDA_VISIBLE_DEVICES") else lib.nvmlDeviceGetHandleByIndex_v2(0, ctypes.byref(handle))
+            if found == 0:
+                self.lib, self.handle, self.value = lib, handle, ctypes.c_uint()
+                self.byref = ctypes.byref
+        except OSError:
+            pass
+
+    def sm_mhz(self):
+        if self.handle is None or self.lib.nvmlDeviceGetClockInfo(self.handle, 1, self.byref(self.value)) != 0:  # 1: SM
+            return None
+        return self.value.value
+
+
+CLOCK = None  # set in main, once torch is loaded
+PHASE_SECONDS = {}  # where the probe's time goes, for the answer's "phase_seconds"
+
+
+class phase:
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc):
+        PHASE_SECONDS[self.name] = PHASE_SECONDS.get(self.name, 0.0) + time.perf_counter() - self.t0
+
+
 def rel_error(torch, out, ref):
     o, r = out.double(), ref.double()
     if not torch.isfinite(o).all():
@@ -226,7 +272,7 @@ def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
     done; torch has no such kernel, so a spin three times the call's host time (>= 0.1 ms) stands in."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     spin_cycles = int(max(0.1, 3e-3 * host_us) * 2.0e6)  # ms at ~2 GHz, what the spin counts in
-    samples, spent = [], 0.0
+    samples, clocks, spent = [], [], 0.0
     while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000):
         flush.zero_()
         torch.cuda._sleep(spin_cycles)
@@ -236,8 +282,11 @@ def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
         stop.synchronize()
         ms = start.elapsed_time(stop)
         samples.append(ms * 1e3)
+        mhz = CLOCK.sm_mhz() if CLOCK is not None else None
+        if mhz:
+            clocks.append(mhz)
         spent += ms * 1e-3 + 50e-6
-    return statistics.median(samples), len(samples)
+    return statistics.median(samples), len(samples), (statistics.median(clocks) if clocks else None)
 
 
 def time_host_us(torch, fn, calls=20):
@@ -287,23 +336,29 @@ def run_variant(torch, make, op, dtype_name, backend, quick, flush, seed, disabl
                 r.update(status="refused", reason=refusal)
                 return r
         fn = lambda: call(inputs)
-        out = torch.full_like(fn(), float("nan"))  # poisoned, then written by the call under test
-        out.copy_(fn())
-        torch.cuda.synchronize()
+        with phase("run"):
+            out = torch.full_like(fn(), float("nan"))  # poisoned, then written by the call under test
+            out.copy_(fn())
+            torch.cuda.synchronize()
         restore_ref = select_sdpa(torch, "math") if op == "sdpa" else (lambda: None)
         try:
-            ref = reference([t.double() if t.is_floating_point() else t for t in inputs])
+            with phase("reference"):
+                ref = reference([t.double() if t.is_floating_point() else t for t in inputs])
+                r["rel_error"] = rel_error(torch, out, ref)
         finally:
             restore_ref()
-        r["rel_error"] = rel_error(torch, out, ref)
         del ref
-        r["kernels"] = kernel_names(torch, fn)
+        with phase("profile"):
+            r["kernels"] = kernel_names(torch, fn)
         if not quick:
-            for _ in range(3):
-                fn()
-            torch.cuda.synchronize()
-            r["host_us"] = time_host_us(torch, fn)
-            r["gpu_us"], r["samples"] = time_gpu_us(torch, fn, flush, 15, 0.15, r["host_us"])
+            with phase("time"):
+                for _ in range(3):
+                    fn()
+                torch.cuda.synchronize()
+                r["host_us"] = time_host_us(torch, fn)
+                r["gpu_us"], r["samples"], mhz = time_gpu_us(torch, fn, flush, 15, 0.15, r["host_us"])
+            if mhz:
+                r["sm_mhz"] = mhz
         r["status"] = "ran"
     except Exception as e:
         msg = str(e).strip().splitlines()[0][:400] if str(e).strip() else type(e).__name__
@@ -373,6 +428,8 @@ def main():
         finish(2, "bad-request", str(e)[:300])
     ANSWER["python"] = sys.version.split()[0]
     torch = load_torch()
+    global CLOCK
+    CLOCK = SmClock(torch)
     quick = bool(req.get("quick"))
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
@@ -405,6 +462,7 @@ def main():
         ANSWER["steps"] = denoiser_steps.run_steps(torch, req["steps"], quick, kernel_names)
     sys.stderr.write("\n")
     ANSWER["seconds"] = time.perf_counter() - t_start
+    ANSWER["phase_seconds"] = {k: round(v, 2) for k, v in PHASE_SECONDS.items()}
     ANSWER["loaded_libraries"] = [p for p in loaded_libraries() if "torch" in p or "nvidia" in p or "cuda" in p]
     finish(0, "ok")
 
