@@ -266,19 +266,78 @@ def kernel_names(torch, fn):
     return [{"name": n, "us": round(t, 3)} for n, t in sorted(names.items(), key=lambda kv: -kv[1])]
 
 
+class StreamHold:
+    """archbench's hold on the stream (harness/run/gpu_hold.hpp) through the driver: cuStreamWaitValue32
+    makes the stream wait until a word of pinned host memory reaches a value, which the host writes
+    once the sample is enqueued, so the call's host time is never GPU time. A watchdog thread writes
+    it after 20 ms, so a call that waits for the GPU inside the sample cannot hang the probe (the
+    calls the host-time pilot shows waiting are not held at all). Without the driver entry point,
+    ok is False and the probe spins instead."""
+    TIMEOUT_S = 0.02
+
+    def __init__(self, torch):
+        self.ok, self.k, self.deadline = False, 0, None
+        try:
+            import ctypes
+            lib = ctypes.CDLL("libcuda.so.1")
+            wait = getattr(lib, "cuStreamWaitValue32_v2", None) or lib.cuStreamWaitValue32
+            wait.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
+            wait.restype = ctypes.c_int
+            self.flag = torch.zeros(1, dtype=torch.int32, pin_memory=True)  # mapped: one address for both
+            self.word = ctypes.c_int32.from_address(self.flag.data_ptr())
+            self.wait, self.ok = wait, True
+        except (OSError, AttributeError, RuntimeError):
+            return
+        import threading
+        self.lock = threading.Lock()
+        threading.Thread(target=self._watchdog, daemon=True).start()
+
+    def _watchdog(self):
+        while True:
+            time.sleep(0.005)
+            with self.lock:
+                if self.deadline is not None and time.perf_counter() > self.deadline:
+                    self.word.value, self.deadline = self.k, None
+
+    def hold(self, torch):
+        self.k = (self.k + 1) & 0x3FFFFFFF
+        if self.k == 0:
+            self.word.value = 0
+            self.k = 1
+        with self.lock:
+            self.deadline = time.perf_counter() + self.TIMEOUT_S
+        if self.wait(torch.cuda.current_stream().cuda_stream, self.flag.data_ptr(), self.k, 0) != 0:  # 0: >=
+            self.ok = False
+            self.release()
+        return self.ok
+
+    def release(self):
+        with self.lock:
+            self.word.value, self.deadline = self.k, None
+
+
+HOLD = None  # set in main, once torch is loaded
+
+
 def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
-    """archbench's method (docs/measurement.md): L2 flushed, the GPU kept busy while the host enqueues
-    the events and the call, CUDA events, median. archbench holds the stream until the enqueue is
-    done; torch has no such kernel, so a spin three times the call's host time (>= 0.1 ms) stands in."""
+    """archbench's method (docs/measurement.md): L2 flushed, the stream held while the host enqueues the
+    events and the call, CUDA events, median. Where the stream cannot be held (no driver entry point,
+    or a call that waits for the GPU: over 1 ms of host time per call), a GPU spin three times the
+    call's host time (>= 0.1 ms) stands in. Returns (median us, samples, median SM MHz, how held)."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    hold = HOLD if HOLD is not None and HOLD.ok and host_us < 1000 else None
     spin_cycles = int(max(0.1, 3e-3 * host_us) * 2.0e6)  # ms at ~2 GHz, what the spin counts in
     samples, clocks, spent = [], [], 0.0
     while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000):
         flush.zero_()
-        torch.cuda._sleep(spin_cycles)
+        held = hold is not None and hold.hold(torch)
+        if not held:
+            torch.cuda._sleep(spin_cycles)
         start.record()
         fn()
         stop.record()
+        if held:
+            hold.release()
         stop.synchronize()
         ms = start.elapsed_time(stop)
         samples.append(ms * 1e3)
@@ -286,7 +345,8 @@ def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
         if mhz:
             clocks.append(mhz)
         spent += ms * 1e-3 + 50e-6
-    return statistics.median(samples), len(samples), (statistics.median(clocks) if clocks else None)
+    return (statistics.median(samples), len(samples), (statistics.median(clocks) if clocks else None),
+            "held" if hold is not None and hold.ok else "spin")
 
 
 def time_host_us(torch, fn, calls=20):
@@ -356,7 +416,7 @@ def run_variant(torch, make, op, dtype_name, backend, quick, flush, seed, disabl
                     fn()
                 torch.cuda.synchronize()
                 r["host_us"] = time_host_us(torch, fn)
-                r["gpu_us"], r["samples"], mhz = time_gpu_us(torch, fn, flush, 15, 0.15, r["host_us"])
+                r["gpu_us"], r["samples"], mhz, r["timer"] = time_gpu_us(torch, fn, flush, 15, 0.15, r["host_us"])
             if mhz:
                 r["sm_mhz"] = mhz
         r["status"] = "ran"
@@ -428,8 +488,8 @@ def main():
         finish(2, "bad-request", str(e)[:300])
     ANSWER["python"] = sys.version.split()[0]
     torch = load_torch()
-    global CLOCK
-    CLOCK = SmClock(torch)
+    global CLOCK, HOLD
+    CLOCK, HOLD = SmClock(torch), StreamHold(torch)
     quick = bool(req.get("quick"))
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")

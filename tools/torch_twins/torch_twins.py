@@ -154,6 +154,7 @@ def main():
         print("torch_twins: no CUDA device", file=sys.stderr)
         return 3
     framework_probe.CLOCK = framework_probe.SmClock(torch)
+    framework_probe.HOLD = framework_probe.StreamHold(torch)
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
     out = {"torch": torch.__version__, "cuda": torch.version.cuda,
@@ -165,7 +166,7 @@ def main():
         torch.backends.cudnn.allow_tf32 = d == "tf32"
         try:
             fn = build()
-            med, n, mhz = time_us(fn, flush)
+            med, n, mhz, _ = time_us(fn, flush)
         except Exception as e:  # a backend that refuses a shape (e.g. flash with d = 40) says so
             out["operators"][op_id] = {"error": str(e).splitlines()[0][:200]}
             continue
