@@ -29,6 +29,17 @@ expect 0 "the forced fallback" -- "$archbench" framework --answer "$fixtures/fra
 [ "$(count ' default-slower: ')" -eq 16 ] || { echo "FAIL: default-slower findings: $(count ' default-slower: ')"; fails=$((fails + 1)); }
 grep -q "SDPA backends disabled: cudnn" "$work/out.txt" || { echo "FAIL: the disabled backend not said"; fails=$((fails + 1)); }
 
+# Denoiser steps and a plug-in built for sm_80 only (TORCH_CUDA_ARCH_LIST=8.0 on the H200): the missing image
+# names the extension's file, as judged there; the four models stepped, graph capture the best fix of SD1.5.
+expect 1 "steps and an sm_80-only plug-in" -- "$archbench" framework --answer "$fixtures/framework_h200_steps_plugin.json"
+grep -q "archbench_example_scale2_80.so: missing:" "$work/out.txt" \
+  || { echo "FAIL: the plug-in's file not named"; fails=$((fails + 1)); }
+for m in sd15-unet sdxl-unet sd3-mmdit flux-dit; do
+  grep -q "^$m " "$work/out.txt" || { echo "FAIL: step $m missing"; fails=$((fails + 1)); }
+done
+grep -q "^sd15-unet .*cuda_graph" "$work/out.txt" || { echo "FAIL: SD1.5's best fix"; fails=$((fails + 1)); }
+awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/out.txt" || { echo "FAIL: steps wider than 120 columns"; fails=$((fails + 1)); }
+
 # The gate: two full runs on the H200 (separate leases) against each other find nothing; the forced
 # fallback against the full run is 16 backend changes and 16 slowdowns.
 expect 0 "A/A: two H200 runs" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --baseline "$fixtures/framework_h200_full_earlier.json"

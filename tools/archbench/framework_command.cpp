@@ -115,6 +115,18 @@ std::string extension_summary(const framework::ProbeAnswer& a, const std::vector
   return parts.empty() ? "" : "extension attention: " + fmt::format("{}", fmt::join(parts, "; "));
 }
 
+// The finding of `kind` for op `id` in a recorded `archbench framework --json` (its "verdicts"), if any.
+const json* recorded_finding(const json& raw, const std::string& id, std::string_view kind) {
+  if (!raw.contains("verdicts") || !raw["verdicts"].is_array()) return nullptr;
+  for (const auto& v : raw["verdicts"]) {
+    if (!v.is_object() || v.value("id", "") != id || !v.contains("findings") || !v["findings"].is_array()) continue;
+    for (const auto& f : v["findings"]) {
+      if (f.is_object() && f.value("kind", "") == kind) return &f;
+    }
+  }
+  return nullptr;
+}
+
 // A recorded answer (the probe's, or --json of an earlier run); throws with what is wrong.
 framework::ProbeAnswer read_answer(const std::string& path) {
   std::ifstream in(path);
@@ -227,6 +239,13 @@ int framework_command(const FrameworkOptions& o) {
       for (const auto& l : lacking) f.what += "; " + l;
       if (!lacking.empty()) f.fix = "rebuild it with " + cc.str() + " in TORCH_CUDA_ARCH_LIST (or +PTX of an older one), "
                                     "or install a build that carries it";
+      // A recorded --json judged on another machine: the files are not here, the verdict made there is.
+      if (lacking.empty()) {
+        if (const json* recorded = recorded_finding(raw, op.id, "image-missing")) {
+          f.what = recorded->value("what", f.what);
+          f.fix = recorded->value("fix", f.fix);
+        }
+      }
     }
     const auto& def = op.variants.front();
     const std::string check = v.check == framework::Check::Pass    ? fmt::format("ok {:.1e}", *def.rel_error)
