@@ -119,6 +119,20 @@ ProbeAnswer parse_probe_answer(const json& j) {
         d.fixes_wall_ms.emplace_back(fix, ms.is_number() ? std::optional<double>(ms.get<double>()) : std::nullopt);
       }
       for (const auto& n : m.value("notes", json::array())) d.notes.push_back(n.get<std::string>());
+      for (const auto& c : m.value("ops", json::array())) {
+        if (!c.is_object()) continue;
+        StepCall call{text(c, "op"), {}, std::nullopt, number(c, "us").value_or(0),
+                      static_cast<int>(number(c, "calls").value_or(0))};
+        if (const auto st = number(c, "stride")) call.stride = static_cast<int>(*st);
+        for (const auto& shape : c.value("shapes", json::array())) {
+          std::vector<long long> dims;
+          if (shape.is_array()) {
+            for (const auto& x : shape) dims.push_back(x.is_number_integer() ? x.get<long long>() : -1);
+          }
+          call.shapes.push_back(std::move(dims));
+        }
+        d.calls.push_back(std::move(call));
+      }
       a.steps.push_back(std::move(d));
     }
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/framework/kernel_family.hpp"
+#include "harness/framework/step_calls.hpp"
 #include "harness/util/enum_names.hpp"
 
 namespace archbench::framework {
@@ -87,6 +88,7 @@ struct DenoiserStep {
   std::vector<KernelTime> kernels;
   std::vector<std::pair<std::string, std::optional<double>>> fixes_wall_ms;  // "channels_last" -> ms
   std::vector<std::string> notes;
+  std::vector<StepCall> calls;  // the framework calls archbench has ops for, by shape, longest first
 };
 
 struct ProbeAnswer {

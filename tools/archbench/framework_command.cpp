@@ -115,6 +115,37 @@ std::string extension_summary(const framework::ProbeAnswer& a, const std::vector
   return parts.empty() ? "" : "extension attention: " + fmt::format("{}", fmt::join(parts, "; "));
 }
 
+// A step's GPU time in the framework ops archbench measures (by op id, longest first) and in calls of
+// those ops at shapes archbench has no op for.
+struct StepOps {
+  std::vector<std::pair<double, std::string>> by_op;
+  double other_shapes_us = 0;
+  [[nodiscard]] std::string line(const std::string& model, double step_us) const {
+    double in_ops = 0;
+    for (const auto& [us, id] : by_op) in_ops += us;
+    std::string top;
+    for (size_t i = 0; i < std::min<size_t>(by_op.size(), 3); ++i) {
+      top += fmt::format("{}{} {:.0f}%", i ? ", " : "", by_op[i].second.substr(10), 100 * by_op[i].first / step_us);
+    }
+    return fmt::format("{}: {:.0f}% of the GPU time in {} op(s) archbench measures{}; {:.0f}% in the same ops at other shapes",
+                       model, 100 * in_ops / step_us, by_op.size(), top.empty() ? "" : " (" + top + ")",
+                       100 * other_shapes_us / step_us);
+  }
+};
+
+StepOps step_ops(const framework::DenoiserStep& d, const std::vector<FrameworkOp>& ops) {
+  const auto dtype = parse_dtype(d.dtype).value_or(DType::F32);  // "float16", "bfloat16" as torch names them
+  std::map<std::string, double> us;
+  StepOps out;
+  for (const auto& c : d.calls) {
+    if (const FrameworkOp* f = framework::framework_op_of(c, dtype, ops)) us[f->id] += c.us;
+    else out.other_shapes_us += c.us;
+  }
+  for (const auto& [id, t] : us) out.by_op.emplace_back(t, id);
+  std::ranges::sort(out.by_op, std::greater<>{});
+  return out;
+}
+
 // The finding of `kind` for op `id` in a recorded `archbench framework --json` (its "verdicts"), if any.
 const json* recorded_finding(const json& raw, const std::string& id, std::string_view kind) {
   if (!raw.contains("verdicts") || !raw["verdicts"].is_array()) return nullptr;
@@ -295,6 +326,7 @@ int framework_command(const FrameworkOptions& o) {
       text::Table steps({{"model"}, {"dtype"}, {"params", true}, {"build s", true}, {"wall ms", true}, {"GPU busy ms", true},
                          {"launches", true}, {"err vs fp32"}, {"best fix (wall ms)"}});
       std::vector<std::string> lines;
+      const auto all_ops = framework::framework_ops(registry().select("*", {}));
       for (const auto& d : a.steps) {
         if (!d.ran) {
           steps.add_row({d.model, d.dtype, "-", "-", "-", "-", "-", "failed", d.reason.substr(0, 40)});
@@ -330,11 +362,16 @@ int framework_command(const FrameworkOptions& o) {
           shares += fmt::format("{}{} {:.0f}%", i ? ", " : "", framework::family_name(order[i].second), 100 * order[i].first / all);
         }
         lines.push_back(fmt::format("{}: GPU time by family: {}", d.model, shares));
+        const StepOps measured = step_ops(d, all_ops);
+        if (!d.calls.empty()) lines.push_back(measured.line(d.model, all));
         json fixes = json::object();
         for (const auto& [fix, ms] : d.fixes_wall_ms) fixes[fix] = ms ? json(*ms) : json(nullptr);
+        json archbench_ops = json::array();
+        for (const auto& [us, id] : measured.by_op) archbench_ops.push_back({{"id", id}, {"us", us}});
         out_steps.push_back({{"model", d.model}, {"wall_ms", d.wall_ms ? json(*d.wall_ms) : json(nullptr)},
                              {"gpu_busy_ms", d.gpu_busy_ms ? json(*d.gpu_busy_ms) : json(nullptr)}, {"nan", d.nan},
-                             {"best_fix", best}, {"fixes_wall_ms", fixes}});
+                             {"best_fix", best}, {"fixes_wall_ms", fixes}, {"archbench_ops", archbench_ops},
+                             {"other_shapes_us", measured.other_shapes_us}});
       }
       std::cout << steps.render();
       for (const auto& l : lines) std::cout << text::wrap(l, text::kColumns, "  ", "    ");

@@ -5,6 +5,7 @@ families), a NaN check, the low-precision output's error against the same weight
 effect of fixes a user can apply without new hardware (channels_last, another attention backend, CUDA-graph
 capture). Imported by framework_probe.py when the request asks for steps and diffusers imports."""
 import statistics
+import json
 import time
 
 # The published configs (the models' config.json on their hubs), only the fields that differ from diffusers'
@@ -114,6 +115,46 @@ def graph_ms(torch, fn, n):
     return wall_ms(torch, g.replay, n)
 
 
+# The framework calls archbench has ops for (harness/framework/framework_op.cpp); the profiler's GPU time
+# of each includes its children, and none of them calls another.
+STEP_OPS = {"aten::conv2d": "conv2d", "aten::linear": "linear", "aten::scaled_dot_product_attention": "sdpa",
+            "aten::group_norm": "group_norm", "aten::layer_norm": "layer_norm", "aten::rms_norm": "rms_norm",
+            "aten::silu": "silu", "aten::gelu": "gelu"}
+
+
+def launches_and_ops(torch, step):
+    """One profiled step: the kernel launches, and the GPU time of each framework call archbench has an op
+    for, grouped by its input shapes (and stride, for conv2d), so that archbench can name its op ids."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
+        step()
+        torch.cuda.synchronize()
+    events = prof.events()
+    launches = sum(1 for e in events if e.device_type.name == "CUDA")
+    groups = {}
+    for e in events:
+        op = STEP_OPS.get(e.name)
+        if op is None or e.device_type.name == "CUDA":
+            continue
+        shapes = [list(x) for x in (e.input_shapes or [])]
+        stride = None
+        concrete = getattr(e, "concrete_inputs", None) or []
+        if op == "conv2d" and len(concrete) > 3 and concrete[3]:
+            c = concrete[3]
+            stride = int(c[0]) if isinstance(c, (list, tuple)) else int(c)
+        us = getattr(e, "device_time_total", None)
+        if us is None:
+            us = getattr(e, "cuda_time_total", 0.0)
+        key = (op, json.dumps(shapes), stride)
+        g = groups.setdefault(key, {"op": op, "shapes": shapes, "stride": stride, "us": 0.0, "calls": 0})
+        g["us"] += float(us)
+        g["calls"] += 1
+    ops = sorted(groups.values(), key=lambda g: -g["us"])
+    for g in ops:
+        g["us"] = round(g["us"], 3)
+    return launches, ops
+
+
 def run_steps(torch, names, quick, kernel_names):
     try:
         import diffusers
@@ -164,13 +205,9 @@ def run_one(torch, diffusers, name, spec, quick, kernel_names):
             r["kernels"] = kernel_names(torch, step)
             r["launches"] = None
             try:
-                from torch.profiler import ProfilerActivity, profile
-                with profile(activities=[ProfilerActivity.CUDA]) as prof:
-                    step()
-                    torch.cuda.synchronize()
-                r["launches"] = sum(1 for e in prof.events() if e.device_type.name == "CUDA")
-            except Exception:
-                pass
+                r["launches"], r["ops"] = launches_and_ops(torch, step)
+            except Exception as e:
+                r.setdefault("notes", []).append("op shapes: %s" % (str(e).splitlines() or [type(e).__name__])[0][:120])
             r["gpu_busy_ms"] = sum(k["us"] for k in r["kernels"]) / 1e3
             if not quick:
                 for _ in range(2):

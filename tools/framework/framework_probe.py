@@ -319,16 +319,25 @@ class StreamHold:
 HOLD = None  # set in main, once torch is loaded
 
 
+def median_noise(samples):
+    """archbench's stopping rule (harness/result/timing_summary.cpp): the median's standard error over the
+    median, 1.2533 sigma / sqrt(n) with sigma = IQR / 1.349; sampling stops once it is under 0.5%."""
+    q = statistics.quantiles(samples, n=4, method="inclusive")
+    med = statistics.median(samples)
+    return 1.2533 * ((q[2] - q[0]) / 1.349) / len(samples) ** 0.5 / med if med > 0 else 0.0
+
+
 def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
     """archbench's method (docs/measurement.md): L2 flushed, the stream held while the host enqueues the
-    events and the call, CUDA events, median. Where the stream cannot be held (no driver entry point,
+    events and the call, CUDA events, median; after min_samples, until the median's noise is under 0.5% or
+    budget_s of GPU time. Where the stream cannot be held (no driver entry point,
     or a call that waits for the GPU: over 1 ms of host time per call), a GPU spin three times the
     call's host time (>= 0.1 ms) stands in. Returns (median us, samples, median SM MHz, how held)."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     hold = HOLD if HOLD is not None and HOLD.ok and host_us < 1000 else None
     spin_cycles = int(max(0.1, 3e-3 * host_us) * 2.0e6)  # ms at ~2 GHz, what the spin counts in
     samples, clocks, spent = [], [], 0.0
-    while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000):
+    while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000 and median_noise(samples) >= 0.005):
         flush.zero_()
         held = hold is not None and hold.hold(torch)
         if not held:

@@ -167,3 +167,32 @@ TEST(ProbeAnswer, DenoiserStepsAreRead) {
 
 }  // namespace
 }  // namespace archbench::framework
+
+namespace archbench::framework {
+namespace {
+
+TEST(StepCalls, ACallIsTheFrameworkOpAtItsOpDtypeAndShape) {
+  const auto ops = framework_ops(registry().select("*", {}));
+  auto of = [&](StepCall c, DType dt) {
+    const FrameworkOp* f = framework_op_of(c, dt, ops);
+    return f ? f->id : std::string("-");
+  };
+  // SD1.5's resnet conv, NCHW: the NCHW op, not its channels_last twin; stride 2 when recorded.
+  EXPECT_EQ(of({"conv2d", {{2, 320, 64, 64}, {320, 320, 3, 3}, {320}}, std::nullopt, 10, 1}, DType::F16),
+            "framework/conv2d/f16/B2_C320_H64_W64_K320_3x3_s1");
+  EXPECT_EQ(of({"conv2d", {{2, 320, 64, 64}, {320, 320, 3, 3}, {320}}, 2, 10, 1}, DType::F16),
+            "framework/conv2d/f16/B2_C320_H64_W64_K320_3x3_s2");
+  // Flux's MLP up projection: [1, 4608, 3072] x [12288, 3072]^T is the M4608 N12288 K3072 matmul.
+  EXPECT_EQ(of({"linear", {{1, 4608, 3072}, {12288, 3072}, {12288}}, std::nullopt, 10, 1}, DType::BF16),
+            "framework/matmul/bf16/M4608_N12288_K3072");
+  EXPECT_EQ(of({"sdpa", {{2, 10, 4096, 64}, {2, 10, 4096, 64}, {2, 10, 4096, 64}}, std::nullopt, 10, 1}, DType::F16),
+            "framework/sdpa/f16/B2_H10_Nq4096_Nk4096_D64");
+  // Another shape, another dtype, an op archbench does not have: none.
+  EXPECT_EQ(of({"sdpa", {{2, 10, 4096, 64}, {2, 10, 77, 64}}, std::nullopt, 10, 1}, DType::F16), "-");
+  EXPECT_EQ(of({"conv2d", {{2, 320, 64, 64}, {320, 320, 3, 3}}, std::nullopt, 10, 1}, DType::F32), "framework/conv2d/f32/B2_C320_H64_W64_K320_3x3_s1");
+  EXPECT_EQ(of({"softmax", {{2, 10, 4096, 4096}}, std::nullopt, 10, 1}, DType::F16), "-");
+  EXPECT_TRUE(call_dims({"linear", {{4608, 3072}, {12288, 3000}}, std::nullopt, 1, 1}).empty());  // K disagrees
+}
+
+}  // namespace
+}  // namespace archbench::framework
