@@ -10,13 +10,15 @@ Usage: tools/install-deps.sh [--test-extras] [--dry-run] [-h|--help]
 
 Installs with apt-get what archbench needs to build and run its tests:
   cmake ninja-build g++ git python3 libgtest-dev libbenchmark-dev nlohmann-json3-dev
-  libcli11-dev libfmt-dev liblz4-dev libzstd-dev libarchive-dev
+  libcli11-dev libfmt-dev liblz4-dev libzstd-dev libarchive-dev libsqlite3-dev libpq-dev
   (libarchive lets `archbench scan` read wheels and container images; without it the build
-  still works and scan reads directories and binaries only)
+  still works and scan reads directories and binaries only. SQLite is the history store;
+  libpq lets it be a PostgreSQL database)
 
   --test-extras, --all  also install what a few optional tests use (they skip without it):
-                        clang libclang-rt-14-dev (the libFuzzer tests) and chromium (the
-                        headless render of the HTML report). .ci/run uses this.
+                        clang libclang-rt-14-dev (the libFuzzer tests), chromium (the
+                        headless render of the HTML report) and postgresql (the server the
+                        PostgreSQL store's test starts). .ci/run uses this.
   --dry-run             print what would be installed and the commands, change nothing
   -h, --help            this text
 
@@ -29,8 +31,8 @@ EOF
 }
 
 base=(cmake ninja-build g++ git python3 libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-      libfmt-dev liblz4-dev libzstd-dev libarchive-dev libsqlite3-dev)
-extras=(clang libclang-rt-14-dev chromium)
+      libfmt-dev liblz4-dev libzstd-dev libarchive-dev libsqlite3-dev libpq-dev)
+extras=(clang libclang-rt-14-dev chromium postgresql)
 
 with_extras=0
 dry_run=0

@@ -66,6 +66,10 @@ class HistoryStore {
   std::unique_ptr<Impl> impl_;
 };
 
+// The store as output names it: a PostgreSQL connection string without its password
+// ("password=..." and the one in "postgresql://user:secret@host/db"), an SQLite path as given.
+[[nodiscard]] std::string store_label(const std::string& store);
+
 // The runner, digest and environment of one device of a run (what add() stores), exposed for tests.
 [[nodiscard]] RecordedRun describe_run(const StoredRun& run, size_t device);
 

@@ -35,7 +35,8 @@ int history_command(const HistoryOptions& o) {
           added += store.merge_from(other);
         }
       }
-      std::cout << fmt::format("{}: {} new run(s) of {} ({} recorded already)\n", o.store, added, seen, seen - added);
+      std::cout << fmt::format("{}: {} new run(s) of {} ({} recorded already)\n", history::store_label(o.store), added,
+                               seen, seen - added);
       return kOk;
     }
     const auto store = history::HistoryStore::open(o.store, false);
@@ -52,7 +53,7 @@ int history_command(const HistoryOptions& o) {
     }
     // check. A store without runs has nothing to check, which is not a pass.
     if (store.runs().empty()) {
-      std::cout << "history check: " << o.store << " holds no run: nothing checked -> FAIL\n";
+      std::cout << "history check: " << history::store_label(o.store) << " holds no run: nothing checked -> FAIL\n";
       return kOperatorFailed;
     }
     history::CheckRules rules;

@@ -1,0 +1,249 @@
+// The SQLite store: one file, WAL, the schema version in PRAGMA user_version (docs/history.md).
+#include <sqlite3.h>
+
+#include <fmt/format.h>
+
+#include <type_traits>
+
+#include "harness/history/store_backend.hpp"
+
+namespace archbench::history {
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  digest TEXT NOT NULL UNIQUE,
+  runner TEXT NOT NULL,
+  host TEXT NOT NULL,
+  device_key TEXT NOT NULL,
+  device_name TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  environment TEXT NOT NULL
+);
+CREATE TABLE results(
+  run INTEGER NOT NULL REFERENCES runs(id),
+  operator TEXT NOT NULL,
+  image TEXT NOT NULL,
+  failed INTEGER NOT NULL,
+  median_ms REAL,
+  PRIMARY KEY(run, operator)
+);
+CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
+)sql";
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql, const std::string& path) : db_(db), path_(path) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) fail("prepare");
+  }
+  ~Statement() { sqlite3_finalize(s_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    return *this;
+  }
+  Statement& bind(int i, int64_t v) {
+    check(sqlite3_bind_int64(s_, i, v));
+    return *this;
+  }
+  Statement& bind(int i, std::optional<double> v) {
+    check(v ? sqlite3_bind_double(s_, i, *v) : sqlite3_bind_null(s_, i));
+    return *this;
+  }
+  bool step() {  // true: a row is there
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail("step");
+    return false;
+  }
+  void reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  [[nodiscard]] std::string text(int i) const {
+    const auto* t = sqlite3_column_text(s_, i);
+    return t != nullptr ? reinterpret_cast<const char*>(t) : "";
+  }
+  [[nodiscard]] int64_t integer(int i) const { return sqlite3_column_int64(s_, i); }
+  [[nodiscard]] std::optional<double> real(int i) const {
+    if (sqlite3_column_type(s_, i) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(s_, i);
+  }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) fail("bind");
+  }
+  [[noreturn]] void fail(const char* what) const {
+    throw HistoryError(fmt::format("{}: {}: {}", path_, what, sqlite3_errmsg(db_)));
+  }
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+  const std::string& path_;
+};
+
+class SqliteStore final : public StoreBackend {
+ public:
+  SqliteStore(const std::string& path, bool create);
+  ~SqliteStore() override { sqlite3_close(db_); }
+  SqliteStore(const SqliteStore&) = delete;
+  SqliteStore& operator=(const SqliteStore&) = delete;
+
+  size_t insert(const std::vector<RunWithResults>& runs) override {
+    return transaction([&] {
+      size_t added = 0;
+      for (const auto& [r, results] : runs) added += insert_one(r, results) ? 1 : 0;
+      return added;
+    });
+  }
+
+  [[nodiscard]] std::vector<RecordedRun> runs() const override {
+    Statement s(db_, "SELECT id, digest, runner, host, device_key, device_name, started_at, environment FROM runs "
+                     "ORDER BY started_at, id", path_);
+    std::vector<RecordedRun> out;
+    while (s.step()) {
+      RecordedRun r{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6), {}};
+      r.environment = nlohmann::json::parse(s.text(7), nullptr, false);
+      if (r.environment.is_discarded()) throw HistoryError(path_ + ": run " + std::to_string(r.id) + " has a corrupt environment");
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+
+  [[nodiscard]] std::vector<RecordedResult> results(const std::string& runner) const override {
+    Statement s(db_, "SELECT r.run, r.operator, r.image, r.failed, r.median_ms FROM results r JOIN runs u ON u.id = r.run "
+                     "WHERE u.runner = ? ORDER BY r.operator, u.started_at, u.id", path_);
+    s.bind(1, runner);
+    std::vector<RecordedResult> out;
+    while (s.step()) out.push_back({s.integer(0), s.text(1), s.text(2), s.integer(3) != 0, s.real(4)});
+    return out;
+  }
+
+  [[nodiscard]] std::vector<RecordedResult> results_of_run(int64_t run) const override {
+    Statement s(db_, "SELECT operator, image, failed, median_ms FROM results WHERE run = ?", path_);
+    s.bind(1, run);
+    std::vector<RecordedResult> out;
+    while (s.step()) out.push_back({run, s.text(0), s.text(1), s.integer(2) != 0, s.real(3)});
+    return out;
+  }
+
+ private:
+  void exec(const char* sql) const {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      const std::string what = err != nullptr ? err : sqlite3_errmsg(db_);
+      sqlite3_free(err);
+      throw HistoryError(path_ + ": " + what);
+    }
+  }
+  // Runs `body` in one write transaction (BEGIN IMMEDIATE: writers queue on the busy timeout).
+  template <typename Body>
+  std::invoke_result_t<Body> transaction(Body body) {
+    exec("BEGIN IMMEDIATE");
+    try {
+      auto result = body();
+      exec("COMMIT");
+      return result;
+    } catch (...) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+  }
+  // False when the run's digest is there already.
+  bool insert_one(const RecordedRun& r, const std::vector<RecordedResult>& results) {
+    Statement run(db_, "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
+                       "VALUES(?, ?, ?, ?, ?, ?, ?)", path_);
+    run.bind(1, r.digest).bind(2, r.runner).bind(3, r.host).bind(4, r.device_key).bind(5, r.device_name)
+        .bind(6, r.started_at).bind(7, r.environment.dump());
+    run.step();
+    if (sqlite3_changes(db_) == 0) return false;  // recorded before
+    const int64_t id = sqlite3_last_insert_rowid(db_);
+    Statement row(db_, "INSERT INTO results(run, operator, image, failed, median_ms) VALUES(?, ?, ?, ?, ?)", path_);
+    for (const auto& x : results) {
+      row.bind(1, id).bind(2, x.op).bind(3, x.image).bind(4, int64_t{x.failed ? 1 : 0}).bind(5, x.median_ms);
+      row.step();
+      row.reset();
+    }
+    return true;
+  }
+  int user_version() const {
+    Statement s(db_, "PRAGMA user_version", path_);
+    const int v = s.step() ? static_cast<int>(s.integer(0)) : 0;
+    while (s.step()) {
+    }
+    return v;
+  }
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
+  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw HistoryError(fmt::format("{}: cannot open{}: {}", path, create ? "" : " (is it there?)", why));
+  }
+  try {
+    sqlite3_busy_timeout(db_, 30000);  // concurrent writers wait for each other
+    // Reading the schema version is the first read of the file: a file that is not SQLite fails here.
+    auto version_of = [&] {
+      try {
+        return user_version();
+      } catch (const HistoryError& e) {
+        if (sqlite3_errcode(db_) == SQLITE_NOTADB) {
+          throw HistoryError(path + ": not an SQLite file, so not an archbench history store; it was not changed");
+        }
+        throw;
+      }
+    };
+    const int version = version_of();
+    if (version > kStoreSchemaVersion) {
+      throw HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; the "
+                                     "store was not changed", path, version, kStoreSchemaVersion));
+    }
+    if (version == 0) {
+      // New, or an empty or foreign database. Creators take the write lock first, so that of several
+      // processes making one store at once exactly one makes the schema and the others see it.
+      transaction([&] {
+        if (version_of() != 0) return false;  // another process made it meanwhile
+        Statement tables(db_, "SELECT count(*) FROM sqlite_master", path_);
+        const bool empty = tables.step() && tables.integer(0) == 0;
+        tables.reset();
+        if (!empty) {
+          throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
+        }
+        exec(kSchema);
+        exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
+        return true;
+      });
+    }
+    // Write-ahead logging lets readers read while a writer adds; the mode is kept in the file, so
+    // whoever sets it first sets it for all (a writer holding the file at that moment: try again).
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      Statement wal(db_, "PRAGMA journal_mode=WAL", path_);
+      try {
+        if (wal.step() && wal.text(0) == "wal") break;
+      } catch (const HistoryError&) {
+        if (sqlite3_errcode(db_) != SQLITE_BUSY && sqlite3_errcode(db_) != SQLITE_LOCKED) throw;
+      }
+      sqlite3_sleep(20);
+    }
+    exec("PRAGMA foreign_keys = ON");
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<StoreBackend> open_sqlite_store(const std::string& path, bool create) {
+  return std::make_unique<SqliteStore>(path, create);
+}
+
+}  // namespace archbench::history
