@@ -21,6 +21,13 @@ die() { echo "FAIL: $*"; fail=1; }
 "$archbench" merge "$fixtures/results_h200.json" "$fixtures/results_h100_sm80build.json" --baselines "$fixtures/baselines" \
   -o "$work/fleet" || die "merge exited $?"
 
+# archbench framework --html: a forced SDPA fallback (backends side by side) and the denoiser steps (exit 1: the
+# sm_80-only plug-in has no image on the H200).
+"$archbench" framework --answer "$2/framework/framework_h200_no_cudnn_sdpa.json" --html "$work/framework.html" > /dev/null \
+  || die "framework --html exited $?"
+"$archbench" framework --answer "$2/framework/framework_h200_steps_plugin.json" --html "$work/framework_steps.html" > /dev/null
+[ $? -eq 1 ] || die "framework --html (steps) did not exit 1"
+
 # Loads a page, writes its DOM to $2.dom and Chromium's log to $2.log; prints the console errors.
 console_errors() {
   timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 --dump-dom "file://$1" > "$2.dom" 2> "$2.log"
@@ -35,7 +42,7 @@ if [ -z "$(console_errors "$work/control.html" "$work/control")" ]; then
   die "the control page's console error was not seen; Chromium's log cannot be checked ($work/control.log)"
 fi
 
-for page in report report_h100 fleet/fleet; do
+for page in report report_h100 fleet/fleet framework framework_steps; do
   errors="$(console_errors "$work/$page.html" "$work/$page")"
   [ -z "$errors" ] || die "$page.html: console errors: $errors"
   grep -q '<svg\|<table' "$work/$page.dom" || die "$page.html: the DOM holds no chart or table"
@@ -44,6 +51,10 @@ for section in 'class="heatmap"' 'class="bars"' 'class="roofline"' 'Regressions 
   grep -q "$section" "$work/report.dom" || die "report.html: no $section in the rendered DOM"
 done
 grep -q 'matmul/gemm_simt/f32/M8192_N960_K320' "$work/fleet/fleet.dom" || die "fleet.html: an operator is missing"
+grep -q 'class="bars"' "$work/framework.dom" && grep -q 'default-slower' "$work/framework.dom" \
+  || die "framework.html: no backend chart or finding"
+grep -q 'archbench_example_scale2_80.so' "$work/framework_steps.dom" && grep -q 'cuda_graph' "$work/framework_steps.dom" \
+  || die "framework_steps.html: the plug-in's file or the steps' fixes are missing"
 
 shot() {
   timeout 120 "$browser" "${flags[@]}" --window-size="$2" --screenshot="$3" "file://$1" > "$3.log" 2>&1
@@ -51,11 +62,14 @@ shot() {
 }
 shot "$work/report.html" 1400,3200 "$work/report.png"
 shot "$work/fleet/fleet.html" 1400,1400 "$work/fleet.png"
+shot "$work/framework.html" 1300,2400 "$work/framework.png"
 if command -v python3 >/dev/null 2>&1; then
   # sass green (heat map), f32 blue and f16 orange (bars): the charts were drawn.
   python3 "$here/png_colors.py" "$work/report.png" '#7bc98f' '#4e79a7' '#f28e2b' || die "report.png does not show the charts"
   # sass green and missing red (matrix cells of the two devices).
   python3 "$here/png_colors.py" "$work/fleet.png" '#c7ecd0' '#f7c1c1' || die "fleet.png does not show the matrix"
+  # the default dispatch blue, the fastest backend green, the other backends grey.
+  python3 "$here/png_colors.py" "$work/framework.png" '#4e79a7' '#59a14f' '#bab0ac' || die "framework.png does not show the bars"
 else
   for png in report fleet; do
     [ "$(stat -c %s "$work/$png.png")" -gt 20000 ] || die "$png.png is too small to hold the charts"

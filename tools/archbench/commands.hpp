@@ -40,6 +40,7 @@ struct FrameworkOptions {
   bool quick = false;              // images, backends and correctness; no timing
   bool list = false;               // the framework ops and their twins, nothing run
   std::string json_path;
+  std::string html_path;  // the page of framework_page (harness/report/html_framework.hpp)
   std::string probe;               // the probe script (default: the one this build ships)
   std::string answer_path;         // judge this recorded probe answer (or framework JSON) instead of running
   std::string baseline_path;       // an earlier run to gate against (framework_compare.hpp)

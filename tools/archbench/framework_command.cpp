@@ -19,6 +19,7 @@
 #include "harness/framework/framework_op.hpp"
 #include "harness/framework/library_images.hpp"
 #include "harness/framework/probe_answer.hpp"
+#include "harness/report/html_framework.hpp"
 #include "harness/ops/id_filter.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/util/text_wrap.hpp"
@@ -410,6 +411,14 @@ int framework_command(const FrameworkOptions& o) {
                                                    "default dispatch is slower than another backend -> {}\n",
                                                    a.ops.size(), a.seconds, failing, wrong, slower, pass ? "PASS" : "FAIL"));
   if (regressions > 0) std::cout << fmt::format("{} regression(s) against the baseline -> FAIL\n", regressions);
+  if (!o.html_path.empty()) {
+    try {
+      write_output(o.html_path, html::framework_page(a, verdicts));
+    } catch (const std::exception& e) {
+      std::cerr << "archbench framework: " << e.what() << "\n";
+      return kInternal;
+    }
+  }
   if (!o.json_path.empty()) {
     raw["probe_schema"] = raw.value("schema", "");
     raw["schema"] = "archbench.framework";

@@ -135,6 +135,8 @@ int main(int argc, char** argv) {
     framework_cmd->add_flag("--quick", fw.quick, "backends and correctness only, no timing");
     framework_cmd->add_flag("--list", fw.list, "list the framework ops and their archbench twins; run nothing");
     framework_cmd->add_option("--json", fw.json_path, "write the answer and verdicts (schema archbench.framework v1); - for stdout");
+    cli::value_name(framework_cmd->add_option("--html", fw.html_path, "write a self-contained HTML page: backends, findings, steps"),
+                    "FILE");
     framework_cmd->add_option("--probe", fw.probe, "the probe script (default: tools/framework/framework_probe.py of this build)");
     framework_cmd->add_option("--timeout", fw.timeout_s, "deadline of the whole probe in seconds (default 900)");
     framework_cmd->add_option("--seed", fw.seed, "seed of the inputs");
