@@ -149,6 +149,8 @@ struct DoctorOptions {
   std::string filter = "*";              // operators of the workload layer
   bool quiet = false;                    // no per-operator progress on stderr
   bool full = false;                     // the workload at benchmark shapes too (default: the quick tier)
+  std::string python = "python3";        // whose torch the framework check probes
+  bool framework = true;                 // the framework check [framework] (harness/doctor/framework_check)
 };
 int doctor_command(const DoctorOptions& o);
 

@@ -33,7 +33,9 @@
 //    forced-jit-libraries] and the first-launch JIT cost per operator [jit-cost]. These passes run
 //    in worker processes, since the variables must be set before CUDA starts; they load every
 //    kernel and probe its image (cudaFuncGetAttributes) but do not repeat the correctness run,
-//    which the blocking pass did (so they take seconds, not the blocking pass's minutes).
+//    which the blocking pass did (so they take seconds, not the blocking pass's minutes). The
+//    user's framework (harness/doctor/framework_check): python3's (or --python's) torch through
+//    `archbench framework`'s probe at the quick tier [framework]; --no-framework skips it.
 //
 // Output: the environment manifest (archbench, build targets, toolkit, compiler, OS, container,
 // driver, kernel module, runtime, cuBLAS, cuDNN, devices, variables), the checklist, a summary
@@ -72,12 +74,17 @@
 #include "harness/device/nvml.hpp"
 #include "harness/util/cuda_libraries.hpp"
 #include "harness/doctor/build_layer.hpp"
+#include "harness/doctor/framework_check.hpp"
 #include "harness/doctor/checklist.hpp"
 #include "harness/doctor/hardware_layer.hpp"
 #include "harness/doctor/python_stack.hpp"
 #include "harness/doctor/report.hpp"
 #include "harness/doctor/runtime_layer.hpp"
 #include "harness/doctor/workload_layer.hpp"
+#include "harness/framework/framework_op.hpp"
+#include "harness/framework/probe_answer.hpp"
+#include "harness/ops/registry.hpp"
+#include "tools/archbench/framework_probe_runner.hpp"
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/result/result_json.hpp"
@@ -117,6 +124,35 @@ std::pair<int, std::string> exit_code_for(Diagnosis d) {
     case Diagnosis::Healthy: break;
   }
   return {kOk, "healthy"};
+}
+
+
+// The framework check: the probe at the quick tier over every framework op, judged as `archbench
+// framework` judges it. Returns the probe's answer for the JSON (null when there was none).
+nlohmann::json check_framework(const std::string& python, doctor::Checklist& checklist) {
+  doctor::FrameworkCheckInput in;
+  in.python = python;
+  FrameworkOptions fo;
+  fo.python = python;
+  fo.quick = true;
+  fo.steps = "none";
+  fo.timeout_s = 300;
+  nlohmann::json raw;
+  try {
+    const ProbeRun run = run_framework_probe(framework::framework_ops(registry().select("*", {})), fo);
+    if (run.outcome == ProbeRun::Outcome::Timeout) in.not_run = "it ran past its 300 s deadline";
+    if (run.outcome == ProbeRun::Outcome::NoInterpreter) in.not_run = "cannot run " + python;
+    if (in.not_run.empty()) {
+      raw = nlohmann::json::parse(run.text);
+      in.answer = framework::parse_probe_answer(raw);
+      for (const auto& op : in.answer.ops) in.verdicts.push_back(framework::judge_op(op));
+    }
+  } catch (const std::exception& e) {
+    in.not_run = std::string("its answer is unreadable: ") + e.what();
+    raw = nullptr;
+  }
+  doctor::check_framework(in, checklist);
+  return raw;
 }
 
 }  // namespace
@@ -238,6 +274,12 @@ int doctor_command(const DoctorOptions& o) {
     }
   }
 
+  nlohmann::json framework_answer;
+  if (env.usable() && o.framework) {
+    std::cerr << "archbench doctor: the framework check: " << o.python << "'s torch at the quick tier...\n";
+    framework_answer = check_framework(o.python, checklist);
+  }
+
   const auto [code, meaning] = exit_code_for(doctor::diagnose(checklist));
   const doctor::EnvironmentManifest manifest = doctor::environment_manifest(build, hw, rt);
   std::cout << "archbench doctor\n\n"
@@ -248,6 +290,7 @@ int doctor_command(const DoctorOptions& o) {
     j["build"] = build;
     j["environment"] = env;
     j["workload"] = workload;
+    j["framework"] = framework_answer;  // the probe's answer, null when the check did not run
     try {
       // Paths and kernel names are bytes from the system: never let one invalid UTF-8 byte lose the report.
       write_output(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");

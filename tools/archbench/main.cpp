@@ -228,6 +228,8 @@ int main(int argc, char** argv) {
   doctor_cmd->add_flag("-q,--quiet", doctor.quiet,
                        "no per-operator progress of the workload layer on stderr (default: as archbench run)");
   cli::value_name(doctor_cmd->add_option("--filter", doctor.filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)"), "GLOBS");
+  cli::value_name(doctor_cmd->add_option("--python", doctor.python, "the interpreter whose torch the framework check runs (default python3)"), "EXE");
+  doctor_cmd->add_flag("!--no-framework", doctor.framework, "skip the framework check (the user's torch at the quick tier)");
   doctor_cmd->add_flag("--full", doctor.full,
                        "the workload layer at the benchmark shapes too (default: the quick tier, check shapes only, "
                        "as archbench run --quick)");
