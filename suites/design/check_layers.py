@@ -19,11 +19,11 @@ ALLOWED = {
     "result": {"device", "manifest", "util"},
     "baseline": {"result", "util"},
     "run": {"result", "ops", "binary", "arch", "device", "manifest", "util"},
-    "report": {"baseline", "result", "util"},
+    "report": {"baseline", "result", "framework", "util"},
     "stack": {"binary", "arch", "util"},
     "framework": {"ops", "binary", "arch", "util"},
     "history": {"report", "baseline", "result", "util"},
-    "doctor": {"stack", "result", "binary", "arch", "device", "manifest", "util"},
+    "doctor": {"stack", "result", "framework", "binary", "arch", "device", "manifest", "util"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:harness|kernels|tools|suites)/[^"]+)"')
