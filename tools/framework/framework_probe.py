@@ -327,33 +327,40 @@ def median_noise(samples):
     return 1.2533 * ((q[2] - q[0]) / 1.349) / len(samples) ** 0.5 / med if med > 0 else 0.0
 
 
-def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
+def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us, batch=None):
     """archbench's method (docs/measurement.md): L2 flushed, the stream held while the host enqueues the
     events and the call, CUDA events, median; after min_samples, until the median's noise is under 0.5% or
-    budget_s of GPU time. Where the stream cannot be held (no driver entry point,
-    or a call that waits for the GPU: over 1 ms of host time per call), a GPU spin three times the
-    call's host time (>= 0.1 ms) stands in. Returns (median us, samples, median SM MHz, how held)."""
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    budget_s of GPU time. Up to 10 samples are enqueued behind one hold (as many as fit in its 20 ms),
+    so that the GPU runs them back to back as archbench's loop does: a power-bound kernel runs at the
+    clock it gets when the GPU is kept busy, not at the higher one a GPU idling between samples
+    allows. Where the stream cannot be held (no driver entry point, or a call that waits for the GPU:
+    over 1 ms of host time per call), each sample gets a GPU spin of three times the call's host time
+    (>= 0.1 ms) instead. Returns (median us, samples, median SM MHz, how held)."""
     hold = HOLD if HOLD is not None and HOLD.ok and host_us < 1000 else None
+    if batch is None:
+        batch = max(1, min(10, int(10_000 / (host_us + 30)))) if hold is not None else 1
+    pairs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(batch)]
     spin_cycles = int(max(0.1, 3e-3 * host_us) * 2.0e6)  # ms at ~2 GHz, what the spin counts in
     samples, clocks, spent = [], [], 0.0
     while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000 and median_noise(samples) >= 0.005):
-        flush.zero_()
         held = hold is not None and hold.hold(torch)
-        if not held:
-            torch.cuda._sleep(spin_cycles)
-        start.record()
-        fn()
-        stop.record()
+        for start, stop in pairs:
+            flush.zero_()
+            if not held:
+                torch.cuda._sleep(spin_cycles)
+            start.record()
+            fn()
+            stop.record()
         if held:
             hold.release()
-        stop.synchronize()
-        ms = start.elapsed_time(stop)
-        samples.append(ms * 1e3)
+        pairs[-1][1].synchronize()
+        for start, stop in pairs:
+            ms = start.elapsed_time(stop)
+            samples.append(ms * 1e3)
+            spent += ms * 1e-3 + 50e-6
         mhz = CLOCK.sm_mhz() if CLOCK is not None else None
         if mhz:
             clocks.append(mhz)
-        spent += ms * 1e-3 + 50e-6
     return (statistics.median(samples), len(samples), (statistics.median(clocks) if clocks else None),
             "held" if hold is not None and hold.ok else "spin")
 
