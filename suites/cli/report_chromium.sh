@@ -28,6 +28,17 @@ die() { echo "FAIL: $*"; fail=1; }
 "$archbench" framework --answer "$2/framework/framework_h200_steps_plugin.json" --html "$work/framework_steps.html" > /dev/null
 [ $? -eq 1 ] || die "framework --html (steps) did not exit 1"
 
+# archbench history check --html: the trend page of the 13 H200 runs (six layernorm operators stepped at run 9).
+# A build without SQLite has no store: the page is left out, and the test says so.
+pages=(report report_h100 fleet/fleet framework framework_steps)
+if "$archbench" history add "$2"/history_h200/run_*.json --store "$work/history.sqlite" > "$work/history_add.txt" 2>&1; then
+  "$archbench" history check --store "$work/history.sqlite" --html "$work/trend.html" > /dev/null
+  [ $? -eq 1 ] || die "history check --html did not exit 1"
+  pages+=(trend)
+else
+  echo "note: no trend page: $(cat "$work/history_add.txt")"
+fi
+
 # Loads a page, writes its DOM to $2.dom and Chromium's log to $2.log; prints the console errors.
 console_errors() {
   timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 --dump-dom "file://$1" > "$2.dom" 2> "$2.log"
@@ -42,7 +53,7 @@ if [ -z "$(console_errors "$work/control.html" "$work/control")" ]; then
   die "the control page's console error was not seen; Chromium's log cannot be checked ($work/control.log)"
 fi
 
-for page in report report_h100 fleet/fleet framework framework_steps; do
+for page in "${pages[@]}"; do
   errors="$(console_errors "$work/$page.html" "$work/$page")"
   [ -z "$errors" ] || die "$page.html: console errors: $errors"
   grep -q '<svg\|<table' "$work/$page.dom" || die "$page.html: the DOM holds no chart or table"
@@ -55,6 +66,9 @@ grep -q 'class="bars"' "$work/framework.dom" && grep -q 'default-slower' "$work/
   || die "framework.html: no backend chart or finding"
 grep -q 'archbench_example_scale2_80.so' "$work/framework_steps.dom" && grep -q 'cuda_graph' "$work/framework_steps.dom" \
   || die "framework_steps.html: the plug-in's file or the steps' fixes are missing"
+if [ -f "$work/trend.html" ]; then
+  [ "$(grep -o 'class="trend"' "$work/trend.dom" | wc -l)" -eq 6 ] || die "trend.html: not 6 trend charts"
+fi
 
 shot() {
   timeout 120 "$browser" "${flags[@]}" --window-size="$2" --screenshot="$3" "file://$1" > "$3.log" 2>&1
@@ -63,6 +77,7 @@ shot() {
 shot "$work/report.html" 1400,3200 "$work/report.png"
 shot "$work/fleet/fleet.html" 1400,1400 "$work/fleet.png"
 shot "$work/framework.html" 1300,2400 "$work/framework.png"
+[ -f "$work/trend.html" ] && shot "$work/trend.html" 900,1400 "$work/trend.png"
 if command -v python3 >/dev/null 2>&1; then
   # sass green (heat map), f32 blue and f16 orange (bars): the charts were drawn.
   python3 "$here/png_colors.py" "$work/report.png" '#7bc98f' '#4e79a7' '#f28e2b' || die "report.png does not show the charts"
@@ -70,6 +85,9 @@ if command -v python3 >/dev/null 2>&1; then
   python3 "$here/png_colors.py" "$work/fleet.png" '#c7ecd0' '#f7c1c1' || die "fleet.png does not show the matrix"
   # the default dispatch blue, the fastest backend green, the other backends grey.
   python3 "$here/png_colors.py" "$work/framework.png" '#4e79a7' '#59a14f' '#bab0ac' || die "framework.png does not show the bars"
+  # the series blue, the segment medians green, the step red.
+  [ ! -f "$work/trend.html" ] || python3 "$here/png_colors.py" "$work/trend.png" '#4e79a7' '#59a14f' '#b3261e' \
+    || die "trend.png does not show the series"
 else
   for png in report fleet; do
     [ "$(stat -c %s "$work/$png.png")" -gt 20000 ] || die "$png.png is too small to hold the charts"

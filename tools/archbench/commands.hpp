@@ -60,6 +60,7 @@ struct HistoryOptions {
   double min_step = 0.03;           // check: the smallest step that counts
   std::string json_path;
   std::string markdown_path;        // check: a Markdown summary for a CI job page
+  std::string html_path;            // check: the trend page (harness/history/trend_page.hpp)
 };
 int history_command(const HistoryOptions& o);
 

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "harness/history/history_check.hpp"
+#include "harness/history/trend_page.hpp"
 #include "harness/history/history_store.hpp"
 #include "harness/report/stored_run.hpp"
 #include "harness/util/text_wrap.hpp"
@@ -79,6 +80,7 @@ int history_command(const HistoryOptions& o) {
       write_output(o.json_path, nlohmann::json{{"schema", "archbench.history.check"}, {"schema_version", 1},
                                                {"steps", js}, {"regressions", regressions}}.dump(2) + "\n");
     }
+    if (!o.html_path.empty()) write_output(o.html_path, history::trend_page(store, steps, history::store_label(o.store)));
     if (!o.markdown_path.empty()) {  // a CI job summary: one table row per step, regressions first
       auto cell = [](std::string t) {
         for (size_t at = t.find('|'); at != std::string::npos; at = t.find('|', at + 2)) t.replace(at, 1, "\\|");

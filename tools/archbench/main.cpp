@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   history_check->add_option("--min-step", hist.min_step, "the smallest step that counts (default 0.03 = 3%)");
   history_check->add_option("--json", hist.json_path, "write the steps (schema archbench.history.check v1); - for stdout");
   history_check->add_option("--markdown", hist.markdown_path, "write a Markdown summary (for a CI job summary)");
+  cli::value_name(history_check->add_option("--html", hist.html_path,
+                                            "write the trend page: each stepped series with its change points"), "FILE");
   for (auto* c : {history_add, history_merge, history_list, history_check}) {
     c->add_option("--store", hist.store, "the store (SQLite file; default archbench-history.sqlite)");
   }
