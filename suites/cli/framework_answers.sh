@@ -19,6 +19,8 @@ expect 0 "the full H200 answer" -- "$archbench" framework --answer "$fixtures/fr
 [ "$(count ' layout-conversion: ')" -eq 9 ] || { echo "FAIL: layout-conversion findings: $(count ' layout-conversion: ')"; fails=$((fails + 1)); }
 [ "$(count ' default-slower: ')" -eq 0 ] || { echo "FAIL: default-slower in the full answer"; fails=$((fails + 1)); }
 grep -q "summary: 90 framework op(s)" "$work/out.txt" || { echo "FAIL: not 90 ops"; fails=$((fails + 1)); }
+grep -q "^extension attention: xformers not installed; flash_attn not installed; sageattention not installed" "$work/out.txt" \
+  || { echo "FAIL: the extension packages' line"; fails=$((fails + 1)); }
 awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/out.txt" || { echo "FAIL: wider than 120 columns"; fails=$((fails + 1)); }
 # The answer with verdicts, judged again, says the same.
 cp "$work/out.txt" "$work/first.txt"
