@@ -85,11 +85,24 @@ std::string regressions(const StoredDevice& d, const DeviceResults* baseline, co
                         escape(r.id), escape(what_failed(r)));
   }
   if (baseline != nullptr) {
+    // Operators of the baseline that this run lacks are one row, after the real changes, as in
+    // `archbench compare`: a partial run would otherwise bury them under a row per operator.
+    size_t absent = 0;
     for (const auto& c : compare_results(*baseline, d.results, th)) {
       if (!c.regression()) continue;
       ++n;
+      if (c.change == Change::Absent) {
+        ++absent;
+        continue;
+      }
       rows += fmt::format("<tr><td class=\"mono\">{}</td><td class=\"regression\">{}</td><td>{}</td></tr>\n", escape(c.id),
                           escape(std::string(change_name(c.change))), escape(c.detail));
+    }
+    if (absent > 0) {
+      rows += fmt::format("<tr><td>{} operator(s)</td><td class=\"regression\">absent</td><td>in the baseline, not in this "
+                          "run: each a regression. A run of part of the registry is judged against the same part with "
+                          "<code>archbench compare --filter</code>; <code>--json</code> lists them</td></tr>\n",
+                          absent);
     }
   }
   std::string s = "<h2 id=\"regressions\">Regressions and failures</h2>\n";

@@ -131,6 +131,22 @@ TEST(HtmlRunReport, H200FixtureHasEveryOperatorAndSection) {
   EXPECT_EQ(page.find("https://"), std::string::npos);
 }
 
+// A partial run against the full baseline: the operators it lacks are one row after the real
+// changes, not one row each.
+TEST(HtmlRunReport, APartialRunsAbsentOperatorsAreOneRow) {
+  StoredRun run = load_stored_run(kFleet + "results_h200.json");
+  auto& ops = run.devices[0].results.operators;
+  const size_t all = ops.size();
+  ops.resize(5);
+  html::RunReportInputs in;
+  in.run = &run;
+  in.baselines[run.devices[0].results.key] = load_baseline(kFleet + "baselines/nvidia-h200-cc90-140g.json");
+  const std::string page = html::run_report_page(in);
+  EXPECT_EQ(count(page, "<td class=\"regression\">absent</td>"), 1u);
+  EXPECT_NE(page.find(std::to_string(all - 5) + " operator(s)</td>"), std::string::npos);
+  EXPECT_NE(page.find("archbench compare --filter"), std::string::npos);
+}
+
 // A run file written before the run recorded its path choices loads without them and shows no
 // such section; with them, one row per family and dtype.
 TEST(HtmlRunReport, WhichPathRunsWhenTheRunRecordedIt) {
