@@ -530,13 +530,19 @@ def main():
                                                  int(req.get("seed", 1)) + i, req.get("disable_sdpa_backends", [])))
             torch.cuda.empty_cache()
         ANSWER["ops"].append(entry)
-        sys.stderr.write("\rframework probe: %d of %d ops" % (i + 1, len(work)))
+        # One line rewritten on a terminal; in a log (CI, the doctor's), a line per 10 ops and the last.
+        if sys.stderr.isatty():
+            sys.stderr.write("\rframework probe: %d of %d ops" % (i + 1, len(work)))
+        elif (i + 1) % 10 == 0 or i + 1 == len(work):
+            sys.stderr.write("framework probe: %d of %d ops\n" % (i + 1, len(work)))
         sys.stderr.flush()
     if req.get("steps"):
         import denoiser_steps
-        sys.stderr.write("\n")
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")
         ANSWER["steps"] = denoiser_steps.run_steps(torch, req["steps"], quick, kernel_names)
-    sys.stderr.write("\n")
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
     ANSWER["seconds"] = time.perf_counter() - t_start
     ANSWER["phase_seconds"] = {k: round(v, 2) for k, v in PHASE_SECONDS.items()}
     ANSWER["loaded_libraries"] = [p for p in loaded_libraries() if "torch" in p or "nvidia" in p or "cuda" in p]
