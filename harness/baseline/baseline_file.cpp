@@ -200,6 +200,10 @@ void save_baseline(const std::string& path, const DeviceResults& d) {
   write_file_atomically(path, j.dump(1) + "\n");
 }
 
+std::string baseline_path_in(const std::string& dir, const std::string& device_key) {
+  return (std::filesystem::path(dir) / (device_key + ".json")).string();
+}
+
 std::string build_difference(const json& a, const json& b) {
   std::string diff;
   for (const char* field : {"arch_list", "sass", "ptx", "nvcc"}) {

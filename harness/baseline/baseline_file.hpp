@@ -49,6 +49,9 @@ struct DeviceResults {
 [[nodiscard]] DeviceResults merge_runs(const std::vector<DeviceResults>& runs);
 
 [[nodiscard]] DeviceResults load_baseline(const std::string& path);
+// Where a directory of baselines keeps the one of a device key: `<dir>/<device-key>.json`. The one
+// naming rule that update, compare, report and merge share.
+[[nodiscard]] std::string baseline_path_in(const std::string& dir, const std::string& device_key);
 void save_baseline(const std::string& path, const DeviceResults& d);
 
 // The parts of two build manifests that decide which images exist: arch list and targets, nvcc.

@@ -83,7 +83,7 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
   int rc = kOk;
   for (size_t i = 0; i < devices.size(); ++i) {
     const DeviceResults& d = devices[i];
-    const std::string path = o.out.empty() ? (std::filesystem::path(o.dir) / (d.key + ".json")).string() : o.out;
+    const std::string path = o.out.empty() ? baseline_path_in(o.dir, d.key) : o.out;
     if (std::filesystem::exists(path) && !o.force) {
       try {
         const DeviceResults old = load_baseline(path);
@@ -307,7 +307,7 @@ int compare_command(const CompareOptions& o) {
     for (const auto& d : results) {
       std::string path = o.baseline;
       if (std::filesystem::is_directory(o.baseline)) {  // a directory of <device-key>.json: pick this device's
-        path = (std::filesystem::path(o.baseline) / (d.key + ".json")).string();
+        path = baseline_path_in(o.baseline, d.key);
         if (!std::filesystem::exists(path)) {
           std::cerr << "archbench compare: no baseline for " << d.key << " (device " << d.device.value("index", 0)
                     << ") in " << o.baseline << " (make one with archbench baseline update)\n";

@@ -25,7 +25,7 @@ int merge_command(const MergeOptions& o) {
       if (!std::filesystem::is_directory(o.baselines)) throw StoredFileError("--baselines " + o.baselines + " is not a directory");
       for (const auto& run : runs) {
         for (const auto& d : run.devices) {
-          const auto path = (std::filesystem::path(o.baselines) / (d.results.key + ".json")).string();
+          const auto path = baseline_path_in(o.baselines, d.results.key);
           if (baselines.contains(d.results.key) || !std::filesystem::exists(path)) continue;
           baselines[d.results.key] = FleetBaseline{path, load_baseline(path)};
         }

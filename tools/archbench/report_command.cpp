@@ -19,8 +19,8 @@ int report_command(const ReportOptions& o) {
     if (!o.baseline.empty()) {
       if (std::filesystem::is_directory(o.baseline)) {
         for (const auto& d : run.devices) {
-          const auto path = std::filesystem::path(o.baseline) / (d.results.key + ".json");
-          if (std::filesystem::exists(path)) in.baselines[d.results.key] = load_baseline(path.string());
+          const auto path = baseline_path_in(o.baseline, d.results.key);
+          if (std::filesystem::exists(path)) in.baselines[d.results.key] = load_baseline(path);
         }
       } else {
         DeviceResults b = load_baseline(o.baseline);
