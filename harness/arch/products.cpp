@@ -133,7 +133,8 @@ CudaVersion parse_driver(std::string_view text) {
   auto r = std::from_chars(s.data(), s.data() + s.size(), n);
   if (r.ec == std::errc{} && r.ptr == s.data() + s.size()) {
     if (n >= 10000) return CudaVersion{n};                                   // "12080"
-    if (auto v = cuda_of_driver_branch(n); v && n >= 300) return *v;        // "580"
+    // "580": a branch has three digits; "5800" is neither a branch nor a version (a typo, not 13.x).
+    if (auto v = cuda_of_driver_branch(n); v && n >= 300 && n <= 999) return *v;
   }
   throw std::invalid_argument("cannot read driver '" + std::string(text) +
                               "': give a CUDA version (12.8 or 12080) or a driver branch (580, r570)");

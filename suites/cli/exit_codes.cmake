@@ -7,6 +7,10 @@ expect_exit(0 list)
 expect_exit(2 list --filter "nosuch/*")
 expect_exit(2 run --dtype f8)
 expect_exit(2 run --no-such-option)
+expect_exit(2 nosuch)
+expect_exit(2 nosuch --help)                                  # an unknown command, not the top-level help
+expect_exit(0 scan --help)
+expect_exit(2 scan "${WORK_DIR}" --device "H100@5800")         # 5800 is no driver branch (580 is)
 expect_exit(2 run --filter "nosuch/*")
 expect_exit(2 run --cuda-graph bogus)                         # off | auto | all
 string(FIND "${last_err}" "--cuda-graph" pos)

@@ -239,6 +239,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    // "archbench nosuch --help": an unknown command, not a request for the top-level help.
+    if (argc > 1 && argv[1][0] != '-') {
+      try {
+        (void)app.get_subcommand(argv[1]);
+      } catch (const CLI::OptionNotFound&) {
+        std::cerr << text::wrap_text("archbench: " + cli::leftover_message(app, {argv[1]}).value_or("unknown command") + "\n")
+                  << "(`archbench --help` lists the commands)\n";
+        return cli::kUsage;
+      }
+    }
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);

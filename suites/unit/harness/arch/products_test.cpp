@@ -114,6 +114,8 @@ TEST(DriverSpec, BranchesMapToTheirCudaVersion) {
   EXPECT_EQ(parse_driver("560").str(), "12.6");
   EXPECT_EQ(parse_driver("12.4").str(), "12.4");
   EXPECT_EQ(parse_driver("13000").str(), "13.0");
+  EXPECT_THROW((void)parse_driver("5800"), std::invalid_argument);  // a typo of 580, not a newer driver
+  EXPECT_THROW((void)parse_driver("1000"), std::invalid_argument);
   EXPECT_THROW((void)parse_driver("200"), std::invalid_argument);
 }
 
