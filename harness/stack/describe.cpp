@@ -47,9 +47,18 @@ std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kern
     f.not_judged_why = "an entry of Triton's kernel cache, compiled for " + f.entries.front().target.name() +
                        ": on another device Triton compiles the kernel again (a cache miss, not a failure); a cache "
                        "keyed without the full compute capability once gave wrong results (vllm#41871)";
+  } else if (f.format == binary::FileFormat::Cubin && is_inductor_cache_entry(file.path())) {
+    f.not_judged_why = "an entry of TorchInductor's cache, compiled for " + f.entries.front().target.name() +
+                       ": torch.compile compiles it again for another device (a cache miss, not a failure); an "
+                       "AOTInductor package (.pt2) is the artefact that runs only where it was compiled";
   }
   if (kernels) f.kernels = file.kernels();
   return f;
+}
+
+bool is_inductor_cache_entry(const std::string& path) {
+  // TorchInductor's default cache is /tmp/torchinductor_<user>/ (TORCHINDUCTOR_CACHE_DIR moves it).
+  return path.find("/torchinductor_") != std::string::npos;
 }
 
 bool is_triton_cache_entry(const std::string& path) {

@@ -46,6 +46,8 @@ void read_source(const std::string& path, const ReadOptions& o, Inventory& inv, 
 
 // Whether a cubin at `path` is an entry of Triton's kernel cache.
 [[nodiscard]] bool is_triton_cache_entry(const std::string& path);
+// Whether a cubin lies in TorchInductor's cache (/tmp/torchinductor_<user>/...): listed, not judged.
+[[nodiscard]] bool is_inductor_cache_entry(const std::string& path);
 
 // What a binary holds, as an inventory file; nullopt for a file without device code.
 [[nodiscard]] std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kernels);

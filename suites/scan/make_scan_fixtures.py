@@ -181,6 +181,7 @@ def main():
     w("tritonsite/elsewhere/9c1e/triton_add.json",
       json.dumps({"name": "triton_add", "target": {"backend": "cuda", "arch": 90, "warp_size": 32}}).encode())
     w("tritonsite/lib/ext.so", b("ext_sm80.so"))
+    w("tritonsite/tmp/torchinductor_root/xy/cxyz1234.cubin", b("triton_add.cubin"))  # TorchInductor's cache, no JSON
 
     # The variant family, as a wheel alone and installed beside a torch for CUDA 13.0 or 12.6
     # (dist-info only: the framework's CUDA is read from its version).

@@ -239,6 +239,8 @@ def check_files(f):
     p, j = scan(f("tritonsite"), "--device", "8.0@580", want=0)
     triton = [n for n in j["not_judged"] if "Triton's kernel cache" in n and "sm_90" in n]
     check(len(triton) == 2 and [pk["name"] for pk in j["packages"]] == ["ext.so"], "triton cache: %s %s" % (j["not_judged"], j["packages"]))
+    inductor = [n for n in j["not_judged"] if "TorchInductor's cache" in n and "torchinductor_root" in n]
+    check(len(inductor) == 1, "TorchInductor's cache: %s" % j["not_judged"])
 
     # One library per CUDA runtime: the framework's CUDA picks the variant that loads.
     p, j = scan(f("famsite130"), "--device", "9.0@580", "--device", "8.0@580", want=1)
