@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   inspect_cmd->add_flag("--kernels", inspect.kernels, "list every kernel with its images (and verdicts)");
   cli::value_name(inspect_cmd->add_option("--filter", inspect.filter, "glob over kernel names (demangled or mangled)"), "GLOBS");
   cli::value_name(inspect_cmd->add_option("--json", inspect.json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1); - for stdout"), "FILE");
-  cli::value_name(inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)"), "DEVICE");
+  cli::value_name(inspect_cmd->add_option("--device", inspect.devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)")->allow_extra_args(false), "DEVICE");
   cli::value_name(inspect_cmd->add_option("--driver", inspect.driver, "driver for devices given without one: CUDA version (12.8) or branch (580)"), "VERSION");
   cli::value_name(inspect_cmd->add_option("--fleet", inspect.fleet_path, "JSON file listing devices (see docs/inspect.md)"), "FILE");
 
@@ -89,17 +89,19 @@ int main(int argc, char** argv) {
   scan_cmd->add_option("paths", scan.paths,
                        "directories (site-packages, venv, conda prefix, custom_nodes), wheels, container image archives "
                        "(docker save / OCI layout) or binaries; none: the environment of --python");
-  scan_cmd->add_option("--python", scan.python, "the interpreter whose environment to scan when no PATH is given (default python3)");
-  scan_cmd->add_option("--device", scan.devices,
-                       "judge for a device: CC (8.9), CC@driver (12.0@570), or a product (\"RTX 5090@570\"); repeatable; "
-                       "default: the GPUs present with their driver");
-  scan_cmd->add_option("--driver", scan.driver, "driver for devices given without one: CUDA version (12.8) or branch (570)");
-  scan_cmd->add_option("--fleet", scan.fleet_path, "JSON file listing devices (docs/inspect.md)");
+  cli::value_name(scan_cmd->add_option("--python", scan.python, "the interpreter whose environment to scan when no PATH is given (default python3)"), "EXE");
+  // One value per --device (repeat it for more), so that a path after it stays a path.
+  cli::value_name(scan_cmd->add_option("--device", scan.devices,
+                                       "judge for a device: CC (8.9), CC@driver (12.0@570), or a product (\"RTX 5090@570\"); "
+                                       "repeatable; default: the GPUs present with their driver")->allow_extra_args(false),
+                  "DEVICE");
+  cli::value_name(scan_cmd->add_option("--driver", scan.driver, "driver for devices given without one: CUDA version (12.8) or branch (570)"), "DRIVER");
+  cli::value_name(scan_cmd->add_option("--fleet", scan.fleet_path, "JSON file listing devices (docs/inspect.md)"), "FILE");
   scan_cmd->add_flag("--files", scan.files, "list every file with device code under its package");
   scan_cmd->add_flag("--kernels", scan.kernels, "name kernels (decompresses every image; slower) and judge kernel by kernel");
-  scan_cmd->add_option("--json", scan.json_path, "write the scan as JSON (schema archbench.scan v1); '-' for stdout");
-  scan_cmd->add_option("--markdown", scan.markdown_path, "write a Markdown summary (for a CI job summary)");
-  scan_cmd->add_option("--threads", scan.threads, "files read at once (default: one per hardware thread)");
+  cli::value_name(scan_cmd->add_option("--json", scan.json_path, "write the scan as JSON (schema archbench.scan v1); '-' for stdout"), "FILE");
+  cli::value_name(scan_cmd->add_option("--markdown", scan.markdown_path, "write a Markdown summary (for a CI job summary)"), "FILE");
+  cli::value_name(scan_cmd->add_option("--threads", scan.threads, "files read at once (default: one per hardware thread)"), "N");
   scan_cmd->add_flag("-q,--quiet", scan.quiet, "no progress on stderr");
 
   cli::HistoryOptions hist;
