@@ -8,6 +8,8 @@ expect_exit(2 list --filter "nosuch/*")
 expect_exit(2 run --dtype f8)
 expect_exit(2 run --no-such-option)
 expect_exit(2 nosuch)
+expect_exit(2 run --device "RTX 5090")                          # not an index: a usage error, GPU or not
+expect_exit(2 run --device "0,0")
 expect_exit(2 nosuch --help)                                  # an unknown command, not the top-level help
 expect_exit(0 scan --help)
 expect_exit(2 scan "${WORK_DIR}" --device "H100@5800")         # 5800 is no driver branch (580 is)

@@ -31,7 +31,9 @@ std::vector<int> parse_device_selection(std::string_view spec, int visible) {
     for (int i = 0; i < visible; ++i) out.push_back(i);
     return out;
   }
-  const std::string range = visible > 0 ? fmt::format("0 to {}", visible - 1) : std::string("none: no device is visible");
+  const std::string range = visible < 0    ? std::string("not known before CUDA starts")
+                            : visible > 0 ? fmt::format("0 to {}", visible - 1)
+                                          : std::string("none: no device is visible");
   auto bad = [&](const std::string& why) {
     return UsageError(fmt::format("--device '{}': {}; give 'all', an index or a comma-separated list (0,1) of CUDA "
                                   "device indices (visible: {})",
@@ -47,7 +49,7 @@ std::vector<int> parse_device_selection(std::string_view spec, int visible) {
     if (item.empty() || r.ec != std::errc{} || r.ptr != item.data() + item.size() || index < 0) {
       throw bad(item.empty() ? std::string("an empty item") : fmt::format("'{}' is not a device index", item));
     }
-    if (index >= visible) throw bad(fmt::format("device {} is not visible", index));
+    if (visible >= 0 && index >= visible) throw bad(fmt::format("device {} is not visible", index));
     if (std::ranges::find(out, index) != out.end()) throw bad(fmt::format("device {} is listed twice", index));
     out.push_back(index);
     start = end + 1;

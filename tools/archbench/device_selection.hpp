@@ -10,7 +10,7 @@
 namespace archbench::cli {
 
 // Indices in the order given; throws UsageError (selection.hpp) for anything else, naming the
-// visible device count.
+// visible device count. visible < 0: the syntax only (before CUDA starts; "all" is then empty).
 [[nodiscard]] std::vector<int> parse_device_selection(std::string_view spec, int visible);
 
 }  // namespace archbench::cli

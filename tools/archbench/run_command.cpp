@@ -99,6 +99,14 @@ int run_command(const RunOptions& o) {
     return kUsage;
   }
 
+  // A malformed --device is a usage error (exit 2) whether or not a GPU is there; which indices
+  // are visible is known once CUDA starts.
+  try {
+    (void)parse_device_selection(o.device, -1);
+  } catch (const UsageError& e) {
+    std::cerr << "archbench run: " << e.what() << "\n";
+    return kUsage;
+  }
   RunReport report;
   report.selection = selection_of(o.filter, o.dtypes, ops.size());
   report.build = build_manifest();

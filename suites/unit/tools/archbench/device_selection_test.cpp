@@ -19,6 +19,9 @@ TEST(DeviceSelection, IndexListAndAll) {
   EXPECT_EQ(parse_device_selection("all", 3), (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(parse_device_selection("ALL", 1), (std::vector<int>{0}));
   EXPECT_TRUE(parse_device_selection("all", 0).empty());
+  // The syntax alone, before CUDA starts: any index, a bad word still refused.
+  EXPECT_EQ(parse_device_selection("7", -1), (std::vector<int>{7}));
+  EXPECT_THROW((void)parse_device_selection("RTX 5090", -1), UsageError);
 }
 
 TEST(DeviceSelection, RejectsWhatItCannotRun) {
