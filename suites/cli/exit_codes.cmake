@@ -13,7 +13,7 @@ expect_exit(2 run --device "0,0")
 expect_exit(2 nosuch --help)                                  # an unknown command, not the top-level help
 expect_exit(0 scan --help)
 expect_exit(2 scan "${WORK_DIR}" --device "H100@5800")         # 5800 is no driver branch (580 is)
-expect_exit(0 inspect --device 9.0 "${ARCHBENCH}" --device 8.0)  # one value per --device: the file stays a file
+expect_exit(0 inspect --device 8.0 "${ARCHBENCH}" --device 8.6)  # one value per --device: the file stays a file
 expect_exit(2 run --filter "nosuch/*")
 expect_exit(2 run --cuda-graph bogus)                         # off | auto | all
 string(FIND "${last_err}" "--cuda-graph" pos)
