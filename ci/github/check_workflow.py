@@ -62,7 +62,8 @@ def check_parsed(wf, root):
                 need(os.path.exists(os.path.join(root, script)), f"{name}: calls {script}, which does not exist")
     need(len({a for _, a in names}) == len(names), f"artifact names repeat: {names}")
     runs = " ".join(str(s.get("run", "")) for j in jobs.values() for s in j.get("steps", []))
-    for what in ("gpu_leg.sh", "inspect_gate.sh", "merge.sh", "build.sh", "GITHUB_STEP_SUMMARY", "fleet_matrix.py"):
+    for what in ("gpu_leg.sh", "inspect_gate.sh", "merge.sh", "record_history.sh", "build.sh", "GITHUB_STEP_SUMMARY",
+                 "fleet_matrix.py"):
         need(what in runs, f"no step runs {what}")
 
 def check_text(text, root):

@@ -95,5 +95,25 @@ grep -q '### Legs' "$work/summary.md" || bad "no leg list in the job summary"
 mkdir -p "$work/nolegs"
 bash "$src/ci/github/merge.sh" "$archbench" "$work/nolegs" "$work/fleet2" "$work/summary2.md" > /dev/null 2>&1 \
   && bad "merge.sh with no results must fail"
+
+# The history step of the merge job: both legs recorded (a first night: nothing to step, exit 0), added again
+# idempotently; a third leg that recorded nothing fails the step, naming it. Skipped in a build without SQLite.
+if "$archbench" history list --store "$work/probe.sqlite" 2>&1 | grep -q "built without SQLite"; then
+  echo "note: no history step check: this archbench has no SQLite"
+else
+  rh="$src/ci/github/record_history.sh"
+  bash "$rh" "$archbench" "$work/legs" "$work/history.sqlite" "$work/history" "$work/summary.md" > "$work/rh.out" 2>&1 \
+    || { bad "record_history.sh"; cat "$work/rh.out"; }
+  grep -q "2 new run(s) of 2" "$work/rh.out" || bad "record_history.sh did not add both legs: $(cat "$work/rh.out")"
+  for f in history.json history.md trend.html; do [ -s "$work/history/$f" ] || bad "record_history.sh wrote no $f"; done
+  grep -q '## archbench history check' "$work/summary.md" || bad "no history check in the job summary"
+  mkdir -p "$work/legs/fleet-gpu-a100"
+  echo '{"label": "gpu-a100", "status": "no-device", "exit": 3, "message": "no usable GPU"}' > "$work/legs/fleet-gpu-a100/status.json"
+  bash "$rh" "$archbench" "$work/legs" "$work/history.sqlite" "$work/history" > "$work/rh2.out" 2>&1 \
+    && bad "a leg that recorded nothing must fail the history step"
+  grep -q "::error::leg fleet-gpu-a100 recorded nothing" "$work/rh2.out" || bad "the empty leg is not named: $(cat "$work/rh2.out")"
+  grep -q "0 new run(s) of 2" "$work/rh2.out" || bad "the other legs were not recorded (idempotently): $(cat "$work/rh2.out")"
+  rm -rf "$work/legs/fleet-gpu-a100"
+fi
 [ "$fail" -eq 0 ] && echo PASS
 exit "$fail"
