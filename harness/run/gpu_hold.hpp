@@ -1,7 +1,7 @@
 // Holds a stream's GPU work back until the host has enqueued a whole sample, as nvbench's blocking
 // kernel does. Without it the start event fires as soon as the GPU reaches it, and the host time
 // of the call being timed (a library's argument checks, heuristics, its launch) lands between the
-// events: on the H200 ~26 us of a 180 us cuBLASLt GEMM (docs/measurement.md).
+// events whenever it outlasts the work queued ahead (docs/measurement.md, "Timing").
 #pragma once
 
 #include <cuda_runtime.h>
