@@ -95,7 +95,9 @@ ProbeAnswer parse_probe_answer(const json& j) {
     return out;
   };
   if (const auto st = j.find("steps"); st != j.end() && st->is_object()) {
-    a.steps_status = text(*st, "status");
+    const std::string source = text(*st, "status");
+    if (const auto parsed = parse_name(kStepsSources, source)) a.steps_source = *parsed;
+    else throw std::runtime_error("steps.status is '" + source + "', not ok, composite or no-diffusers");
     a.steps_reason = text(*st, "reason");
     a.diffusers_version = text(*st, "diffusers");
     for (const auto& m : st->value("models", json::array())) {

@@ -91,6 +91,20 @@ struct DenoiserStep {
   std::vector<StepCall> calls;  // the framework calls archbench has ops for, by shape, longest first
 };
 
+// What the probe ran as denoiser steps.
+enum class StepsSource {
+  NotAsked,     // no step was asked for (--quick, --steps none)
+  Diffusers,    // the real models, built by diffusers
+  Composite,    // diffusers did not import: composites of the models' ops (tools/framework/composite_steps.py)
+  NoDiffusers,  // diffusers did not import and nothing ran (answers of probes before the composites)
+};
+inline constexpr auto kStepsSources = enum_names<StepsSource>({
+    {StepsSource::NotAsked, ""},
+    {StepsSource::Diffusers, "ok"},
+    {StepsSource::Composite, "composite"},
+    {StepsSource::NoDiffusers, "no-diffusers"},
+});
+
 struct ProbeAnswer {
   ProbeStatus status = ProbeStatus::ProbeError;
   std::string reason;
@@ -101,8 +115,8 @@ struct ProbeAnswer {
   std::vector<std::string> loaded_libraries;
   std::vector<std::string> disabled_sdpa_backends;
   double seconds = 0;
-  std::string steps_status;  // "ok", "no-diffusers", or empty when no step was asked for
-  std::string steps_reason, diffusers_version;
+  StepsSource steps_source = StepsSource::NotAsked;
+  std::string steps_reason, diffusers_version;  // why not diffusers (Composite, NoDiffusers); its version
   std::vector<DenoiserStep> steps;
 };
 

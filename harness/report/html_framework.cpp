@@ -98,9 +98,12 @@ std::string framework_page(const framework::ProbeAnswer& a, const std::vector<fr
   }
   if (!charts.empty()) b += "<h2>Backends, GPU time per call</h2>\n" + charts;
 
-  if (a.steps_status == "ok" && !a.steps.empty()) {
-    b += fmt::format("<h2>Denoiser steps (diffusers {}, published configs, random weights)</h2>\n",
-                     escape(a.diffusers_version));
+  const bool composite = a.steps_source == framework::StepsSource::Composite;
+  if ((a.steps_source == framework::StepsSource::Diffusers || composite) && !a.steps.empty()) {
+    b += composite ? "<h2>Denoiser steps: composites of each model's ops (torch.nn only, random weights)</h2>\n"
+                     "<p class=\"note\">" + escape(a.steps_reason) + "; pip install diffusers for the real models.</p>\n"
+                   : fmt::format("<h2>Denoiser steps (diffusers {}, published configs, random weights)</h2>\n",
+                                 escape(a.diffusers_version));
     b += "<table><tr><th>model</th><th>dtype</th><th>wall ms</th><th>GPU busy ms</th><th>launches</th>"
          "<th>error vs fp32</th></tr>\n";
     std::string fixes;
@@ -112,14 +115,14 @@ std::string framework_page(const framework::ProbeAnswer& a, const std::vector<fr
                        !d.ran ? "failed: " + escape(d.reason)
                               : d.nan ? std::string("NaN") : fmt::format("{:.1e}", d.rel_error_vs_fp32.value_or(NAN)));
       if (!d.ran || !d.wall_ms) continue;
-      std::vector<Bar> bars{{"as built", *d.wall_ms, std::nullopt, "#4e79a7", "the step as diffusers builds it"}};
+      std::vector<Bar> bars{{"as built", *d.wall_ms, std::nullopt, "#4e79a7", "the step as built"}};
       for (const auto& [fix, ms] : d.fixes_wall_ms) {
         if (ms) bars.push_back({fix, *ms, std::nullopt, *ms < *d.wall_ms * 0.95 ? "#59a14f" : "#bab0ac", fix});
       }
       fixes += fmt::format("<h3>{}: wall time per step with each fix</h3>\n", escape(d.model)) + svg_bar_chart(bars, " ms", 0);
     }
     b += "</table>\n" + fixes;
-  } else if (!a.steps_status.empty()) {
+  } else if (a.steps_source != framework::StepsSource::NotAsked) {
     b += "<h2>Denoiser steps</h2>\n<p class=\"note\">Not run: " + escape(a.steps_reason) + "</p>\n";
   }
   return page("archbench framework: " + a.device_name, b);

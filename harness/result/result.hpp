@@ -98,6 +98,10 @@ struct TimingResult {
   std::vector<unsigned> sm_mhz;
   std::vector<uint64_t> event_reasons;
   size_t throttled_samples = 0;  // samples taken under a power cap / thermal / hardware slowdown
+  // The wait for the GPU to leave its power cap before the warm-up (harness/run/power_settle.hpp),
+  // and whether it was still capped when the wait ended.
+  double settle_ms = 0;
+  bool settle_capped = false;
   double median_sm_mhz = 0;
   double median_cycles = 0;      // median time x median SM clock: comparable across clock drift
   double rel_noise = 0;          // standard error of the median / median

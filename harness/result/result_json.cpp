@@ -184,6 +184,8 @@ void to_json(json& j, const TimingResult& r) {
            {"graph_fallback", r.graph_fallback}};
   // Only when it happened: a run recorded before the timer held the stream reads back as written.
   if (!r.hold_fallback.empty()) j["hold_fallback"] = r.hold_fallback;
+  if (r.settle_ms > 0) j["settle_ms"] = r.settle_ms;  // the wait out of the power cap, when there was one
+  if (r.settle_capped) j["settle_capped"] = true;
   timing_fields(r, writer(j));
 }
 
@@ -197,6 +199,8 @@ void from_json(const json& j, TimingResult& r) {
   r.graph_batch = j.value("graph_batch", 0);
   r.graph_fallback = j.value("graph_fallback", std::string{});
   r.hold_fallback = j.value("hold_fallback", std::string{});  // absent before the timer held the stream
+  r.settle_ms = j.value("settle_ms", 0.0);  // absent before the timer waited out the power cap
+  r.settle_capped = j.value("settle_capped", false);
 }
 
 namespace {

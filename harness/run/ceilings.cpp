@@ -15,7 +15,7 @@ namespace archbench {
 namespace {
 
 
-double gemm_tflops_at(int n, DType math, cudaStream_t stream, size_t l2_bytes) {
+double gemm_tflops_at(int n, DType math, cudaStream_t stream, size_t l2_bytes, const std::string& uuid) {
   const DType storage = storage_dtype(math);
   const size_t n2 = static_cast<size_t>(n) * n;
   // Random (never zero) operands: zeros run measurably faster on tensor cores.
@@ -24,18 +24,18 @@ double gemm_tflops_at(int n, DType math, cudaStream_t stream, size_t l2_bytes) {
   auto launch = [&](cudaStream_t s) { cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), n, n, n, s); };
   TimerConfig cfg;
   cfg.max_seconds = 0.5;
+  cfg.device_uuid = uuid;  // each ceiling starts out of the power cap, as every operator does
   const TimingResult t = time_launches(launch, stream, cfg, l2_bytes);
   return 2.0 * n * n * n / (t.median_ms * 1e-3) / 1e12;
 }
 
-// The better of two square sizes: on the H200 cuBLAS bf16 measured ~685 TFLOP/s at 8192³ but
-// 720-790 at 4096³ (clock/power behaviour suspected, not verified), so one size alone
-// understates the ceiling.
-double gemm_tflops(DType math, cudaStream_t stream, size_t l2_bytes) {
-  return std::max(gemm_tflops_at(4096, math, stream, l2_bytes), gemm_tflops_at(8192, math, stream, l2_bytes));
+// The better of two square sizes: one size alone can understate the ceiling (8192³ samples are long
+// enough to bring the power cap on within the sampling).
+double gemm_tflops(DType math, cudaStream_t stream, size_t l2_bytes, const std::string& uuid) {
+  return std::max(gemm_tflops_at(4096, math, stream, l2_bytes, uuid), gemm_tflops_at(8192, math, stream, l2_bytes, uuid));
 }
 
-double copy_gbps(cudaStream_t stream, size_t l2_bytes) {
+double copy_gbps(cudaStream_t stream, size_t l2_bytes, const std::string& uuid) {
   const size_t bytes = size_t{1} << 30;  // 1 GiB each way: far beyond any L2
   DeviceBuffer src(bytes), dst(bytes);
   ARCHBENCH_CUDA_CHECK(cudaMemset(src.get(), 0x3c, bytes));
@@ -45,6 +45,7 @@ double copy_gbps(cudaStream_t stream, size_t l2_bytes) {
   };
   TimerConfig cfg;
   cfg.max_seconds = 0.3;
+  cfg.device_uuid = uuid;
   const TimingResult t = time_launches(launch, stream, cfg, l2_bytes);
   return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e-3) / 1e9;  // read + write
 }
@@ -57,13 +58,13 @@ std::string fmt1(double v) {
 
 }  // namespace
 
-Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes) {
+Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes, const std::string& device_uuid) {
   Ceilings c;
-  c.f32_tflops = gemm_tflops(DType::F32, stream, l2_bytes);
-  c.tf32_tflops = gemm_tflops(DType::TF32, stream, l2_bytes);
-  c.f16_tflops = gemm_tflops(DType::F16, stream, l2_bytes);
-  c.bf16_tflops = gemm_tflops(DType::BF16, stream, l2_bytes);
-  c.dram_gbps = copy_gbps(stream, l2_bytes);
+  c.f32_tflops = gemm_tflops(DType::F32, stream, l2_bytes, device_uuid);
+  c.tf32_tflops = gemm_tflops(DType::TF32, stream, l2_bytes, device_uuid);
+  c.f16_tflops = gemm_tflops(DType::F16, stream, l2_bytes, device_uuid);
+  c.bf16_tflops = gemm_tflops(DType::BF16, stream, l2_bytes, device_uuid);
+  c.dram_gbps = copy_gbps(stream, l2_bytes, device_uuid);
   try {
     c.timer_floor_ms = measure_timer_floor_ms(stream, l2_bytes);
   } catch (const CudaError&) {

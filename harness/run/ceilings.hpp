@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <cuda_runtime.h>
 
 #include "harness/ops/dtype.hpp"
@@ -13,7 +14,8 @@
 
 namespace archbench {
 
-[[nodiscard]] Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes);
+// device_uuid: NVML's, for the wait out of the power cap before each ceiling (empty: no wait).
+[[nodiscard]] Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes, const std::string& device_uuid);
 
 // Roofline bound for an operator of this math type: max(flops / peak, bytes / bandwidth).
 // Fills tflops, gbps, pct_of_ceiling and ceiling in `t`.

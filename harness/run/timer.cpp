@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/device/nvml.hpp"
+#include "harness/run/power_settle.hpp"
 
 
 namespace archbench {
@@ -56,11 +57,16 @@ double SampleTimer::sample_ms(const LaunchFn& launch, cudaStream_t stream) {
 
 TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const TimerConfig& cfg) {
   using clock = std::chrono::steady_clock;
+  TimingResult t;
+  t.cold_l2 = cfg.cold_l2;
+  if (!cfg.device_uuid.empty() && cfg.settle_seconds > 0) {
+    const PowerSettle settle = settle_power(cfg.device_uuid, cfg.settle_seconds);
+    t.settle_ms = settle.waited_ms;
+    t.settle_capped = settle.capped;
+  }
   const auto warm_until = clock::now() + std::chrono::duration<double>(cfg.warmup_seconds);
   for (int i = 0; i < 3 || clock::now() < warm_until; ++i) warm_up();
 
-  TimingResult t;
-  t.cold_l2 = cfg.cold_l2;
   const auto deadline = clock::now() + std::chrono::duration<double>(cfg.max_seconds);
   auto& nvml = Nvml::instance();
   for (int i = 0; i < cfg.max_samples; ++i) {

@@ -35,7 +35,10 @@ struct TimerConfig {
   int max_samples = 1000;
   double max_seconds = 1.0;      // time cap per operator (after min_samples)
   double target_noise = 0.005;   // stop once the median's standard error is below 0.5% of it
-  double warmup_seconds = 0.05;  // and at least 3 warm-up launches
+  // and at least 3 warm-up launches: short, because seconds of load put a power-bound kernel under the
+  // power cap (power_settle.hpp), which the warm-up would otherwise start
+  double warmup_seconds = 0.002;
+  double settle_seconds = 1.0;   // the longest wait for the GPU to leave its power cap (needs device_uuid)
   bool cold_l2 = true;
   std::string device_uuid;       // for NVML clocks per sample; empty = no clocks
   CudaGraphMode cuda_graph = CudaGraphMode::Off;  // read by time_operator (phases.cpp)
@@ -68,8 +71,8 @@ class SampleTimer {
   unsigned fill_ = 0;
 };
 
-// The sampling loop every timing mode shares: warm-up (at least 3 repetitions and
-// cfg.warmup_seconds), then samples until the median's noise target, the time cap or
+// The sampling loop every timing mode shares: the wait for the power cap to clear (settle_power),
+// warm-up (at least 3 repetitions and cfg.warmup_seconds), then samples until the median's noise target, the time cap or
 // max_samples, with NVML clocks after each sample; every sample kept, then summarized. Sets
 // cold_l2 from cfg; the mode is the caller's to set.
 [[nodiscard]] TimingResult time_samples(const WarmUpFn& warm_up, const SampleFn& sample, const TimerConfig& cfg);

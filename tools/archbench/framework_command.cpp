@@ -273,12 +273,18 @@ int framework_command(const FrameworkOptions& o) {
     }
   }
   json out_steps = json::array();
-  if (!a.steps_status.empty()) {
-    if (a.steps_status != "ok") {
-      std::cout << "\n" << text::wrap_text(fmt::format("denoiser steps: not run ({}){}\n", a.steps_reason,
-                                                      a.steps_status == "no-diffusers" ? "; pip install diffusers to run them" : ""));
+  if (a.steps_source != framework::StepsSource::NotAsked) {
+    if (a.steps_source == framework::StepsSource::NoDiffusers) {
+      std::cout << "\n" << text::wrap_text(fmt::format("denoiser steps: not run ({}); pip install diffusers to run them\n",
+                                                      a.steps_reason));
     } else {
-      std::cout << "\n" << fmt::format("denoiser steps (diffusers {}, published configs, random weights):\n", a.diffusers_version);
+      std::cout << "\n"
+                << text::wrap_text(a.steps_source == framework::StepsSource::Diffusers
+                                       ? fmt::format("denoiser steps (diffusers {}, published configs, random weights):\n",
+                                                     a.diffusers_version)
+                                       : fmt::format("denoiser steps, composites of each model's ops at its shapes (torch.nn "
+                                                     "only, random weights; {}; pip install diffusers for the real "
+                                                     "models):\n", a.steps_reason));
       text::Table steps({{"model"}, {"dtype"}, {"params", true}, {"build s", true}, {"wall ms", true}, {"GPU busy ms", true},
                          {"launches", true}, {"err vs fp32"}, {"best fix (wall ms)"}});
       std::vector<std::string> lines;

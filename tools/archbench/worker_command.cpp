@@ -50,7 +50,7 @@ int worker_command(const WorkerOptions& o) {
   cfg.device_uuid = dev.uuid;
   if (o.phase == Phase::Time) {
     CudaStream stream;
-    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes));
+    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid);
     append_line(o.out_path, nlohmann::json{{"type", "ceilings"}, {"ceilings", *ceilings}}.dump());
   }
   for (const auto& id : ids) {

@@ -1,6 +1,6 @@
 """One denoiser step of the real models, the field guides' fourth layer: SD1.5's and SDXL's UNets, SD3-medium's
 MMDiT and Flux's DiT, built by diffusers from their published configs with random weights (nothing downloaded),
-on the GPU. Per step: wall and GPU-busy time, kernel launches, time per kernel (archbench maps names to backend
+on the GPU; without diffusers, composites of the same ops (composite_steps.py). Per step: wall and GPU-busy time, kernel launches, time per kernel (archbench maps names to backend
 families), a NaN check, the low-precision output's error against the same weights in fp32, and the measured
 effect of fixes a user can apply without new hardware (channels_last, another attention backend, CUDA-graph
 capture). Imported by framework_probe.py when the request asks for steps and diffusers imports."""
@@ -122,9 +122,10 @@ STEP_OPS = {"aten::conv2d": "conv2d", "aten::linear": "linear", "aten::scaled_do
             "aten::silu": "silu", "aten::gelu": "gelu"}
 
 
-def launches_and_ops(torch, step):
-    """One profiled step: the kernel launches, and the GPU time of each framework call archbench has an op
-    for, grouped by its input shapes (and stride, for conv2d), so that archbench can name its op ids."""
+def profile_step(torch, step, kernel_times):
+    """One profiled step: the time per kernel, the kernel launches, and the GPU time of each framework call
+    archbench has an op for, grouped by its input shapes (and stride, for conv2d), so that archbench can
+    name its op ids."""
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
         step()
@@ -152,40 +153,54 @@ def launches_and_ops(torch, step):
     ops = sorted(groups.values(), key=lambda g: -g["us"])
     for g in ops:
         g["us"] = round(g["us"], 3)
-    return launches, ops
+    return kernel_times(events), launches, ops
 
 
-def run_steps(torch, names, quick, kernel_names):
+def run_steps(torch, names, quick, kernel_times):
+    """The real models when diffusers imports; otherwise composites of their ops (composite_steps.py),
+    said so in the answer's status and reason."""
     try:
         import diffusers
+        out = {"status": "ok", "diffusers": diffusers.__version__, "models": []}
+        table = {n: dict(spec, build=lambda spec=spec: getattr(diffusers, spec["cls"])(**spec["config"]))
+                 for n, spec in MODELS.items()}
     except Exception as e:
-        return {"status": "no-diffusers", "reason": "import diffusers failed: %s" % str(e).splitlines()[0][:200]}
-    out = {"status": "ok", "diffusers": diffusers.__version__, "models": []}
+        import composite_steps
+        out = {"status": "composite", "models": [],
+               "reason": "import diffusers failed: %s" % (str(e).splitlines() or [type(e).__name__])[0][:200]}
+        table = composite_steps.MODELS
     for name in names:
-        spec = MODELS.get(name)
+        spec = table.get(name)
         if spec is None:
             out["models"].append({"model": name, "status": "failed", "reason": "unknown model"})
             continue
-        out["models"].append(run_one(torch, diffusers, name, spec, quick, kernel_names))
+        out["models"].append(run_one(torch, name, spec, quick, kernel_times))
         torch.cuda.empty_cache()
     return out
 
 
-def run_one(torch, diffusers, name, spec, quick, kernel_names):
-    r = {"model": name, "dtype": spec["dtype"]}
+def run_one(torch, name, spec, quick, kernel_times):
+    r = {"model": name, "dtype": spec["dtype"], "phase_s": {}}
     low = getattr(torch, spec["dtype"])
     t0 = time.perf_counter()
+    mark = [t0]
+
+    def lap(what):  # where a step's seconds go (the <= 10 s target includes the build)
+        now = time.perf_counter()
+        r["phase_s"][what] = round(now - mark[0], 3)
+        mark[0] = now
     try:
         gen = torch.Generator(device="cuda")
         gen.manual_seed(0)
 
         def tensor(shape, dtype):
             return torch.randn(shape, device="cuda", generator=gen, dtype=torch.float32).to(dtype or torch.float32)
-        cls = getattr(diffusers, spec["cls"])
         with torch.device("cuda"):
-            model = cls(**spec["config"]).eval()  # random weights, fp32, built on the GPU
+            model = spec["build"]().eval()  # random weights, fp32, built on the GPU
         r["parameters"] = sum(p.numel() for p in model.parameters())
         inputs32 = spec["inputs"](tensor, torch.float32)
+        torch.cuda.synchronize()
+        lap("build")
 
         def cast(v, dtype):
             if isinstance(v, dict):
@@ -193,22 +208,26 @@ def run_one(torch, diffusers, name, spec, quick, kernel_names):
             return v.to(dtype) if hasattr(v, "is_floating_point") and v.is_floating_point() and v.dim() > 1 else v
         with torch.no_grad():
             ref = first_tensor(model(**inputs32)).float()
+            torch.cuda.synchronize()
+            lap("fp32_step")
             model.to(low)
             inputs = {k: cast(v, low) for k, v in inputs32.items()}
             step = lambda: model(**inputs)
             got = first_tensor(step()).float()
             torch.cuda.synchronize()
+            lap("first_step")
             r["build_s"] = time.perf_counter() - t0
             r["nan"] = bool(torch.isnan(got).any().item())
             r["rel_error_vs_fp32"] = (torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref)).item()
             del ref, got
-            r["kernels"] = kernel_names(torch, step)
             r["launches"] = None
             try:
-                r["launches"], r["ops"] = launches_and_ops(torch, step)
+                r["kernels"], r["launches"], r["ops"] = profile_step(torch, step, kernel_times)
             except Exception as e:
-                r.setdefault("notes", []).append("op shapes: %s" % (str(e).splitlines() or [type(e).__name__])[0][:120])
+                r["kernels"] = []
+                r.setdefault("notes", []).append("profile: %s" % (str(e).splitlines() or [type(e).__name__])[0][:120])
             r["gpu_busy_ms"] = sum(k["us"] for k in r["kernels"]) / 1e3
+            lap("profile")
             if not quick:
                 for _ in range(2):
                     step()
@@ -239,6 +258,7 @@ def run_one(torch, diffusers, name, spec, quick, kernel_names):
                     fixes["cuda_graph"] = None
                     r.setdefault("notes", []).append("cuda graph: %s" % str(e).splitlines()[0][:120])
                 r["fixes_wall_ms"] = fixes
+                lap("time_and_fixes")
         r["status"] = "ran"
     except Exception as e:
         r.update(status="failed", reason=(str(e).strip().splitlines() or [type(e).__name__])[0][:300])
