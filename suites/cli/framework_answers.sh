@@ -42,6 +42,20 @@ done
 grep -q "^sd15-unet .*cuda_graph" "$work/out.txt" || { echo "FAIL: SD1.5's best fix"; fails=$((fails + 1)); }
 awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/out.txt" || { echo "FAIL: steps wider than 120 columns"; fails=$((fails + 1)); }
 
+# Without diffusers (the H200's venv as shipped): composites of the four models' ops ran, and the report says so.
+expect 0 "composite steps" -- "$archbench" framework --answer "$fixtures/framework_h200_composite.json" --html "$work/composite.html"
+grep -q "composites of each model's ops at its shapes" "$work/out.txt" || { echo "FAIL: composites not said"; fails=$((fails + 1)); }
+grep -q "pip install diffusers for the real models" "$work/out.txt" || { echo "FAIL: no fix for the composites"; fails=$((fails + 1)); }
+for m in sd15-unet sdxl-unet sd3-mmdit flux-dit; do
+  grep -q "^$m " "$work/out.txt" || { echo "FAIL: composite step $m missing"; fails=$((fails + 1)); }
+done
+grep -q "Denoiser steps: composites" "$work/composite.html" || { echo "FAIL: composites not on the page"; fails=$((fails + 1)); }
+awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$work/out.txt" || { echo "FAIL: composites wider than 120 columns"; fails=$((fails + 1)); }
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); a["steps"]["status"]="maybe"; json.dump(a,open(sys.argv[2],"w"))' \
+  "$fixtures/framework_h200_composite.json" "$work/bad_steps.json"
+expect 5 "an unknown steps status" -- "$archbench" framework --answer "$work/bad_steps.json"
+grep -q "steps.status is 'maybe'" "$work/err.txt" || { echo "FAIL: no reason for the steps status"; fails=$((fails + 1)); }
+
 # The gate: two full runs on the H200 (separate leases) against each other find nothing; the forced
 # fallback against the full run is 16 backend changes and 16 slowdowns.
 expect 0 "A/A: two H200 runs" -- "$archbench" framework --answer "$fixtures/framework_h200_full.json" --baseline "$fixtures/framework_h200_full_earlier.json"

@@ -351,14 +351,15 @@ def median_noise(samples):
     return 1.2533 * ((q[2] - q[0]) / 1.349) / len(samples) ** 0.5 / med if med > 0 else 0.0
 
 
-def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us, batch=None):
+def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us):
     """archbench's method (docs/measurement.md): the wait out of the power cap, a short warm-up (3 calls
-    and 2 ms), then samples: L2 flushed, the stream held while the host enqueues the events and the
-    call, CUDA events, median; after min_samples, until the median's noise is under 0.5% or budget_s of
-    GPU time. Up to 10 samples are enqueued behind one hold (as many as fit in its 20 ms). Where the
-    stream cannot be held (no driver entry point, or a call that waits for the GPU: over 1 ms of host
-    time per call), each sample gets a GPU spin of three times the call's host time (>= 0.1 ms)
-    instead. Returns (median us, samples, median SM MHz, how held)."""
+    and 2 ms), then one sample at a time: L2 flushed, the stream held while the host enqueues the events
+    and the call, CUDA events, synchronized; the median, after min_samples, once its noise is under 0.5%
+    or budget_s of GPU time. (Ten samples back to back behind one hold read 0.4-0.5 us more on 9-17 us
+    kernels on the H200 than one at a time, the way archbench samples.) Where the stream cannot be held
+    (no driver entry point, or a call that waits for the GPU: over 1 ms of host time per call), each
+    sample gets a GPU spin of three times the call's host time (>= 0.1 ms) instead. Returns (median us,
+    samples, median SM MHz, how held)."""
     if CLOCK is not None:
         with phase("time.settle"):  # within "time"
             CLOCK.settle()
@@ -370,27 +371,23 @@ def time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us, batch=None):
             if time.perf_counter() - t0 >= 0.002:
                 break
     hold = HOLD if HOLD is not None and HOLD.ok and host_us < 1000 else None
-    if batch is None:
-        batch = max(1, min(10, int(10_000 / (host_us + 30)))) if hold is not None else 1
-    pairs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(batch)]
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     spin_cycles = int(max(0.1, 3e-3 * host_us) * 2.0e6)  # ms at ~2 GHz, what the spin counts in
     samples, clocks, spent = [], [], 0.0
     while len(samples) < min_samples or (spent < budget_s and len(samples) < 2000 and median_noise(samples) >= 0.005):
+        flush.zero_()
         held = hold is not None and hold.hold(torch)
-        for start, stop in pairs:
-            flush.zero_()
-            if not held:
-                torch.cuda._sleep(spin_cycles)
-            start.record()
-            fn()
-            stop.record()
+        if not held:
+            torch.cuda._sleep(spin_cycles)
+        start.record()
+        fn()
+        stop.record()
         if held:
             hold.release()
-        pairs[-1][1].synchronize()
-        for start, stop in pairs:
-            ms = start.elapsed_time(stop)
-            samples.append(ms * 1e3)
-            spent += ms * 1e-3 + 50e-6
+        stop.synchronize()
+        ms = start.elapsed_time(stop)
+        samples.append(ms * 1e3)
+        spent += ms * 1e-3 + 50e-6
         mhz = CLOCK.sm_mhz() if CLOCK is not None else None
         if mhz:
             clocks.append(mhz)
