@@ -50,10 +50,24 @@ std::optional<DeviceCodeFile> describe(const binary::BinaryFile& file, bool kern
   } else if (f.format == binary::FileFormat::Cubin && is_inductor_cache_entry(file.path())) {
     f.not_judged_why = "an entry of TorchInductor's cache, compiled for " + f.entries.front().target.name() +
                        ": torch.compile compiles it again for another device (a cache miss, not a failure); an "
-                       "AOTInductor package (.pt2) is the artefact that runs only where it was compiled";
+                       "AOTInductor package (.pt2, judged as a binary) is the artefact that runs only where it was compiled";
   }
   if (kernels) f.kernels = file.kernels();
   return f;
+}
+
+std::optional<std::string> tensorrt_engine_note(std::string_view file_name) {
+  // TensorRT's own tools write engines as .engine / .plan (trtexec --saveEngine, Triton Inference
+  // Server's model.plan); .trt is the other common name. The format is TensorRT's and undocumented,
+  // so the name is what says it: an engine holds kernels chosen for one GPU model and TensorRT version.
+  for (const std::string_view ext : {".engine", ".plan", ".trt"}) {
+    if (file_name.size() > ext.size() && file_name.ends_with(ext)) {
+      return std::string("a TensorRT engine (by its name): it runs only on the GPU model it was built on, with the same "
+                         "TensorRT version (elsewhere it fails to deserialize, e.g. \"expecting compute 8.9 got 8.6\"); "
+                         "rebuild it on this GPU from its ONNX model (trtexec --onnx=... --saveEngine=...)");
+    }
+  }
+  return std::nullopt;
 }
 
 bool is_inductor_cache_entry(const std::string& path) {

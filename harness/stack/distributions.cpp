@@ -113,7 +113,9 @@ void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
     } else {
       // Outside every distribution: each file stands for itself (a library in /usr/lib, an
       // extension dropped into custom_nodes), named by its file and placed by its directory.
-      const std::filesystem::path path(file.key);
+      // A member of an AOTInductor package ("dir/model.pt2!data/...") belongs to the package file.
+      const size_t member = file.key.find(".pt2!");
+      const std::filesystem::path path(member == std::string::npos ? file.key : file.key.substr(0, member + 4));
       p.name = path.filename().string();
       // A directory's files have absolute keys; an archive's are inside it.
       p.where = path.is_absolute() ? path.parent_path().generic_string()

@@ -133,6 +133,10 @@ std::string arch_fix(PackageRole role, const std::string& name, arch::ComputeCap
     case PackageRole::VendorLibrary:
       return fmt::format("install a release of {} that supports CC {} (NVIDIA's support matrix for the library)", name,
                          cc_s);
+    case PackageRole::AotiPackage:
+      return fmt::format("compile the model again on a CC {} GPU (torch._inductor.aoti_compile_and_package): an "
+                         "AOTInductor package holds kernels for the GPU it was compiled on only",
+                         cc_s);
     case PackageRole::Extension: break;
   }
   // An extension: rebuild for the device, with a toolkit that can.
@@ -175,6 +179,7 @@ std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& needed, 
 
 PackageRole role_of(const Package& p, const Inventory& inv) {
   if (p.name == "torch" || p.name == "pytorch") return PackageRole::PyTorch;
+  if (p.name.ends_with(".pt2")) return PackageRole::AotiPackage;  // distributions.cpp names it by its file
   if (is_nvidia_library_package(p.name)) return PackageRole::VendorLibrary;
   const bool all_dispatching = std::ranges::all_of(p.files, [&](size_t i) {
     return inv.files[i].kind.kind == binary::BinaryKind::Dispatching;

@@ -27,8 +27,9 @@ struct RuntimeNeed {
 [[nodiscard]] std::optional<RuntimeNeed> runtime_need(const std::vector<std::string>& linked_names,
                                                       std::optional<arch::CudaVersion> toolkit = std::nullopt);
 
-// What kind of package a fix is for.
-enum class PackageRole { PyTorch, VendorLibrary, Extension };
+// What kind of package a fix is for. AotiPackage: an AOTInductor package (.pt2), whose kernels were
+// compiled on one GPU for its architecture.
+enum class PackageRole { PyTorch, VendorLibrary, Extension, AotiPackage };
 [[nodiscard]] PackageRole role_of(const Package& p, const Inventory& inv);
 
 // Where a package's declared arch list (torch.cuda.get_arch_list()) names a target that one of

@@ -53,6 +53,10 @@ std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember&
                                                      kMaxMemberBytes >> 20)});
       return std::nullopt;
     }
+    if (auto engine = tensorrt_engine_note(fs::path(name).filename().string())) {
+      inv.not_judged.push_back(display + ": " + *engine);
+      return std::nullopt;
+    }
     if (!binary::may_hold_device_code(r.peek(4))) return std::nullopt;
     const auto file = binary::BinaryFile::from_bytes(display, r.read());
     auto f = describe(file, o.kernels);
@@ -128,6 +132,31 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
   for (size_t i = first; i < inv.files.size(); ++i) d.files.push_back(inv.files[i].key);
   for (size_t i = first_declaration; i < inv.declarations.size(); ++i) d.files.push_back(inv.declarations[i].key);
   dists.push_back(std::move(d));
+}
+
+void read_aoti_package(const std::string& path, const std::string& source, const std::string& key,
+                       const std::string& shown_as, const ReadOptions& o, Inventory& inv) {
+  std::unique_ptr<ArchiveReader> r;
+  try {
+    r = ArchiveReader::open_file(path, ArchiveFormat::Zip);
+  } catch (const ArchiveError& e) {
+    inv.unreadable.push_back({shown_as, std::string("not a readable AOTInductor package (a .pt2 is a zip archive): ") + e.what()});
+    return;
+  }
+  try {
+    ArchiveMember m;
+    while (r->next(m)) {
+      if (m.type != ArchiveMember::Type::File) continue;
+      const std::string name = member_path(m.name, shown_as, inv);
+      auto f = read_member(*r, m, source, shown_as, name, o, inv);
+      if (!f) continue;
+      f->key = key + "!" + name;
+      f->path = shown_as + "!" + name;
+      add_file(inv, std::move(*f));
+    }
+  } catch (const std::exception& e) {
+    inv.unreadable.push_back({shown_as, std::string("stopped reading the AOTInductor package: ") + e.what()});
+  }
 }
 
 namespace {
@@ -298,6 +327,7 @@ SourceKind source_kind_of(const std::string& path) {
   if (fs::is_directory(path)) return SourceKind::Tree;
   if (!fs::exists(path)) throw std::system_error(std::make_error_code(std::errc::no_such_file_or_directory), path);
   if (path.ends_with(".whl")) return SourceKind::Wheel;
+  if (path.ends_with(".pt2")) return SourceKind::AotiPackage;
   // A tar (any compression) holding manifest.json or index.json at its top is an image.
   try {
     auto r = ArchiveReader::open_file(path, ArchiveFormat::Tar);
@@ -330,6 +360,7 @@ void read_source(const std::string& path, const ReadOptions& o, Inventory& inv, 
     case SourceKind::Tree: read_tree(path, o, inv, dists); break;
     case SourceKind::Wheel: read_wheel(path, o, inv, dists); break;
     case SourceKind::Image: read_image(path, o, inv, dists); break;
+    case SourceKind::AotiPackage: read_aoti_package(path, path, fs::absolute(path).lexically_normal().string(), path, o, inv); break;
     case SourceKind::Binary: read_binary(path, o, inv); break;
   }
 }

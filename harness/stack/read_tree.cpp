@@ -190,7 +190,18 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
       inv.unreadable.push_back({files[i].string(), r.error});
       continue;
     }
-    if (!r.found) continue;
+    if (!r.found) {
+      // Artefacts beside the binaries, by name: an AOTInductor package is read as one, a TensorRT
+      // engine listed with why it is not judged.
+      const std::string name = files[i].filename().string();
+      const std::string shown = files[i].lexically_relative(top).generic_string();
+      if (name.ends_with(".pt2")) {
+        read_aoti_package(files[i].string(), top.string(), files[i].lexically_normal().string(), shown, o, inv);
+      } else if (auto engine = tensorrt_engine_note(name)) {
+        inv.not_judged.push_back(shown + ": " + *engine);
+      }
+      continue;
+    }
     DeviceCodeFile f = std::move(*r.found);
     f.source = top.string();
     f.key = files[i].lexically_normal().string();
@@ -208,6 +219,10 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
 
 void read_binary(const std::string& path, const ReadOptions& o, Inventory& inv) {
   ++inv.files_seen;
+  if (auto engine = tensorrt_engine_note(fs::path(path).filename().string())) {
+    inv.not_judged.push_back(path + ": " + *engine);
+    return;
+  }
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   try {

@@ -182,6 +182,19 @@ def main():
       json.dumps({"name": "triton_add", "target": {"backend": "cuda", "arch": 90, "warp_size": 32}}).encode())
     w("tritonsite/lib/ext.so", b("ext_sm80.so"))
     w("tritonsite/tmp/torchinductor_root/xy/cxyz1234.cubin", b("triton_add.cubin"))  # TorchInductor's cache, no JSON
+    # An AOTInductor package (PyTorch's PT2 archive layout: a zip, the compiled model under
+    # data/aotinductor/<model>/ with its kernels as .cubin files) compiled on an sm_90 GPU, in a model
+    # directory beside a TensorRT engine; the same package alone; a .pt2 that is not a zip.
+    for path in ("aotisite/models/unet.pt2", "unet.pt2"):
+        os.makedirs(os.path.dirname(os.path.join(OUT, path)) or OUT, exist_ok=True)
+        with zipfile.ZipFile(os.path.join(OUT, path), "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("archive_format", "pt2")
+            z.writestr("data/aotinductor/model/c5ez.wrapper.cpp", "// the wrapper's source")
+            z.writestr("data/aotinductor/model/cg7d.cubin", b("triton_add.cubin"))
+            z.writestr("data/weights/weight_0", b"\0" * 64)
+    w("aotisite/models/unet_fp16.engine", b"ftrt" + b"\0" * 60)
+    w("aotisite/lib/ext.so", b("ext_sm80.so"))
+    w("hostile/not_a_zip.pt2", b"PK\3\4 but nothing after")
 
     # The variant family, as a wheel alone and installed beside a torch for CUDA 13.0 or 12.6
     # (dist-info only: the framework's CUDA is read from its version).

@@ -129,6 +129,19 @@ def check_archives(f):
               for n in notes), "torch wheel: no declared-vs-shipped note: %s" % notes)
     check("declares sm_80 sm_90 compute_90" in p.stdout, "torch wheel: the note is not in the console output")
 
+    # An AOTInductor package compiled on an sm_90 GPU: judged as one package, its cubin runs on 9.0 only, the fix
+    # is to compile it again; in a model directory beside a TensorRT engine (listed, not judged); a broken .pt2.
+    for target, where in ((f("unet.pt2"), "alone"), (f("aotisite"), "in a directory")):
+        p, j = scan(target, "--device", "9.0@580", "--device", "8.0@580", want=1)
+        check([pk["name"] for pk in j["packages"] if pk["name"].endswith(".pt2")] == ["unet.pt2"], "pt2 %s: %s" % (where, j["packages"]))
+        v90, v80 = verdicts(j, 0)["unet.pt2"], verdicts(j, 1)["unet.pt2"]
+        check(v90["verdict"] == "native" and v80["verdict"] == "no-image", "pt2 %s: %s / %s" % (where, v90["verdict"], v80["verdict"]))
+        check("aoti_compile_and_package" in v80["fix"] and "cg7d.cubin" in v80["cause"], "pt2 %s: fix %s" % (where, v80["fix"]))
+    check(any("unet_fp16.engine" in n and "TensorRT engine" in n for n in j["not_judged"]), "pt2 site: the engine %s" % j["not_judged"])
+    p, j = scan(f("hostile", "not_a_zip.pt2"), "--device", "8.0", want=5)
+    check(j is not None and any("AOTInductor package" in u["why"] for u in j["unreadable"]),
+          "not_a_zip.pt2: %s" % (j and j["unreadable"]))
+
     # Container images: layers in order, a whiteout and an opaque directory; OCI layout alike.
     for image in ("image_docker.tar", "image_oci.tar"):
         p, j = scan(f(image), "--device", "9.0@580", want=1)
@@ -241,6 +254,11 @@ def check_files(f):
     check(len(triton) == 2 and [pk["name"] for pk in j["packages"]] == ["ext.so"], "triton cache: %s %s" % (j["not_judged"], j["packages"]))
     inductor = [n for n in j["not_judged"] if "TorchInductor's cache" in n and "torchinductor_root" in n]
     check(len(inductor) == 1, "TorchInductor's cache: %s" % j["not_judged"])
+
+    # A TensorRT engine beside the binaries: listed with why it is not judged (no archive reading needed).
+    p, j = scan(f("aotisite", "models", "unet_fp16.engine"), f("aotisite", "lib"), "--device", "8.0@580", want=0)
+    engine = [n for n in j["not_judged"] if "unet_fp16.engine" in n and "TensorRT engine" in n and "trtexec" in n]
+    check(len(engine) == 1, "TensorRT engine: %s" % j["not_judged"])
 
     # One library per CUDA runtime: the framework's CUDA picks the variant that loads.
     p, j = scan(f("famsite130"), "--device", "9.0@580", "--device", "8.0@580", want=1)
