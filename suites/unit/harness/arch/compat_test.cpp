@@ -151,6 +151,18 @@ TEST(Predict, SuffixedPtxSaysWhereItJits) {
   EXPECT_EQ(on("10.0f", cc(11, 0)).status, ImageStatus::Missing);
 }
 
+// Thor's two names (CUDA 13.0 renumbered sm_101 as sm_110): each loads only its own SASS, and the
+// cause says why, in both directions.
+TEST(Predict, ThorsOldAndNewNamesSayWhyTheyDoNotLoad) {
+  const Verdict old_on_new = predict(ImageSet{{sass(101)}, {7, 5}}, DeviceFacts{cc(11, 0), {13000}});
+  EXPECT_EQ(old_on_new.status, ImageStatus::Missing);
+  EXPECT_NE(old_on_new.cause.find("sm_101 is Thor's name before CUDA 13"), std::string::npos) << old_on_new.cause;
+  const Verdict new_on_old = predict(ImageSet{{sass(110)}, {7, 5}}, DeviceFacts{cc(10, 1), {12090}});
+  EXPECT_EQ(new_on_old.status, ImageStatus::Missing);
+  EXPECT_NE(new_on_old.cause.find("under a CUDA 12 driver Thor reports 10.1"), std::string::npos) << new_on_old.cause;
+  EXPECT_EQ(predict(ImageSet{{sass(110)}, {7, 5}}, DeviceFacts{cc(11, 0), {13000}}).status, ImageStatus::Sass);
+}
+
 TEST(Predict, SassBeatsAnExactlyMatchingPtx) {  // H200: compute_80->sm_90 + compute_90 PTX ran the SASS
   const Verdict v = predict(ImageSet{{sass(90, Suffix::None, 80), ptx(90)}, {7, 5}}, DeviceFacts{cc(9, 0), {13000}});
   EXPECT_EQ(v.status, ImageStatus::Sass);

@@ -31,6 +31,14 @@ TEST(DeviceSpec, ComputeCapabilityWithAndWithoutDriver) {
   EXPECT_EQ(parse_device_spec("9.0@r570").driver.value, 12080);
 }
 
+TEST(DeviceSpec, ThorIs101UnderACuda12DriverAnd110From13) {
+  EXPECT_EQ(parse_device_spec("Jetson Thor").cc, (ComputeCapability{11, 0}));
+  EXPECT_EQ(parse_device_spec("Jetson Thor@580").cc, (ComputeCapability{11, 0}));
+  EXPECT_EQ(parse_device_spec("Jetson Thor@12.9").cc, (ComputeCapability{10, 1}));
+  EXPECT_EQ(parse_device_spec("Jetson T5000@r570").cc, (ComputeCapability{10, 1}));
+  EXPECT_NE(describe_device(parse_device_spec("10.1")).find("Jetson Thor"), std::string::npos);
+}
+
 TEST(DeviceSpec, ProductNames) {
   struct Case {
     const char* text;
