@@ -168,8 +168,9 @@ DeviceResults merge_runs(const std::vector<DeviceResults>& original_runs) {
   return merged;
 }
 
-DeviceResults load_baseline(const std::string& path) {
-  const json j = read_json(path);
+DeviceResults load_baseline(const std::string& path) { return baseline_from_json(read_json(path), path); }
+
+DeviceResults baseline_from_json(const json& j, const std::string& path) {
   expect_schema(j, path, "archbench.baseline", kBaselineSchemaVersion);
   DeviceResults r;
   try {
@@ -193,15 +194,31 @@ DeviceResults load_baseline(const std::string& path) {
   return r;
 }
 
-void save_baseline(const std::string& path, const DeviceResults& d) {
+json baseline_json(const DeviceResults& d) {
   json j{{"schema", "archbench.baseline"}, {"schema_version", kBaselineSchemaVersion}, {"device_key", d.key},
          {"device", d.device}, {"build", d.build}, {"operators", d.operators}};
   if (d.timer_floor_ms) j["timer_floor"] = {{"median_ms", *d.timer_floor_ms}, {"run_floors_ms", d.run_timer_floors_ms}};
-  write_file_atomically(path, j.dump(1) + "\n");
+  return j;
+}
+
+void save_baseline(const std::string& path, const DeviceResults& d) {
+  write_file_atomically(path, baseline_json(d).dump(1) + "\n");
 }
 
 std::string baseline_path_in(const std::string& dir, const std::string& device_key) {
   return (std::filesystem::path(dir) / (device_key + ".json")).string();
+}
+
+std::string runner_baseline_path_in(const std::string& dir, const std::string& device_key, const std::string& uuid) {
+  return (std::filesystem::path(dir) / (device_key + "@" + uuid + ".json")).string();
+}
+
+std::string baseline_for_device_in(const std::string& dir, const std::string& device_key, const std::string& uuid) {
+  if (!uuid.empty()) {
+    const std::string own = runner_baseline_path_in(dir, device_key, uuid);
+    if (std::filesystem::exists(own)) return own;
+  }
+  return baseline_path_in(dir, device_key);
 }
 
 std::string build_difference(const json& a, const json& b) {

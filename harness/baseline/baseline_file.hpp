@@ -49,10 +49,22 @@ struct DeviceResults {
 [[nodiscard]] DeviceResults merge_runs(const std::vector<DeviceResults>& runs);
 
 [[nodiscard]] DeviceResults load_baseline(const std::string& path);
-// Where a directory of baselines keeps the one of a device key: `<dir>/<device-key>.json`. The one
-// naming rule that update, compare, report and merge share.
-[[nodiscard]] std::string baseline_path_in(const std::string& dir, const std::string& device_key);
 void save_baseline(const std::string& path, const DeviceResults& d);
+// A baseline as its file holds it (schema archbench.baseline), and back; `where` names the source in
+// errors. The history store keeps each run's device results in this form.
+[[nodiscard]] nlohmann::json baseline_json(const DeviceResults& d);
+[[nodiscard]] DeviceResults baseline_from_json(const nlohmann::json& j, const std::string& where);
+
+// Where a directory of baselines keeps the one of a device key: `<dir>/<device-key>.json`; a runner's
+// own, made from its history (`baseline update --from-history`): `<dir>/<device-key>@<GPU UUID>.json`.
+// The naming rules that update, compare, report and merge share.
+[[nodiscard]] std::string baseline_path_in(const std::string& dir, const std::string& device_key);
+[[nodiscard]] std::string runner_baseline_path_in(const std::string& dir, const std::string& device_key,
+                                                  const std::string& uuid);
+// The baseline a device of a run is judged against: its runner's own when the directory has one,
+// else its device model's.
+[[nodiscard]] std::string baseline_for_device_in(const std::string& dir, const std::string& device_key,
+                                                 const std::string& uuid);
 
 // The parts of two build manifests that decide which images exist: arch list and targets, nvcc.
 [[nodiscard]] std::string build_difference(const nlohmann::json& a, const nlohmann::json& b);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "harness/history/store_backend.hpp"
+#include "harness/history/stored_results.hpp"
 #include "harness/result/image_verdict.hpp"
 
 namespace archbench::history {
@@ -106,7 +107,7 @@ size_t HistoryStore::add(const StoredRun& run) {
       results.push_back({0, op.id, std::string(image_verdict_name(op.image.status)), op.failed(),
                          op.timing ? std::optional<double>(op.timing->median_ms) : std::nullopt});
     }
-    devices.emplace_back(std::move(r), std::move(results));
+    devices.push_back({std::move(r), std::move(results), compress_results(run.devices[i].results)});
   }
   return impl_->backend->insert(devices);  // every device of the run, or none
 }
@@ -117,11 +118,18 @@ std::vector<RecordedResult> HistoryStore::results(const std::string& runner) con
   return impl_->backend->results(runner);
 }
 
+std::optional<DeviceResults> HistoryStore::device_results(int64_t run) const {
+  const auto kept = impl_->backend->kept_results(run);
+  if (!kept) return std::nullopt;
+  return decompress_results(*kept, "run " + std::to_string(run) + " of the store");
+}
+
 size_t HistoryStore::merge_from(const HistoryStore& other) {
   // Run by run through the same insert as add(), so a merge is idempotent and atomic per run.
   size_t merged = 0;
   for (const auto& r : other.runs()) {
-    merged += impl_->backend->insert({{r, other.impl_->backend->results_of_run(r.id)}});
+    merged += impl_->backend->insert(
+        {{r, other.impl_->backend->results_of_run(r.id), other.impl_->backend->kept_results(r.id).value_or("")}});
   }
   return merged;
 }

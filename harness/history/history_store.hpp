@@ -13,11 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "harness/baseline/baseline_file.hpp"
 #include "harness/report/stored_run.hpp"
 
 namespace archbench::history {
 
-inline constexpr int kStoreSchemaVersion = 1;
+// 2: each run's full device results kept beside its medians (run_results), for baselines rebuilt from
+// the history. A store of schema 1 is upgraded when opened (the table is added; older runs have none).
+inline constexpr int kStoreSchemaVersion = 2;
+// A runner's newest runs whose full results are kept (about 80 kB each for a full H200 run): enough
+// for a baseline of the runs since its last change point; older runs keep their medians only.
+inline constexpr size_t kKeptResultsPerRunner = 30;
 
 class HistoryError : public std::runtime_error {
  public:
@@ -59,6 +65,9 @@ class HistoryStore {
 
   [[nodiscard]] std::vector<RecordedRun> runs() const;  // in run order (started_at, then id)
   [[nodiscard]] std::vector<RecordedResult> results(const std::string& runner) const;  // by operator, run order
+  // The run's full device results, as recorded (every sample, build, device, timer floor); nullopt
+  // for a run recorded before schema 2 or older than its runner's newest kKeptResultsPerRunner.
+  [[nodiscard]] std::optional<DeviceResults> device_results(int64_t run) const;
 
  private:
   struct Impl;

@@ -36,6 +36,35 @@ CREATE TABLE results(
 CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
 )sql";
 
+// Schema 2: each run's full device results, compressed (stored_results.hpp), for the newest runs.
+constexpr const char* kRunResults = R"sql(
+CREATE TABLE run_results(
+  run BIGINT PRIMARY KEY REFERENCES runs(id),
+  body BYTEA NOT NULL
+);
+)sql";
+
+// bytea in libpq's text format: "\x" and two hex digits a byte.
+std::string to_hex(const std::string& bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out = "\\x";
+  out.reserve(2 + 2 * bytes.size());
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::string from_hex(const std::string& text) {
+  auto nibble = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+  std::string out;
+  if (!text.starts_with("\\x")) return out;
+  out.reserve((text.size() - 2) / 2);
+  for (size_t i = 2; i + 1 < text.size(); i += 2) out += static_cast<char>(nibble(text[i]) << 4 | nibble(text[i + 1]));
+  return out;
+}
+
 // Any constant: the advisory lock under which one of several first writers makes the schema.
 constexpr const char* kCreateLock = "SELECT pg_advisory_xact_lock(7263517140)";
 
@@ -67,7 +96,7 @@ class PostgresStore final : public StoreBackend {
   size_t insert(const std::vector<RunWithResults>& runs) override {
     return transaction([&] {
       size_t added = 0;
-      for (const auto& [r, results] : runs) {
+      for (const auto& [r, results, kept] : runs) {
         const std::string env = r.environment.dump();
         const Result id = query("INSERT INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
                                 "VALUES($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (digest) DO NOTHING RETURNING id",
@@ -78,6 +107,13 @@ class PostgresStore final : public StoreBackend {
           const std::string ms = x.median_ms ? fmt::format("{:.17g}", *x.median_ms) : std::string();
           query("INSERT INTO results(run, operator, image, failed, median_ms) VALUES($1, $2, $3, $4, $5)",
                 {run, x.op, x.image, x.failed ? "true" : "false", ms}, /*last_null_if_empty=*/true);
+        }
+        if (!kept.empty()) {
+          query("INSERT INTO run_results(run, body) VALUES($1, $2)", {run, to_hex(kept)});
+          // The runner's newest runs keep theirs; older ones keep their medians only.
+          query("DELETE FROM run_results WHERE run IN (SELECT id FROM runs WHERE runner = $1 "
+                "ORDER BY started_at COLLATE \"C\" DESC, id DESC OFFSET $2)",
+                {r.runner, std::to_string(kKeptResultsPerRunner)});
         }
         ++added;
       }
@@ -104,6 +140,12 @@ class PostgresStore final : public StoreBackend {
     return read_results(query("SELECT r.run, r.operator, r.image, r.failed, r.median_ms FROM results r "
                               "JOIN runs u ON u.id = r.run WHERE u.runner = $1 "
                               "ORDER BY r.operator COLLATE \"C\", u.started_at COLLATE \"C\", u.id", {runner}));
+  }
+
+  [[nodiscard]] std::optional<std::string> kept_results(int64_t run) const override {
+    const Result r = query("SELECT body FROM run_results WHERE run = $1", {std::to_string(run)});
+    if (r.rows() == 0) return std::nullopt;
+    return from_hex(r.text(0, 0));
   }
 
   [[nodiscard]] std::vector<RecordedResult> results_of_run(int64_t run) const override {
@@ -179,6 +221,10 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
           throw HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; "
                                          "the store was not changed", where_, version, kStoreSchemaVersion));
         }
+        if (version == 1) {  // before runs kept their full results: add the table; its runs keep medians only
+          exec(kRunResults);
+          exec(fmt::format("UPDATE archbench_schema SET version = {}", kStoreSchemaVersion).c_str());
+        }
         return true;
       }
       const Result tables = query("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()", {});
@@ -188,6 +234,7 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
       }
       if (!create) throw HistoryError(where_ + ": no archbench history store there yet (`archbench history add` makes one)");
       exec(kSchema);
+      exec(kRunResults);
       exec(fmt::format("INSERT INTO archbench_schema VALUES ({})", kStoreSchemaVersion).c_str());
       return true;
     });

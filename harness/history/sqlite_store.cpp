@@ -32,6 +32,14 @@ CREATE TABLE results(
 CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
 )sql";
 
+// Schema 2: each run's full device results, compressed (stored_results.hpp), for the newest runs.
+constexpr const char* kRunResults = R"sql(
+CREATE TABLE run_results(
+  run INTEGER PRIMARY KEY REFERENCES runs(id),
+  body BLOB NOT NULL
+);
+)sql";
+
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql, const std::string& path) : db_(db), path_(path) {
@@ -46,6 +54,10 @@ class Statement {
   }
   Statement& bind(int i, int64_t v) {
     check(sqlite3_bind_int64(s_, i, v));
+    return *this;
+  }
+  Statement& bind_blob(int i, const std::string& bytes) {
+    check(sqlite3_bind_blob(s_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
     return *this;
   }
   Statement& bind(int i, std::optional<double> v) {
@@ -67,6 +79,10 @@ class Statement {
     return t != nullptr ? reinterpret_cast<const char*>(t) : "";
   }
   [[nodiscard]] int64_t integer(int i) const { return sqlite3_column_int64(s_, i); }
+  [[nodiscard]] std::string blob(int i) const {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(s_, i));
+    return p != nullptr ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(s_, i))) : std::string();
+  }
   [[nodiscard]] std::optional<double> real(int i) const {
     if (sqlite3_column_type(s_, i) == SQLITE_NULL) return std::nullopt;
     return sqlite3_column_double(s_, i);
@@ -94,7 +110,7 @@ class SqliteStore final : public StoreBackend {
   size_t insert(const std::vector<RunWithResults>& runs) override {
     return transaction([&] {
       size_t added = 0;
-      for (const auto& [r, results] : runs) added += insert_one(r, results) ? 1 : 0;
+      for (const auto& run : runs) added += insert_one(run) ? 1 : 0;
       return added;
     });
   }
@@ -119,6 +135,13 @@ class SqliteStore final : public StoreBackend {
     std::vector<RecordedResult> out;
     while (s.step()) out.push_back({s.integer(0), s.text(1), s.text(2), s.integer(3) != 0, s.real(4)});
     return out;
+  }
+
+  [[nodiscard]] std::optional<std::string> kept_results(int64_t run) const override {
+    Statement s(db_, "SELECT body FROM run_results WHERE run = ?", path_);
+    s.bind(1, run);
+    if (!s.step()) return std::nullopt;
+    return s.blob(0);
   }
 
   [[nodiscard]] std::vector<RecordedResult> results_of_run(int64_t run) const override {
@@ -152,7 +175,8 @@ class SqliteStore final : public StoreBackend {
     }
   }
   // False when the run's digest is there already.
-  bool insert_one(const RecordedRun& r, const std::vector<RecordedResult>& results) {
+  bool insert_one(const RunWithResults& in) {
+    const RecordedRun& r = in.run;
     Statement run(db_, "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
                        "VALUES(?, ?, ?, ?, ?, ?, ?)", path_);
     run.bind(1, r.digest).bind(2, r.runner).bind(3, r.host).bind(4, r.device_key).bind(5, r.device_name)
@@ -161,10 +185,20 @@ class SqliteStore final : public StoreBackend {
     if (sqlite3_changes(db_) == 0) return false;  // recorded before
     const int64_t id = sqlite3_last_insert_rowid(db_);
     Statement row(db_, "INSERT INTO results(run, operator, image, failed, median_ms) VALUES(?, ?, ?, ?, ?)", path_);
-    for (const auto& x : results) {
+    for (const auto& x : in.results) {
       row.bind(1, id).bind(2, x.op).bind(3, x.image).bind(4, int64_t{x.failed ? 1 : 0}).bind(5, x.median_ms);
       row.step();
       row.reset();
+    }
+    if (!in.kept.empty()) {
+      Statement kept(db_, "INSERT INTO run_results(run, body) VALUES(?, ?)", path_);
+      kept.bind(1, id).bind_blob(2, in.kept);
+      kept.step();
+      // The runner's newest runs keep theirs; older ones keep their medians only.
+      Statement prune(db_, "DELETE FROM run_results WHERE run IN (SELECT id FROM runs WHERE runner = ? "
+                           "ORDER BY started_at DESC, id DESC LIMIT -1 OFFSET ?)", path_);
+      prune.bind(1, r.runner).bind(2, static_cast<int64_t>(kKeptResultsPerRunner));
+      prune.step();
     }
     return true;
   }
@@ -217,6 +251,15 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
           throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
         }
         exec(kSchema);
+        exec(kRunResults);
+        exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
+        return true;
+      });
+    } else if (version == 1) {
+      // Schema 1 (before runs kept their full results): add the table; its runs keep medians only.
+      transaction([&] {
+        if (version_of() != 1) return false;  // another process upgraded it meanwhile
+        exec(kRunResults);
         exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
         return true;
       });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,16 +13,22 @@
 
 namespace archbench::history {
 
-using RunWithResults = std::pair<RecordedRun, std::vector<RecordedResult>>;
+struct RunWithResults {
+  RecordedRun run;
+  std::vector<RecordedResult> results;
+  std::string kept;  // the device's full results, compressed (stored_results.hpp); empty: none kept
+};
 
 class StoreBackend {
  public:
   virtual ~StoreBackend() = default;
-  // In one transaction, every run whose digest the store lacks; returns how many were new.
+  // In one transaction, every run whose digest the store lacks; returns how many were new. The kept
+  // results of a runner's runs older than its newest kKeptResultsPerRunner are dropped (medians stay).
   virtual size_t insert(const std::vector<RunWithResults>& runs) = 0;
   [[nodiscard]] virtual std::vector<RecordedRun> runs() const = 0;  // started_at, then id
   [[nodiscard]] virtual std::vector<RecordedResult> results(const std::string& runner) const = 0;  // operator, run order
   [[nodiscard]] virtual std::vector<RecordedResult> results_of_run(int64_t run) const = 0;
+  [[nodiscard]] virtual std::optional<std::string> kept_results(int64_t run) const = 0;  // compressed
 };
 
 // Each makes the schema when the store is new and `create` is set, and refuses (HistoryError,

@@ -2,7 +2,8 @@
 # `archbench history` end to end without a GPU: a synthetic history (tools/history/synthetic_history.py, from a
 # real H200 run file) recorded by add, listed, checked: the injected steps found (evaluate_detection.py), a clean
 # history passing; merge idempotent; 8 concurrent writer processes losing no run; kill -9 during add leaving a
-# consistent store; a corrupt store and a foreign file refused, unchanged. Exit 77 in a build without SQLite.
+# consistent store; a corrupt store and a foreign file refused, unchanged; a runner's baseline rebuilt from its
+# runs since the last step and preferred by compare; a schema-1 store upgraded. Exit 77 in a build without SQLite.
 # Usage: history_cli.sh ARCHBENCH SOURCE_DIR WORK_DIR
 set -uo pipefail
 archbench="$1"; src="$2"; work="$3"
@@ -49,6 +50,37 @@ grep -q '^| slower | `norm/layernorm/f16/M8192_N320` | GPU-9efd3f63 (NVIDIA H200
   || bad "the Markdown summary: $(cat "$work/h200.md")"
 "$archbench" history add "$src"/suites/fixtures/history_h200/run_0[1-8].json --store "$work/h200_aa.sqlite" > /dev/null
 "$archbench" history check --store "$work/h200_aa.sqlite" > "$work/h200_aa.txt" || bad "H200 A/A: $(cat "$work/h200_aa.txt")"
+
+# Baselines from the history: the runner's own, from its runs since the step (9-13). Run 13 against it is
+# clean; against the baseline of the runs before the step (1-8) its layernorms are slower.
+h200="$src/suites/fixtures/history_h200"
+"$archbench" baseline update --from-history "$work/h200.sqlite" --dir "$work/bl" > "$work/bl.txt" || bad "from-history: $(cat "$work/bl.txt")"
+ls "$work"/bl/nvidia-h200-cc90-140g@GPU-9efd3f63-*.json > /dev/null 2>&1 || bad "from-history wrote no runner baseline: $(ls "$work/bl")"
+tr -s "\n " "  " < "$work/bl.txt" | grep -q "runs 9-13 of 13 pooled: since a slower step of norm/layernorm" || bad "from-history: $(cat "$work/bl.txt")"
+"$archbench" compare --baseline "$work/bl" "$h200/run_13.json" > "$work/own.txt" || bad "run 13 against its runner's baseline: $(tail -3 "$work/own.txt")"
+"$archbench" baseline update --dir "$work/model" $(for i in 01 02 03 04 05 06 07 08; do echo --from "$h200/run_$i.json"; done) > /dev/null
+"$archbench" compare --baseline "$work/model" "$h200/run_13.json" > "$work/model.txt"; [ $? -eq 1 ] || bad "run 13 against the runs before the step"
+cp "$work"/model/*.json "$work/bl/"  # both in one directory: the runner's own is the one compared
+"$archbench" compare --baseline "$work/bl" "$h200/run_13.json" > /dev/null || bad "the runner's own baseline is not preferred"
+# Too few runs since the last change point: nothing written, exit 1, saying why; --from with --from-history: usage.
+"$archbench" history add "$h200"/run_0[1-3].json --store "$work/few.sqlite" > /dev/null
+"$archbench" baseline update --from-history "$work/few.sqlite" --dir "$work/few" > "$work/few.txt"; rc=$?
+[ $rc -eq 1 ] && tr -s "\n " "  " < "$work/few.txt" | grep -q "a baseline needs 5" && [ ! -d "$work/few" ] || bad "too few runs: exit $rc $(cat "$work/few.txt")"
+"$archbench" baseline update --from-history "$work/few.sqlite" --from "$h200/run_01.json" > /dev/null 2>&1; [ $? -eq 2 ] || bad "--from with --from-history"
+"$archbench" baseline update --from-history "$work/absent.sqlite" > "$work/absent.txt" 2>&1; [ $? -eq 5 ] || bad "an absent store: $(cat "$work/absent.txt")"
+# A store of schema 1 (before runs kept their results) is upgraded when opened; its runs keep their medians.
+python3 - "$work/v1.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("CREATE TABLE runs(id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, runner TEXT NOT NULL, host TEXT NOT NULL,"
+                 " device_key TEXT NOT NULL, device_name TEXT NOT NULL, started_at TEXT NOT NULL, environment TEXT NOT NULL);"
+                 "CREATE TABLE results(run INTEGER NOT NULL REFERENCES runs(id), operator TEXT NOT NULL, image TEXT NOT NULL,"
+                 " failed INTEGER NOT NULL, median_ms REAL, PRIMARY KEY(run, operator)); PRAGMA user_version = 1;")
+db.commit()
+PY
+"$archbench" history add "$h200"/run_0[1-5].json --store "$work/v1.sqlite" | grep -q "5 new run(s) of 5" || bad "add to a schema-1 store"
+[ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("pragma user_version").fetchone()[0])' "$work/v1.sqlite")" = 2 ] \
+  || bad "the schema-1 store was not upgraded"
 
 # No steps: a clean history passes.
 gen "$work/clean" --runners 4 --nights 30 --operators 30 --steps 0 --seed 4 > /dev/null

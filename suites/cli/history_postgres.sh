@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The history store on a real PostgreSQL server (started here by tools/history/postgres_server.sh, stopped on
-# exit): the H200 history recorded and checked as on SQLite, with the same steps; add and merge idempotent; a
-# merge from SQLite; 8 concurrent writer processes losing no run; kill -9 during add leaving whole runs only; a
-# database holding other tables, and a store of a newer schema, refused and unchanged; no password in output.
+# exit): the H200 history recorded and checked as on SQLite, with the same steps and the same baseline from it;
+# add and merge idempotent; a merge from SQLite; 8 concurrent writer processes losing no run; kill -9 during add
+# leaving whole runs only; a database holding other tables, and a store of a newer schema, refused and unchanged;
+# no password in output.
 # Exit 77 without PostgreSQL's server binaries or in a build without libpq.
 # Usage: history_postgres.sh ARCHBENCH SOURCE_DIR WORK_DIR
 set -uo pipefail
@@ -36,6 +37,12 @@ import json, sys
 pg, lite = (json.load(open(p))["steps"] for p in sys.argv[1:3])
 assert len(pg) == 6 and pg == lite, (pg, lite)
 PY
+
+# Baselines from the history: the same runner baseline (runs 9-13) from PostgreSQL as from SQLite.
+"$archbench" baseline update --from-history "$store" --dir "$work/bl_pg" > "$work/bl_pg.txt" || bad "from-history: $(cat "$work/bl_pg.txt")"
+"$archbench" baseline update --from-history "$work/h200.sqlite" --dir "$work/bl_lite" > /dev/null || bad "from-history (SQLite)"
+cmp -s "$work"/bl_pg/*@GPU-*.json "$work"/bl_lite/*@GPU-*.json || bad "the runner baselines from PostgreSQL and SQLite differ"
+grep -q "password" "$work/bl_pg.txt" && bad "a password in the output"
 
 # merge from an SQLite store into PostgreSQL (and back): idempotent.
 psql -c "create database merged" archbench

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/baseline/compare.hpp"
+#include "harness/history/history_baselines.hpp"
 #include "tools/archbench/commands.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -44,7 +45,92 @@ std::optional<size_t> content_hash(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// Writes one baseline, refusing to replace one of another device key or build, or an unreadable
+// one, unless forced. Returns an exit code (kOk when written).
+int write_baseline(const std::string& path, const DeviceResults& d, bool force) {
+  if (std::filesystem::exists(path) && !force) {
+    try {
+      const DeviceResults old = load_baseline(path);
+      if (old.key != d.key) {
+        std::cerr << fmt::format("archbench baseline update: {} is the baseline of {}, not {}; refusing (--force overrides)\n",
+                                 path, old.key, d.key);
+        return kBadInput;
+      }
+      if (auto diff = build_difference(old.build, d.build); !diff.empty()) {
+        std::cerr << fmt::format("archbench baseline update: {} was made by a different build ({}); refusing (--force overrides)\n",
+                                 path, diff);
+        return kBadInput;
+      }
+    } catch (const StoredFileError& e) {
+      std::cerr << "archbench baseline update: the existing baseline cannot be read, refusing to replace it (--force overrides): "
+                << e.what() << "\n";
+      return kBadInput;
+    }
+  }
+  try {
+    if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent);
+    save_baseline(path, d);
+  } catch (const std::exception& e) {
+    std::cerr << "archbench baseline update: " << e.what() << "\n";
+    return kInternal;
+  }
+  return kOk;
+}
+
+std::string floor_words(const DeviceResults& d) {
+  return d.timer_floor_ms ? fmt::format("timer floor {:.2f} us", *d.timer_floor_ms * 1e3)
+                          : std::string("no timer floor: some run predates it");
+}
+
+// --from-history: one baseline per runner of the store (harness/history/history_baselines.hpp).
+int baseline_update_from_history(const BaselineUpdateOptions& o) {
+  history::HistoryBaselines made;
+  try {
+    const auto store = history::HistoryStore::open(o.from_history, false);
+    history::BaselineRules rules;
+    rules.min_runs = o.min_runs;
+    made = history::baselines_from_history(store, rules);
+  } catch (const std::exception& e) {
+    std::cerr << text::wrap_text(std::string("archbench baseline update: ") + e.what() + "\n");
+    return kBadInput;
+  }
+  int rc = kOk;
+  for (const auto& b : made.made) {
+    const std::string path = runner_baseline_path_in(o.dir, b.baseline.key, b.runner);
+    if (const int w = write_baseline(path, b.baseline, o.force); w != kOk) {
+      rc = w;
+      continue;
+    }
+    std::cout << text::wrap(fmt::format("wrote {} ({} operators, {} on runner {}, runs {}-{} of {} pooled: since {} "
+                                        "(from {}), {})",
+                                        path, b.baseline.operators.size(), b.device_name, b.runner, b.first_run + 1,
+                                        b.first_run + b.pooled_runs, b.runner_runs, b.after, b.since,
+                                        floor_words(b.baseline)),
+                            text::kColumns, "", "    ");
+  }
+  for (const auto& s : made.skipped) {
+    std::cout << text::wrap(fmt::format("no baseline for runner {} ({}): {}", s.runner, s.device_name, s.why),
+                            text::kColumns, "", "    ");
+  }
+  if (made.made.empty()) {
+    std::cout << "baseline update: no runner of " << history::store_label(o.from_history)
+              << " has enough runs since its last change point: nothing written\n";
+    return rc == kOk ? kOperatorFailed : rc;
+  }
+  return rc;
+}
+
+}  // namespace
+
 int baseline_update_command(const BaselineUpdateOptions& o) {
+  if (!o.from_history.empty()) return baseline_update_from_history(o);
+  if (o.from.empty()) {
+    std::cerr << "archbench baseline update: give run results (--from FILE, repeatable) or a history store "
+                 "(--from-history STORE)\n";
+    return kUsage;
+  }
   // Every run of the same device is pooled into one baseline for that device.
   std::vector<DeviceResults> devices;
   std::vector<size_t> runs_per_device;
@@ -84,39 +170,13 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
   for (size_t i = 0; i < devices.size(); ++i) {
     const DeviceResults& d = devices[i];
     const std::string path = o.out.empty() ? baseline_path_in(o.dir, d.key) : o.out;
-    if (std::filesystem::exists(path) && !o.force) {
-      try {
-        const DeviceResults old = load_baseline(path);
-        if (old.key != d.key) {
-          std::cerr << fmt::format("archbench baseline update: {} is the baseline of {}, not {}; refusing (--force overrides)\n",
-                                   path, old.key, d.key);
-          rc = kBadInput;
-          continue;
-        }
-        if (auto diff = build_difference(old.build, d.build); !diff.empty()) {
-          std::cerr << fmt::format("archbench baseline update: {} was made by a different build ({}); refusing (--force overrides)\n",
-                                   path, diff);
-          rc = kBadInput;
-          continue;
-        }
-      } catch (const StoredFileError& e) {
-        std::cerr << "archbench baseline update: the existing baseline cannot be read, refusing to replace it (--force overrides): "
-                  << e.what() << "\n";
-        rc = kBadInput;
-        continue;
-      }
-    }
-    try {
-      if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent);
-      save_baseline(path, d);
-    } catch (const std::exception& e) {
-      std::cerr << "archbench baseline update: " << e.what() << "\n";
-      return kInternal;
+    if (const int w = write_baseline(path, d, o.force); w != kOk) {
+      if (w == kInternal) return w;
+      rc = w;
+      continue;
     }
     std::cout << fmt::format("wrote {} ({} operators, device {}, {} run(s) pooled, {})\n", path, d.operators.size(), d.key,
-                             runs_per_device[i],
-                             d.timer_floor_ms ? fmt::format("timer floor {:.2f} us", *d.timer_floor_ms * 1e3)
-                                              : std::string("no timer floor: some run predates it"));
+                             runs_per_device[i], floor_words(d));
     if (runs_per_device[i] < kRecommendedBaselineRuns) {
       std::cout << text::wrap(fmt::format("{} run(s) may not show every operator's slower mode between processes: "
                                           "pool {}+ for a gate, best from two or more machines "
@@ -306,8 +366,8 @@ int compare_command(const CompareOptions& o) {
     if (!o.thresholds.empty()) thresholds = Thresholds::load(o.thresholds);
     for (const auto& d : results) {
       std::string path = o.baseline;
-      if (std::filesystem::is_directory(o.baseline)) {  // a directory of <device-key>.json: pick this device's
-        path = baseline_path_in(o.baseline, d.key);
+      if (std::filesystem::is_directory(o.baseline)) {  // a directory of baselines: this runner's, else its model's
+        path = baseline_for_device_in(o.baseline, d.key, d.device.value("uuid", ""));
         if (!std::filesystem::exists(path)) {
           std::cerr << "archbench compare: no baseline for " << d.key << " (device " << d.device.value("index", 0)
                     << ") in " << o.baseline << " (make one with archbench baseline update)\n";

@@ -83,7 +83,9 @@ int inspect_command(const InspectOptions& o);
 
 struct BaselineUpdateOptions {
   std::vector<std::string> from;    // run results (archbench run --json); several runs are pooled
-  std::string dir = "baselines";    // writes <dir>/<device-key>.json per device
+  std::string from_history;         // or a history store: per runner, the runs since its last change point
+  size_t min_runs = 5;              // --from-history: runs a runner's baseline needs
+  std::string dir = "baselines";    // writes <dir>/<device-key>.json per device (<key>@<uuid>.json per runner)
   std::string out;                  // or exactly this file (one device only)
   bool force = false;
 };

@@ -162,7 +162,14 @@ int main(int argc, char** argv) {
   auto* baseline_cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
   baseline_cmd->require_subcommand(1);
   auto* update_cmd = baseline_cmd->add_subcommand("update", "store run results as the baseline of their device(s)");
-  cli::value_name(update_cmd->add_option("--from", update.from, "results of archbench run --json; repeat to pool several runs (recommended: 8+)"), "FILE")->required();
+  auto* from_opt = cli::value_name(update_cmd->add_option("--from", update.from, "results of archbench run --json; repeat to pool several runs (recommended: 8+)"), "FILE");
+  cli::value_name(update_cmd->add_option("--from-history", update.from_history,
+                      "a history store (SQLite file or PostgreSQL connection string): one baseline per runner, "
+                      "<device-key>@<GPU UUID>.json, from its runs since its last change point"), "STORE")
+      ->excludes(from_opt);
+  cli::value_name(update_cmd->add_option("--min-runs", update.min_runs,
+                      "with --from-history: the runs since the last change point a runner's baseline needs (default 5)"),
+                  "N")->check(CLI::Range(size_t{2}, size_t{1000}));
   cli::value_name(update_cmd->add_option("--dir", update.dir, "directory of <device-key>.json baselines (default: baselines)"), "DIR");
   cli::value_name(update_cmd->add_option("--out", update.out, "write exactly this file (results of one device only)"), "FILE");
   update_cmd->add_flag("--force", update.force, "replace a baseline of another device key or build, or an unreadable one");

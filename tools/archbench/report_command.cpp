@@ -19,7 +19,7 @@ int report_command(const ReportOptions& o) {
     if (!o.baseline.empty()) {
       if (std::filesystem::is_directory(o.baseline)) {
         for (const auto& d : run.devices) {
-          const auto path = baseline_path_in(o.baseline, d.results.key);
+          const auto path = baseline_for_device_in(o.baseline, d.results.key, d.results.device.value("uuid", ""));
           if (std::filesystem::exists(path)) in.baselines[d.results.key] = load_baseline(path);
         }
       } else {

@@ -2,6 +2,8 @@
 // SQLite store (idempotent adds, merges, refused files, concurrent writers, environment changes).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <sqlite3.h>
 
 #include <cmath>
@@ -11,6 +13,7 @@
 #include <thread>
 
 #include "harness/history/change_points.hpp"
+#include "harness/history/history_baselines.hpp"
 #include "harness/history/history_check.hpp"
 #include "harness/history/history_store.hpp"
 #include "suites/unit/synthetic_results.hpp"
@@ -82,8 +85,10 @@ StoredRun run_of(const std::string& uuid, const std::string& when, const std::st
   r.build = {{"git_revision", revision}, {"arch_list", "9.0"}};
   r.environment = {{"host", "h1"}, {"started_at", when}, {"driver_cuda_version", "13.0"}, {"runtime_cuda_version", "13.0"}};
   StoredDevice d;
+  d.results.build = r.build;  // as load_run_results gives each device the run's build
   d.results.key = "nvidia-h200-cc90-140g";
-  d.results.device = {{"uuid", uuid}, {"name", "NVIDIA H200"}, {"index", 0}};
+  d.results.device = {{"uuid", uuid}, {"name", "NVIDIA H200"}, {"index", 0}, {"cc", "9.0"},
+                      {"memory_bytes", 150'117'810'176ULL}};
   for (const auto& [id, ms] : ops) {
     TimingResult t;
     t.median_ms = ms;
@@ -141,6 +146,81 @@ TEST(HistoryStore, ANewFailureIsAStepAndARecoveryToo) {
   EXPECT_EQ(steps[0].kind, StepKind::NowFails);
   EXPECT_TRUE(steps[0].regression());
   EXPECT_NE(steps[0].what.find("-> missing"), std::string::npos) << steps[0].what;
+}
+
+TEST(HistoryStore, KeepsTheFullResultsOfARunnersNewestRuns) {
+  auto store = HistoryStore::open(scratch("kept.sqlite"), true);
+  const size_t nights = kKeptResultsPerRunner + 5;
+  for (size_t night = 0; night < nights; ++night) {
+    auto run = run_of("GPU-K", fmt::format("2026-03-{:02}T03:00:00Z", night + 1), "aaa", {{"norm/x/f16/M", 0.02}});
+    run.devices[0].results.operators[0].timing->samples_ms = {0.019, 0.02, 0.021 + 1e-4 * static_cast<double>(night)};
+    store.add(run);
+  }
+  const auto runs = store.runs();
+  ASSERT_EQ(runs.size(), nights);
+  for (size_t i = 0; i < nights; ++i) {
+    EXPECT_EQ(store.device_results(runs[i].id).has_value(), i >= 5) << "run " << i;  // the oldest 5 keep medians only
+  }
+  const auto last = store.device_results(runs.back().id);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->key, "nvidia-h200-cc90-140g");
+  ASSERT_EQ(last->operators.size(), 1u);
+  EXPECT_DOUBLE_EQ(last->operators[0].timing->samples_ms.at(2), 0.021 + 1e-4 * static_cast<double>(nights - 1));
+  // A merge copies the kept results with the runs.
+  auto other = HistoryStore::open(scratch("kept_merged.sqlite"), true);
+  other.merge_from(store);
+  const auto merged = other.runs();
+  EXPECT_TRUE(other.device_results(merged.back().id).has_value());
+  EXPECT_FALSE(other.device_results(merged.front().id).has_value());
+}
+
+TEST(HistoryStore, ASchema1StoreIsUpgradedKeepingItsRuns) {
+  const std::string p = scratch("v1.sqlite");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(p.c_str(), &db), SQLITE_OK);
+  const char* v1 =
+      "CREATE TABLE runs(id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, runner TEXT NOT NULL, host TEXT NOT NULL,"
+      " device_key TEXT NOT NULL, device_name TEXT NOT NULL, started_at TEXT NOT NULL, environment TEXT NOT NULL);"
+      "CREATE TABLE results(run INTEGER NOT NULL REFERENCES runs(id), operator TEXT NOT NULL, image TEXT NOT NULL,"
+      " failed INTEGER NOT NULL, median_ms REAL, PRIMARY KEY(run, operator));"
+      "INSERT INTO runs VALUES(1, 'd1', 'GPU-V', 'h1', 'nvidia-h200-cc90-140g', 'NVIDIA H200', '2026-01-01T03:00:00Z', '{}');"
+      "INSERT INTO results VALUES(1, 'norm/x/f16/M', 'sass', 0, 0.02);"
+      "PRAGMA user_version = 1;";
+  ASSERT_EQ(sqlite3_exec(db, v1, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = HistoryStore::open(p, false);
+  ASSERT_EQ(store.runs().size(), 1u);
+  EXPECT_FALSE(store.device_results(1).has_value()) << "a schema-1 run kept no results";
+  store.add(run_of("GPU-V", "2026-01-02T03:00:00Z", "aaa", {{"norm/x/f16/M", 0.02}}));
+  EXPECT_TRUE(store.device_results(store.runs().back().id).has_value());
+  EXPECT_EQ(store.results("GPU-V").size(), 2u);
+}
+
+TEST(HistoryBaselines, ARunnersBaselinePoolsItsRunsSinceTheLastStep) {
+  auto store = HistoryStore::open(scratch("baselines.sqlite"), true);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> z(0, 0.004);
+  for (int night = 0; night < 24; ++night) {
+    const double slower = night >= 16 ? 1.08 : 1.0;
+    store.add(run_of("GPU-1", fmt::format("2026-01-{:02}T03:00:00Z", 1 + night), night >= 16 ? "bbb" : "aaa",
+                     {{"norm/layernorm/f16/M", 0.020 * slower * std::exp(z(rng))}, {"matmul/x/f16/M", 0.2 * std::exp(z(rng))}}));
+  }
+  for (int night = 0; night < 3; ++night) {  // a new runner: too few runs for its own baseline
+    store.add(run_of("GPU-2", fmt::format("2026-01-{:02}T04:00:00Z", 1 + night), "bbb", {{"norm/layernorm/f16/M", 0.0216}}));
+  }
+  const auto made = baselines_from_history(store, {});
+  ASSERT_EQ(made.made.size(), 1u);
+  const RunnerBaseline& b = made.made[0];
+  EXPECT_EQ(b.runner, "GPU-1");
+  EXPECT_EQ(b.first_run, 16u);
+  EXPECT_EQ(b.pooled_runs, 8u);
+  EXPECT_NE(b.after.find("norm/layernorm/f16/M at run 17"), std::string::npos) << b.after;
+  const auto& op = b.baseline.operators.at(0);
+  ASSERT_EQ(op.timing->run_medians_ms.size(), 8u);
+  for (double m : op.timing->run_medians_ms) EXPECT_NEAR(m, 0.0216, 0.0005);  // every pooled run after the step
+  ASSERT_EQ(made.skipped.size(), 1u);
+  EXPECT_EQ(made.skipped[0].runner, "GPU-2");
+  EXPECT_NE(made.skipped[0].why.find("a baseline needs 5"), std::string::npos) << made.skipped[0].why;
 }
 
 TEST(HistoryStore, RefusesWhatIsNotItsStoreAndChangesNothing) {
