@@ -18,8 +18,9 @@
 
 namespace archbench::history {
 
-// 2: each run's full device results kept beside its medians (run_results), for baselines rebuilt from
-// the history. A store of schema 1 is upgraded when opened (the table is added; older runs have none).
+// 2: operator ids in a table of their own (a result row of ~30 bytes), and each run's full device
+// results kept beside its medians (run_results), for baselines rebuilt from the history. A store of
+// schema 1 is upgraded when opened (its runs keep their medians; they have no full results).
 inline constexpr int kStoreSchemaVersion = 2;
 // A runner's newest runs whose full results are kept (about 80 kB each for a full H200 run): enough
 // for a baseline of the runs since its last change point; older runs keep their medians only.

@@ -25,19 +25,40 @@ CREATE TABLE runs(
   started_at TEXT NOT NULL,
   environment TEXT NOT NULL
 );
+CREATE TABLE operators(
+  id BIGSERIAL PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
 CREATE TABLE results(
   run BIGINT NOT NULL REFERENCES runs(id),
-  operator TEXT NOT NULL,
+  operator BIGINT NOT NULL REFERENCES operators(id),
   image TEXT NOT NULL,
   failed BOOLEAN NOT NULL,
   median_ms DOUBLE PRECISION,
   PRIMARY KEY(run, operator)
 );
 CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
+CREATE TABLE run_results(
+  run BIGINT PRIMARY KEY REFERENCES runs(id),
+  body BYTEA NOT NULL
+);
 )sql";
 
-// Schema 2: each run's full device results, compressed (stored_results.hpp), for the newest runs.
-constexpr const char* kRunResults = R"sql(
+// Schema 1 -> 2, as in the SQLite store: operator ids in their own table, and each run's full results.
+constexpr const char* kUpgradeFrom1 = R"sql(
+CREATE TABLE operators(
+  id BIGSERIAL PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+INSERT INTO operators(name) SELECT operator FROM results GROUP BY operator ORDER BY operator COLLATE "C";
+ALTER TABLE results ADD COLUMN operator_id BIGINT;
+UPDATE results r SET operator_id = o.id FROM operators o WHERE o.name = r.operator;
+ALTER TABLE results DROP CONSTRAINT results_pkey;
+ALTER TABLE results DROP COLUMN operator;
+ALTER TABLE results RENAME COLUMN operator_id TO operator;
+ALTER TABLE results ALTER COLUMN operator SET NOT NULL;
+ALTER TABLE results ADD FOREIGN KEY (operator) REFERENCES operators(id);
+ALTER TABLE results ADD PRIMARY KEY (run, operator);
 CREATE TABLE run_results(
   run BIGINT PRIMARY KEY REFERENCES runs(id),
   body BYTEA NOT NULL
@@ -105,7 +126,9 @@ class PostgresStore final : public StoreBackend {
         const std::string run = id.text(0, 0);
         for (const auto& x : results) {
           const std::string ms = x.median_ms ? fmt::format("{:.17g}", *x.median_ms) : std::string();
-          query("INSERT INTO results(run, operator, image, failed, median_ms) VALUES($1, $2, $3, $4, $5)",
+          query("INSERT INTO operators(name) VALUES($1) ON CONFLICT (name) DO NOTHING", {x.op});
+          query("INSERT INTO results(run, operator, image, failed, median_ms) "
+                "VALUES($1, (SELECT id FROM operators WHERE name = $2), $3, $4, $5)",
                 {run, x.op, x.image, x.failed ? "true" : "false", ms}, /*last_null_if_empty=*/true);
         }
         if (!kept.empty()) {
@@ -137,9 +160,9 @@ class PostgresStore final : public StoreBackend {
 
   [[nodiscard]] std::vector<RecordedResult> results(const std::string& runner) const override {
     // Byte order of operator ids, as SQLite sorts them, whatever the database's collation.
-    return read_results(query("SELECT r.run, r.operator, r.image, r.failed, r.median_ms FROM results r "
-                              "JOIN runs u ON u.id = r.run WHERE u.runner = $1 "
-                              "ORDER BY r.operator COLLATE \"C\", u.started_at COLLATE \"C\", u.id", {runner}));
+    return read_results(query("SELECT r.run, o.name, r.image, r.failed, r.median_ms FROM results r "
+                              "JOIN runs u ON u.id = r.run JOIN operators o ON o.id = r.operator WHERE u.runner = $1 "
+                              "ORDER BY o.name COLLATE \"C\", u.started_at COLLATE \"C\", u.id", {runner}));
   }
 
   [[nodiscard]] std::optional<std::string> kept_results(int64_t run) const override {
@@ -149,8 +172,8 @@ class PostgresStore final : public StoreBackend {
   }
 
   [[nodiscard]] std::vector<RecordedResult> results_of_run(int64_t run) const override {
-    return read_results(query("SELECT run, operator, image, failed, median_ms FROM results WHERE run = $1",
-                              {std::to_string(run)}));
+    return read_results(query("SELECT r.run, o.name, r.image, r.failed, r.median_ms FROM results r "
+                              "JOIN operators o ON o.id = r.operator WHERE r.run = $1", {std::to_string(run)}));
   }
 
  private:
@@ -221,8 +244,8 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
           throw HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; "
                                          "the store was not changed", where_, version, kStoreSchemaVersion));
         }
-        if (version == 1) {  // before runs kept their full results: add the table; its runs keep medians only
-          exec(kRunResults);
+        if (version == 1) {  // operator names moved to their table; its runs keep medians only
+          exec(kUpgradeFrom1);
           exec(fmt::format("UPDATE archbench_schema SET version = {}", kStoreSchemaVersion).c_str());
         }
         return true;
@@ -234,7 +257,6 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
       }
       if (!create) throw HistoryError(where_ + ": no archbench history store there yet (`archbench history add` makes one)");
       exec(kSchema);
-      exec(kRunResults);
       exec(fmt::format("INSERT INTO archbench_schema VALUES ({})", kStoreSchemaVersion).c_str());
       return true;
     });

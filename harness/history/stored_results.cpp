@@ -17,7 +17,7 @@ constexpr unsigned long long kMaxResultsBytes = kMaxStoredFileBytes;
 std::string compress_results(const DeviceResults& d) {
   const std::string json = baseline_json(d).dump();
   std::string out(ZSTD_compressBound(json.size()), '\0');
-  const size_t n = ZSTD_compress(out.data(), out.size(), json.data(), json.size(), 9);
+  const size_t n = ZSTD_compress(out.data(), out.size(), json.data(), json.size(), 3);
   if (ZSTD_isError(n) != 0) throw HistoryError(std::string("compressing a run's results: ") + ZSTD_getErrorName(n));
   out.resize(n);
   return out;

@@ -44,6 +44,27 @@ PY
 cmp -s "$work"/bl_pg/*@GPU-*.json "$work"/bl_lite/*@GPU-*.json || bad "the runner baselines from PostgreSQL and SQLite differ"
 grep -q "password" "$work/bl_pg.txt" && bad "a password in the output"
 
+# A store of schema 1 (operator names in results, no kept results) is upgraded when opened; its runs stay.
+psql -c "create database v1" archbench
+psql v1 > /dev/null <<'SQL'
+CREATE TABLE archbench_schema(version INTEGER NOT NULL);
+INSERT INTO archbench_schema VALUES (1);
+CREATE TABLE runs(id BIGSERIAL PRIMARY KEY, digest TEXT NOT NULL UNIQUE, runner TEXT NOT NULL, host TEXT NOT NULL,
+  device_key TEXT NOT NULL, device_name TEXT NOT NULL, started_at TEXT NOT NULL, environment TEXT NOT NULL);
+CREATE TABLE results(run BIGINT NOT NULL REFERENCES runs(id), operator TEXT NOT NULL, image TEXT NOT NULL,
+  failed BOOLEAN NOT NULL, median_ms DOUBLE PRECISION, PRIMARY KEY(run, operator));
+CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
+INSERT INTO runs(digest, runner, host, device_key, device_name, started_at, environment)
+  VALUES ('old', 'GPU-OLD', 'h', 'nvidia-h200-cc90-140g', 'NVIDIA H200', '2026-01-01T00:00:00Z', '{}');
+INSERT INTO results SELECT id, 'norm/layernorm/f16/M8192_N320', 'sass', false, 0.0104 FROM runs WHERE digest = 'old';
+SQL
+v1="host=$pg port=5432 dbname=v1 user=archbench"
+"$archbench" history add "$src"/suites/fixtures/history_h200/run_0[1-5].json --store "$v1" | grep -q "5 new run(s) of 5" || bad "add to a schema-1 store"
+[ "$(psql -c "select max(version) from archbench_schema" v1)" = 2 ] || bad "the schema-1 store was not upgraded"
+[ "$(psql -c "select count(*) from results r join runs u on u.id = r.run join operators o on o.id = r.operator where u.digest = 'old'" v1)" = 1 ] \
+  || bad "the schema-1 run lost its result"
+"$archbench" history list --store "$v1" | grep -q "GPU-OLD" || bad "the schema-1 run is not listed"
+
 # merge from an SQLite store into PostgreSQL (and back): idempotent.
 psql -c "create database merged" archbench
 merged="host=$pg port=5432 dbname=merged user=archbench"
