@@ -42,6 +42,7 @@ def main():
             if k in t:
                 t[k] = []
         ops.append(op)
+    dev["operators"] = []  # each night copies the rest of the run, and its operators shallowly: fast at 250 x 365
     os.makedirs(a.out, exist_ok=True)
     truth = []
     for r in range(a.runners):
@@ -64,9 +65,10 @@ def main():
             new_ops = []
             stepped_tonight = False
             for j, op in enumerate(ops):
-                op = copy.deepcopy(op)
+                op = dict(op)
                 t = op.get("timing")
                 if t:
+                    t = op["timing"] = dict(t)
                     x = base[j] * math.exp(rnd.gauss(0, a.noise))
                     if rnd.random() < 0.03:
                         x *= rnd.uniform(1.10, 1.30)
