@@ -32,7 +32,8 @@ std::pair<size_t, std::string> segment_start(const HistoryStore& store, const st
     const size_t pos = index.at(b.run);
     if (pos > start) {
       start = pos;
-      why = fmt::format("an image change of {} at run {} ({} -> {})", b.op, pos + 1, a.image, b.image);
+      why = a.failed != b.failed ? fmt::format("{} {} at run {}", b.op, b.failed ? "failing" : "passing again", pos + 1)
+                                 : fmt::format("an image change of {} at run {} ({} -> {})", b.op, pos + 1, a.image, b.image);
     }
   }
   return {start, why};
@@ -50,27 +51,42 @@ HistoryBaselines baselines_from_history(const HistoryStore& store, const Baselin
   HistoryBaselines out;
   for (const auto& [runner, runs] : by_runner) {
     const std::string device = runs.back().device_name;
+    if (!runner.starts_with("GPU-")) {  // describe_run's "host/index": no UUID to name its baseline by
+      out.skipped.push_back({runner, device, "its runs record no GPU UUID, so no runner baseline can name it"});
+      continue;
+    }
     const auto [start, after] = segment_start(store, runner, runs, steps);
-    // The newest runs of the segment that kept their results, of the newest run's build.
+    // The newest runs of the segment that kept their results, of the newest run's device, build and
+    // operator set (a --filter or --dtype run would narrow the pool to its subset).
     std::vector<DeviceResults> pooled;
-    size_t first = runs.size();
+    size_t first = runs.size(), last = 0;
     size_t kept = 0;
-    nlohmann::json build;
-    for (size_t i = runs.size(); i-- > start && pooled.size() < rules.max_runs;) {
+    std::vector<std::string> ids;
+    const size_t limit = std::max(rules.max_runs, rules.min_runs);
+    for (size_t i = runs.size(); i-- > start && pooled.size() < limit;) {
       auto d = store.device_results(runs[i].id);
       if (!d) continue;
+      std::vector<std::string> these;
+      for (const auto& op : d->operators) these.push_back(op.id);
+      std::ranges::sort(these);
+      if (!pooled.empty()) {
+        // An older build or another device under one UUID ends the segment for pooling; a narrower run is left out.
+        if (d->key != pooled.front().key || !build_difference(pooled.front().build, d->build).empty()) break;
+        if (these != ids) continue;
+      } else {
+        ids = these;
+        last = i;
+      }
       ++kept;
-      if (pooled.empty()) build = d->build;
-      if (!build_difference(build, d->build).empty()) break;  // an older build: the segment ends for pooling
       pooled.push_back(std::move(*d));
       first = i;
     }
     const size_t since_change = runs.size() - start;
     if (pooled.size() < rules.min_runs) {
       out.skipped.push_back({runner, device,
-                             fmt::format("{} run(s) since {} ({} of them with kept results, {} of the newest build); "
-                                         "a baseline needs {}",
-                                         since_change, after, kept, pooled.size(), rules.min_runs)});
+                             fmt::format("{} run(s) since {}, {} of them with kept results of the newest build and "
+                                         "operator set; a baseline needs {}",
+                                         since_change, after, kept, rules.min_runs)});
       continue;
     }
     std::reverse(pooled.begin(), pooled.end());  // oldest first, as run files are given
@@ -79,6 +95,7 @@ HistoryBaselines baselines_from_history(const HistoryStore& store, const Baselin
     b.device_name = device;
     b.pooled_runs = pooled.size();
     b.first_run = first;
+    b.last_run = last;
     b.runner_runs = runs.size();
     b.since = runs[first].started_at;
     b.after = after;

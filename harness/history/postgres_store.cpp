@@ -234,6 +234,7 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
   where_ = fmt::format("PostgreSQL database {} on {}", PQdb(conn_), PQhost(conn_));
   try {
     exec("SET client_min_messages = warning");
+    exec("SET bytea_output = hex");  // what from_hex reads, whatever the server's or role's default
     transaction([&] {
       exec(kCreateLock);
       const Result has = query("SELECT to_regclass('archbench_schema') IS NOT NULL", {});

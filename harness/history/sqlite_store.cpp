@@ -287,12 +287,18 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
       });
     } else if (version == 1) {
       // Schema 1: operator names moved to their table; its runs keep medians only (no full results).
-      transaction([&] {
-        if (version_of() != 1) return false;  // another process upgraded it meanwhile
-        exec(kUpgradeFrom1);
-        exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
-        return true;
-      });
+      try {
+        transaction([&] {
+          if (version_of() != 1) return false;  // another process upgraded it meanwhile
+          exec(kUpgradeFrom1);
+          exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
+          return true;
+        });
+      } catch (const HistoryError& e) {
+        throw HistoryError(fmt::format("{}: a store of schema 1, which this archbench upgrades to {} when it opens it, "
+                                       "and the upgrade failed (is the file writable?): {}; the store was not changed",
+                                       path, kStoreSchemaVersion, e.what()));
+      }
     }
     // Write-ahead logging lets readers read while a writer adds; the mode is kept in the file, so
     // whoever sets it first sets it for all (a writer holding the file at that moment: try again).

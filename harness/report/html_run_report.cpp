@@ -228,11 +228,16 @@ std::string dtype_color(const std::string& dtype) {
   return "#8c959f";
 }
 
+std::string baseline_slot(const StoredDevice& d) {
+  const std::string uuid = d.results.device.value("uuid", "");
+  return uuid.empty() ? d.results.key : uuid;
+}
+
 std::string run_report_page(const RunReportInputs& in) {
   std::string body;
   std::string title = "archbench report";
   for (const auto& d : in.run->devices) {
-    auto b = in.baselines.find(d.results.key);
+    auto b = in.baselines.find(baseline_slot(d));
     const DeviceResults* baseline = b == in.baselines.end() ? nullptr : &b->second;
     title += " - " + d.results.device.value("name", std::string("?"));
     body += "<section class=\"device\">\n" + header(*in.run, d) + regressions(d, baseline, in.thresholds) + heat_map(d) + paths_table(d) +

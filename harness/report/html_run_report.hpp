@@ -15,9 +15,13 @@ namespace archbench::html {
 
 struct RunReportInputs {
   const StoredRun* run = nullptr;
-  std::map<std::string, DeviceResults> baselines;  // by device key; devices without one get no markers
+  // By baseline_slot: each device its own (a runner's baseline is one GPU's); devices without one get no markers.
+  std::map<std::string, DeviceResults> baselines;
   Thresholds thresholds;
 };
+
+// Which entry of RunReportInputs::baselines is a device's: its GPU UUID, else its device key.
+[[nodiscard]] std::string baseline_slot(const StoredDevice& d);
 
 [[nodiscard]] std::string run_report_page(const RunReportInputs& in);
 

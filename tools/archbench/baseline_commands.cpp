@@ -86,6 +86,10 @@ std::string floor_words(const DeviceResults& d) {
 
 // --from-history: one baseline per runner of the store (harness/history/history_baselines.hpp).
 int baseline_update_from_history(const BaselineUpdateOptions& o) {
+  if (!o.out.empty()) {
+    std::cerr << "archbench baseline update: --out names one file; --from-history writes one per runner into --dir\n";
+    return kUsage;
+  }
   history::HistoryBaselines made;
   try {
     const auto store = history::HistoryStore::open(o.from_history, false);
@@ -103,10 +107,10 @@ int baseline_update_from_history(const BaselineUpdateOptions& o) {
       rc = w;
       continue;
     }
-    std::cout << text::wrap(fmt::format("wrote {} ({} operators, {} on runner {}, runs {}-{} of {} pooled: since {} "
-                                        "(from {}), {})",
-                                        path, b.baseline.operators.size(), b.device_name, b.runner, b.first_run + 1,
-                                        b.first_run + b.pooled_runs, b.runner_runs, b.after, b.since,
+    std::cout << text::wrap(fmt::format("wrote {} ({} operators, {} on runner {}, {} run(s) pooled, runs {}-{} of {}: "
+                                        "since {} (from {}), {})",
+                                        path, b.baseline.operators.size(), b.device_name, b.runner, b.pooled_runs,
+                                        b.first_run + 1, b.last_run + 1, b.runner_runs, b.after, b.since,
                                         floor_words(b.baseline)),
                             text::kColumns, "", "    ");
   }
@@ -115,8 +119,8 @@ int baseline_update_from_history(const BaselineUpdateOptions& o) {
                             text::kColumns, "", "    ");
   }
   if (made.made.empty()) {
-    std::cout << "baseline update: no runner of " << history::store_label(o.from_history)
-              << " has enough runs since its last change point: nothing written\n";
+    std::cout << "baseline update: no runner baseline could be made from " << history::store_label(o.from_history)
+              << " (above: why, per runner): nothing written\n";
     return rc == kOk ? kOperatorFailed : rc;
   }
   return rc;

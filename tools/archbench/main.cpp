@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "harness/history/history_store.hpp"
 #include "harness/manifest/build_manifest.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
@@ -169,7 +170,7 @@ int main(int argc, char** argv) {
       ->excludes(from_opt);
   cli::value_name(update_cmd->add_option("--min-runs", update.min_runs,
                       "with --from-history: the runs since the last change point a runner's baseline needs (default 5)"),
-                  "N")->check(CLI::Range(size_t{2}, size_t{1000}));
+                  "N")->check(CLI::Range(size_t{2}, history::kKeptResultsPerRunner));
   cli::value_name(update_cmd->add_option("--dir", update.dir, "directory of <device-key>.json baselines (default: baselines)"), "DIR");
   cli::value_name(update_cmd->add_option("--out", update.out, "write exactly this file (results of one device only)"), "FILE");
   update_cmd->add_flag("--force", update.force, "replace a baseline of another device key or build, or an unreadable one");

@@ -20,11 +20,13 @@ int report_command(const ReportOptions& o) {
       if (std::filesystem::is_directory(o.baseline)) {
         for (const auto& d : run.devices) {
           const auto path = baseline_for_device_in(o.baseline, d.results.key, d.results.device.value("uuid", ""));
-          if (std::filesystem::exists(path)) in.baselines[d.results.key] = load_baseline(path);
+          if (std::filesystem::exists(path)) in.baselines[html::baseline_slot(d)] = load_baseline(path);
         }
-      } else {
-        DeviceResults b = load_baseline(o.baseline);
-        in.baselines[b.key] = std::move(b);
+      } else {  // one file: the baseline of every device of its key
+        const DeviceResults b = load_baseline(o.baseline);
+        for (const auto& d : run.devices) {
+          if (d.results.key == b.key) in.baselines[html::baseline_slot(d)] = b;
+        }
       }
     }
     if (!o.thresholds.empty()) in.thresholds = Thresholds::load(o.thresholds);
@@ -34,7 +36,7 @@ int report_command(const ReportOptions& o) {
   }
   in.run = &run;
   size_t with_baseline = 0;
-  for (const auto& d : run.devices) with_baseline += in.baselines.contains(d.results.key) ? 1 : 0;
+  for (const auto& d : run.devices) with_baseline += in.baselines.contains(html::baseline_slot(d)) ? 1 : 0;
   if (!o.baseline.empty() && with_baseline == 0) {
     std::cerr << "archbench report: note: " << o.baseline << " holds no baseline for the device(s) of " << o.results
               << "; the report shows failures only\n";

@@ -223,6 +223,27 @@ TEST(HistoryBaselines, ARunnersBaselinePoolsItsRunsSinceTheLastStep) {
   EXPECT_NE(made.skipped[0].why.find("a baseline needs 5"), std::string::npos) << made.skipped[0].why;
 }
 
+TEST(HistoryBaselines, ANarrowerRunIsLeftOutAndARunnerWithoutAUuidSkipped) {
+  auto store = HistoryStore::open(scratch("baselines_narrow.sqlite"), true);
+  for (int night = 0; night < 8; ++night) {
+    std::vector<std::pair<std::string, double>> ops{{"norm/a/f16/M", 0.02}, {"norm/b/f16/M", 0.03}};
+    if (night == 5) ops.pop_back();  // a --filter run in the middle
+    store.add(run_of("GPU-3", fmt::format("2026-02-{:02}T03:00:00Z", 1 + night), "aaa", ops));
+    auto loose = run_of("", fmt::format("2026-02-{:02}T04:00:00Z", 1 + night), "aaa", ops);
+    loose.devices[0].results.device.erase("uuid");  // recorded as host/index
+    store.add(loose);
+  }
+  const auto made = baselines_from_history(store, {});
+  ASSERT_EQ(made.made.size(), 1u);
+  EXPECT_EQ(made.made[0].pooled_runs, 7u);
+  EXPECT_EQ(made.made[0].baseline.operators.size(), 2u);
+  EXPECT_EQ(made.made[0].first_run, 0u);
+  EXPECT_EQ(made.made[0].last_run, 7u);
+  ASSERT_EQ(made.skipped.size(), 1u);
+  EXPECT_EQ(made.skipped[0].runner, "h1/0");
+  EXPECT_NE(made.skipped[0].why.find("no GPU UUID"), std::string::npos) << made.skipped[0].why;
+}
+
 TEST(HistoryStore, RefusesWhatIsNotItsStoreAndChangesNothing) {
   const std::string text = scratch("not_a_store.sqlite");
   std::ofstream(text) << "this is not a database\n";

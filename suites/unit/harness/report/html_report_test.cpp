@@ -110,7 +110,7 @@ TEST(HtmlRunReport, H200FixtureHasEveryOperatorAndSection) {
   const StoredRun run = load_stored_run(kFleet + "results_h200.json");
   html::RunReportInputs in;
   in.run = &run;
-  in.baselines[run.devices[0].results.key] = load_baseline(kFleet + "baselines/nvidia-h200-cc90-140g.json");
+  in.baselines[html::baseline_slot(run.devices[0])] = load_baseline(kFleet + "baselines/nvidia-h200-cc90-140g.json");
   const std::string page = html::run_report_page(in);
   std::string why;
   EXPECT_TRUE(balanced(page, &why)) << why;
@@ -140,7 +140,7 @@ TEST(HtmlRunReport, APartialRunsAbsentOperatorsAreOneRow) {
   ops.resize(5);
   html::RunReportInputs in;
   in.run = &run;
-  in.baselines[run.devices[0].results.key] = load_baseline(kFleet + "baselines/nvidia-h200-cc90-140g.json");
+  in.baselines[html::baseline_slot(run.devices[0])] = load_baseline(kFleet + "baselines/nvidia-h200-cc90-140g.json");
   const std::string page = html::run_report_page(in);
   EXPECT_EQ(count(page, "<td class=\"regression\">absent</td>"), 1u);
   EXPECT_NE(page.find(std::to_string(all - 5) + " operator(s)</td>"), std::string::npos);
