@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <iterator>
 #include <map>
+#include <mutex>
+#include <thread>
 
 namespace archbench::history {
 
@@ -24,66 +29,105 @@ std::string environment_change(const nlohmann::json& before, const nlohmann::jso
   return s;
 }
 
+namespace {
+
+// The steps of one runner's series (its results by operator, in run order).
+std::vector<Step> check_runner(const std::string& runner, const std::vector<RecordedRun>& runs,
+                               const std::vector<RecordedResult>& results, const CheckRules& rules) {
+  std::vector<Step> out;
+  std::map<int64_t, size_t> index;  // run id -> position among the runner's runs
+  for (size_t i = 0; i < runs.size(); ++i) index[runs[i].id] = i;
+  const size_t first_recent = runs.size() > rules.recent_runs ? runs.size() - rules.recent_runs : 0;
+  for (size_t b = 0; b < results.size();) {
+    size_t e = b;
+    while (e < results.size() && results[e].op == results[b].op) ++e;
+    auto step_at = [&](StepKind kind, size_t run_pos) {
+      Step s;
+      s.kind = kind;
+      s.runner = runner;
+      s.device_name = runs[run_pos].device_name;
+      s.op = results[b].op;
+      s.run_index = run_pos;
+      s.runner_runs = runs.size();
+      s.started_at = runs[run_pos].started_at;
+      s.environment_change = run_pos > 0 ? environment_change(runs[run_pos - 1].environment, runs[run_pos].environment)
+                                         : "no earlier run";
+      return s;
+    };
+    // Image and correctness: the newest run against the one before it.
+    if (e - b >= 2) {
+      const auto& prev = results[e - 2];
+      const auto& last = results[e - 1];
+      const size_t pos = index.at(last.run);
+      if (prev.failed != last.failed) {
+        Step s = step_at(last.failed ? StepKind::NowFails : StepKind::NowRuns, pos);
+        s.what = fmt::format("image {} -> {}", prev.image, last.image);
+        out.push_back(std::move(s));
+      } else if (prev.image != last.image) {
+        Step s = step_at(StepKind::ImageChanged, pos);
+        s.what = fmt::format("image {} -> {}", prev.image, last.image);
+        out.push_back(std::move(s));
+      }
+    }
+    // Timing: the runs that were timed and passed, in order.
+    std::vector<double> series;
+    std::vector<size_t> positions;
+    for (size_t i = b; i < e; ++i) {
+      if (results[i].median_ms && !results[i].failed) {
+        series.push_back(*results[i].median_ms);
+        positions.push_back(index.at(results[i].run));
+      }
+    }
+    for (const auto& cp : find_change_points(series, rules.change_points)) {
+      const size_t pos = positions[cp.at];
+      if (pos < first_recent) continue;
+      Step s = step_at(cp.step() > 0 ? StepKind::Slower : StepKind::Faster, pos);
+      s.change = cp;
+      s.what = fmt::format("{:+.1f}% ({:.4g} -> {:.4g} ms)", 100 * cp.step(), cp.before, cp.after);
+      out.push_back(std::move(s));
+    }
+    b = e;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Step> check_history(const HistoryStore& store, const CheckRules& rules) {
   std::map<std::string, std::vector<RecordedRun>> by_runner;
   for (auto& r : store.runs()) by_runner[r.runner].push_back(std::move(r));
-  std::vector<Step> out;
-  for (const auto& [runner, runs] : by_runner) {
-    std::map<int64_t, size_t> index;  // run id -> position among the runner's runs
-    for (size_t i = 0; i < runs.size(); ++i) index[runs[i].id] = i;
-    const size_t first_recent = runs.size() > rules.recent_runs ? runs.size() - rules.recent_runs : 0;
-    const auto results = store.results(runner);  // by operator, in run order
-    for (size_t b = 0; b < results.size();) {
-      size_t e = b;
-      while (e < results.size() && results[e].op == results[b].op) ++e;
-      auto step_at = [&](StepKind kind, size_t run_pos) {
-        Step s;
-        s.kind = kind;
-        s.runner = runner;
-        s.device_name = runs[run_pos].device_name;
-        s.op = results[b].op;
-        s.run_index = run_pos;
-        s.runner_runs = runs.size();
-        s.started_at = runs[run_pos].started_at;
-        s.environment_change = run_pos > 0 ? environment_change(runs[run_pos - 1].environment, runs[run_pos].environment)
-                                           : "no earlier run";
-        return s;
-      };
-      // Image and correctness: the newest run against the one before it.
-      if (e - b >= 2) {
-        const auto& prev = results[e - 2];
-        const auto& last = results[e - 1];
-        const size_t pos = index.at(last.run);
-        if (prev.failed != last.failed) {
-          Step s = step_at(last.failed ? StepKind::NowFails : StepKind::NowRuns, pos);
-          s.what = fmt::format("image {} -> {}", prev.image, last.image);
-          out.push_back(std::move(s));
-        } else if (prev.image != last.image) {
-          Step s = step_at(StepKind::ImageChanged, pos);
-          s.what = fmt::format("image {} -> {}", prev.image, last.image);
-          out.push_back(std::move(s));
+  // Runners in parallel, one per core: the store is read under a lock (a PostgreSQL connection
+  // serves one query at a time), the change points are found outside it; steps keep runner order.
+  std::vector<const std::pair<const std::string, std::vector<RecordedRun>>*> work;
+  for (const auto& entry : by_runner) work.push_back(&entry);
+  std::vector<std::vector<Step>> per_runner(work.size());
+  std::mutex store_lock;
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  auto worker = [&] {
+    try {
+      for (size_t i = next++; i < work.size(); i = next++) {
+        std::vector<RecordedResult> results;
+        {
+          const std::lock_guard lock(store_lock);
+          if (failure) return;
+          results = store.results(work[i]->first);  // by operator, in run order
         }
+        per_runner[i] = check_runner(work[i]->first, work[i]->second, results, rules);
       }
-      // Timing: the runs that were timed and passed, in order.
-      std::vector<double> series;
-      std::vector<size_t> positions;
-      for (size_t i = b; i < e; ++i) {
-        if (results[i].median_ms && !results[i].failed) {
-          series.push_back(*results[i].median_ms);
-          positions.push_back(index.at(results[i].run));
-        }
-      }
-      for (const auto& cp : find_change_points(series, rules.change_points)) {
-        const size_t pos = positions[cp.at];
-        if (pos < first_recent) continue;
-        Step s = step_at(cp.step() > 0 ? StepKind::Slower : StepKind::Faster, pos);
-        s.change = cp;
-        s.what = fmt::format("{:+.1f}% ({:.4g} -> {:.4g} ms)", 100 * cp.step(), cp.before, cp.after);
-        out.push_back(std::move(s));
-      }
-      b = e;
+    } catch (...) {
+      const std::lock_guard lock(store_lock);
+      if (!failure) failure = std::current_exception();
     }
+  };
+  {
+    const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max<size_t>(1, work.size()));
+    std::vector<std::jthread> pool;
+    for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
   }
+  if (failure) std::rethrow_exception(failure);
+  std::vector<Step> out;
+  for (auto& steps : per_runner) std::ranges::move(steps, std::back_inserter(out));
   std::ranges::stable_sort(out, std::greater<>{}, [](const Step& s) { return s.regression(); });
   return out;
 }
