@@ -69,24 +69,8 @@ struct FlashConfig {
   int min_blocks;
 };
 
-// Per head dim, the fastest of 5-8 candidates per head dim timed on the H200 (2026-12-02, median of
-// 30 cold-L2 samples, f16 and bf16 alike; microseconds at the workload's shapes). ptxas (nvcc 13.0,
-// sm_90) registers, shared memory per block and the blocks per SM they allow there:
-//   d 40:  4 warps x 32 rows, 128-key tiles, Q shared: 255 registers, 70 KiB, 2 blocks
-//          (B2_H8_Nq4096: 188 us; 64-key tiles with Q held 226 us);
-//   d 64:  4 warps x 32 rows, 64-key tiles, Q held:    216 registers, 54 KiB, 2 blocks
-//          (B2_H10_Nq4096: 270 us; the 3-block variant with Q shared was 2% faster there and 1.5%
-//          slower at B2_H24, and spills);
-//   d 80:  4 warps x 32 rows, 64-key tiles, Q shared:  239 registers, 66 KiB, 2 blocks (27.5 us,
-//          16-row warps 28.4 us);
-//   d 128: 4 warps x 32 rows, 64-key tiles, Q shared:  255 registers, 102 KiB, 2 blocks (Flux
-//          B1_H24_Nq4608: 719 us; 32-key tiles 814 us, 8 warps x 16 rows 872-934 us). 102 KiB is
-//          more than CC 8.6 / 8.9 / 12.0 allow per block (99 KiB), where the launch says so, as
-//          the previous kernel's 102 KiB did;
-//   d 160: 4 warps x 16 rows, 32-key tiles, Q held:    244 registers, 63 KiB, 2 blocks (12.7 us,
-//          2 warps 13.5 us).
-// PyTorch's FlashAttention-2 backend, same machine: 306, 783, 851 (B2_H24_Nq4429, d 64), 281
-// (d 40), 36.4 (d 80), 17.6 us (d 160).
+// Per head dim, the fastest of 5-8 candidate configurations timed on the H200 with the registers,
+// shared memory and blocks per SM ptxas gives each; the measurements: docs/kernel-choices.md.
 constexpr FlashConfig flash_config(int head_dim) {
   switch (head_dim) {
     case 40: return {4, 2, 128, false, 2};

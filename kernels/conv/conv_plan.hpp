@@ -67,27 +67,16 @@ inline constexpr TensorCoreTile kTileM128N64C4{128, 64, 32, 1, 4};
 inline constexpr TensorCoreTile kTensorCoreTiles[] = {kTileM128N128, kTileM128N160, kTileM128N128SlicedK,
                                                       kTileM128N160SlicedK, kTileM128N64C4};
 
-// The plan rule: which variant serves which shape, measured on the H200 (suites/bench/conv_variants,
-// 2026-12-02, with the filter tile brought by the copy engine (conv_tc.cu); every variant in one
-// process with cuDNN, interleaved rounds, median of 30 cold-L2 samples; µs f16 / bf16, the ratio
-// cuDNN / own in brackets):
-//   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4: 11.7 / 11.6).
-//   * K a multiple of 160 and at least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C):
-//     kTileK160Large, 128 x 160 with 4 warps, two blocks per SM. C320_H128 (3.0e10): 156.4 / 155.3
-//     [0.65 / 0.64] against 169.2 / 168.8 sliced. (A 128 x 320 block of 8 warps, tried before the
-//     gather's offsets went unsigned, ended level or behind and was dropped.)
+// The plan rule: which variant serves which shape.
+//   * 16-byte copies need C % 8 == 0; the rest take kTileC4 (conv_in, C = 4).
+//   * K a multiple of 160 and at least kLargeMinMacs multiply-adds (N*P*Q x K x R*S*C): kTileK160Large,
+//     128 x 160 with 4 warps, two blocks per SM.
 //   * K a multiple of 160, and either not of 128 (K = 320: two full 160-wide tiles where 128 would
-//     leave half of a third one empty) or at least kK160MinMacs: kTileK160, sliced K (8 warps on
-//     one output tile per SM). C320_H64 (7.5e9) 47.0 / 46.7 [0.66 / 0.80] (128 x 160 with 4 warps:
-//     55.4 / 55.2; 128 x 128 sliced 73.8 / 73.7); stride 2 (1.9e9) 25.2 / 25.2 [0.68 / 0.67];
-//     C1280_H16 (7.5e9) 49.7 / 49.8 [0.78 / 0.78] against 53.0 / 53.0 for kTileK128; C2560_H16
-//     (1.5e10, K = 1280) 83.7 / 82.9 [0.71 / 0.71] against 86.1 / 85.0 with 4 warps.
-//   * kTileK128 (sliced) otherwise: C1280_H8 (1.9e9) 25.1 / 25.5 [1.14 / 1.13] against 26.4 / 26.8
-//     for kTileK160; C960 1x1 (K = 640, 1.3e9) 19.4 / 19.3 [0.51 / 0.51] against 21.7 / 21.7.
-// Where plan_split_k splits a variant the rule picks, that beat no split (C1280_H8: 24.9 against
-// 120.2 unsplit, an earlier bench); cp.async.ca for the gathered input (conv_tc.cu) won nowhere,
-// nor did spreading a k-tile's copies between the mma (3-6% slower at every shape: the burst gets
-// them in flight sooner).
+//     leave half of a third one empty) or at least kK160MinMacs: kTileK160, sliced K (8 warps on one
+//     output tile per SM).
+//   * kTileK128 (sliced) otherwise.
+// Each choice was the fastest of the variants on the H200 at the shapes it serves; the measurements,
+// with what was tried and dropped: docs/kernel-choices.md.
 inline constexpr TensorCoreTile kTileK128 = kTileM128N128SlicedK;
 inline constexpr TensorCoreTile kTileK160 = kTileM128N160SlicedK;
 inline constexpr TensorCoreTile kTileK160Large = kTileM128N160;

@@ -2,7 +2,7 @@
 // warp-level mma.sync.m16n8k16 and fp32 accumulation.
 //
 // Structure (one kernel template over the element type and the tile variant, conv_tc_tiles.cuh;
-// the plan picks the variant for a shape, conv_plan.hpp, which gives the H200 times behind it):
+// the plan picks the variant for a shape, conv_plan.hpp; its measurements: docs/kernel-choices.md):
 //   * Variants: 128 x 160 and 128 x 128 with sliced K (K = 320; K = 640, 1280), 128 x 160 with
 //     4 warps (at least kLargeMinMacs multiply-adds and K a multiple of 160: the 128 x 128
 //     latents, C = 2560 at 16 x 16), 128 x 64 with 8-byte copies (C % 8 != 0: conv_in); 128 x 128

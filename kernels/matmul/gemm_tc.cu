@@ -17,7 +17,7 @@
 //     operands in L2.
 //   * Built for targets older than sm_80 (no cp.async, no bf16 mma) the kernel only fills its C
 //     tile with quiet NaN, so running such code fails any correctness check visibly.
-// Why this tiling and not a wider one: gemm_tc_tiles.cuh, KernelTiling (measured on the H200).
+// Why this tiling and not a wider one: gemm_tc_tiles.cuh, KernelTiling; its measurements: docs/kernel-choices.md.
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_launch_checks.hpp"
 #include "kernels/matmul/gemm_tc_kernel.cuh"

@@ -169,20 +169,8 @@ GEMM_TC_HD std::uint32_t staging_read_offset(int lane, int p) {
 // k-tiles in a 4-stage ring, 96 KB of shared memory (97 KB with the copy engine's barriers and
 // alignment; under the 99 KB per-block limit of 8.6 / 8.9 / 12.0), one block per SM. The taller block reads 3 KB of A and B per 64 x 64 x 32 of work where
 // 128 x 128 reads 4 KB: less L2 traffic per mma at the large shapes.
-// Measured on the H200, 2026-12-02 (a bench wrapping gemm_tc_block at each Tiling in its own
-// kernel, same process as cuBLAS, cold L2, median of 30; it named its variants by these
-// arguments, this one "w256x128_k32_s4"), cuBLAS time / gemm_tc time, against the previous
-// choice, 128 x 128 with 4 warps and two blocks per SM:
-//   M x N x K              f16          bf16
-//   4096 x 4096 x 4096     0.61 (0.57)  0.60 (0.56)
-//   4608 x 12288 x 3072    0.57 (0.57)  0.58 (0.57)
-//   8192 x 960 x 320       0.78 (0.71)  0.73 (0.67)
-//   8192 x 2560 x 320      0.68 (0.69)  0.69 (0.71)
-// the best geometric mean over these eight of the eleven layouts tried (0.65; 128 x 128: 0.63;
-// 128 x 256: 0.63). In archbench's own run of the same call the ratios were 0.66, 0.61, 0.78,
-// 0.65 (f16) and 0.65, 0.60, 0.69, 0.65 (bf16) against its cuBLAS twin. (Those are cp.async
-// figures: with the copy engine filling the ring on sm_90, archbench runs measured 0.71, 0.72, 0.74,
-// 0.65 (f16) and 0.71, 0.63, 0.68, 0.66 (bf16), medians of three runs.)
+// The best geometric mean against cuBLAS over the workload's GEMM shapes of the eleven layouts tried
+// on the H200; the measurements: docs/kernel-choices.md.
 using KernelTiling = Tiling<256, 128, 32, 4, 1>;
 
 static_assert(KernelTiling::kLaunchSmemBytes <= 99 * 1024, "fits the per-block limit of every sm_80+ device");
