@@ -14,7 +14,8 @@
 namespace archbench::history {
 namespace {
 
-constexpr const char* kSchema = R"sql(
+// The version table and the runs, unchanged since schema 1.
+constexpr const char* kRunsTable = R"sql(
 CREATE TABLE archbench_schema(version INTEGER NOT NULL);
 CREATE TABLE runs(
   id BIGSERIAL PRIMARY KEY,
@@ -26,6 +27,11 @@ CREATE TABLE runs(
   started_at TEXT NOT NULL,
   environment TEXT NOT NULL
 );
+CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
+)sql";
+
+// What schema 2 added, as in the SQLite store: operator ids in their own table, each run's full results.
+constexpr const char* kTablesOfSchema2 = R"sql(
 CREATE TABLE operators(
   id BIGSERIAL PRIMARY KEY,
   name TEXT NOT NULL UNIQUE
@@ -38,32 +44,19 @@ CREATE TABLE results(
   median_ms DOUBLE PRECISION,
   PRIMARY KEY(run, operator)
 );
-CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
 CREATE TABLE run_results(
   run BIGINT PRIMARY KEY REFERENCES runs(id),
   body BYTEA NOT NULL
 );
 )sql";
 
-// Schema 1 -> 2, as in the SQLite store: operator ids in their own table, and each run's full results.
-constexpr const char* kUpgradeFrom1 = R"sql(
-CREATE TABLE operators(
-  id BIGSERIAL PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE
-);
-INSERT INTO operators(name) SELECT operator FROM results GROUP BY operator ORDER BY operator COLLATE "C";
-ALTER TABLE results ADD COLUMN operator_id BIGINT;
-UPDATE results r SET operator_id = o.id FROM operators o WHERE o.name = r.operator;
-ALTER TABLE results DROP CONSTRAINT results_pkey;
-ALTER TABLE results DROP COLUMN operator;
-ALTER TABLE results RENAME COLUMN operator_id TO operator;
-ALTER TABLE results ALTER COLUMN operator SET NOT NULL;
-ALTER TABLE results ADD FOREIGN KEY (operator) REFERENCES operators(id);
-ALTER TABLE results ADD PRIMARY KEY (run, operator);
-CREATE TABLE run_results(
-  run BIGINT PRIMARY KEY REFERENCES runs(id),
-  body BYTEA NOT NULL
-);
+// Schema 1's results set aside (with their key's name, which the new table's key takes) and copied in.
+constexpr const char* kSetAsideResultsOf1 =
+    "ALTER TABLE results RENAME TO results_1; ALTER INDEX results_pkey RENAME TO results_1_pkey";
+constexpr const char* kCopyResultsOf1 = R"sql(
+INSERT INTO operators(name) SELECT operator FROM results_1 GROUP BY operator ORDER BY operator COLLATE "C";
+INSERT INTO results SELECT r.run, o.id, r.image, r.failed, r.median_ms FROM results_1 r JOIN operators o ON o.name = r.operator;
+DROP TABLE results_1;
 )sql";
 
 // bytea in libpq's text format: "\x" and two hex digits a byte.
@@ -249,7 +242,9 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
                                          "the store was not changed", where_, version, kStoreSchemaVersion));
         }
         if (version == 1) {  // operator names moved to their table; its runs keep medians only
-          exec(kUpgradeFrom1);
+          exec(kSetAsideResultsOf1);
+          exec(kTablesOfSchema2);
+          exec(kCopyResultsOf1);
           exec(fmt::format("UPDATE archbench_schema SET version = {}", kStoreSchemaVersion).c_str());
         }
         return true;
@@ -260,7 +255,8 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
                                     "database or schema)");
       }
       if (!create) throw HistoryError(where_ + ": no archbench history store there yet (`archbench history add` makes one)");
-      exec(kSchema);
+      exec(kRunsTable);
+      exec(kTablesOfSchema2);
       exec(fmt::format("INSERT INTO archbench_schema VALUES ({})", kStoreSchemaVersion).c_str());
       return true;
     });

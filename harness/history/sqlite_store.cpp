@@ -11,7 +11,8 @@
 namespace archbench::history {
 namespace {
 
-constexpr const char* kSchema = R"sql(
+// The runs, unchanged since schema 1.
+constexpr const char* kRunsTable = R"sql(
 CREATE TABLE runs(
   id INTEGER PRIMARY KEY,
   digest TEXT NOT NULL UNIQUE,
@@ -22,6 +23,14 @@ CREATE TABLE runs(
   started_at TEXT NOT NULL,
   environment TEXT NOT NULL
 );
+CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
+)sql";
+
+// What schema 2 added to schema 1's runs: operator ids in a table of their own (a result row of
+// ~30 bytes instead of 140: a fleet's year of nights fits the 1 GB aim), and each run's full device
+// results (stored_results.hpp). A new store makes them after the runs; an upgrade after moving
+// schema 1's results aside.
+constexpr const char* kTablesOfSchema2 = R"sql(
 CREATE TABLE operators(
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE
@@ -34,36 +43,18 @@ CREATE TABLE results(
   median_ms REAL,
   PRIMARY KEY(run, operator)
 ) WITHOUT ROWID;
-CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
 CREATE TABLE run_results(
   run INTEGER PRIMARY KEY REFERENCES runs(id),
   body BLOB NOT NULL
 );
 )sql";
 
-// Schema 1 -> 2: operator ids in a table of their own (a result row of 30 bytes instead of 140: a
-// fleet's year of nights fits the 1 GB aim), and each run's full device results (stored_results.hpp).
-constexpr const char* kUpgradeFrom1 = R"sql(
-CREATE TABLE operators(
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE
-);
-INSERT INTO operators(name) SELECT DISTINCT operator FROM results ORDER BY operator;
-CREATE TABLE results_2(
-  run INTEGER NOT NULL REFERENCES runs(id),
-  operator INTEGER NOT NULL REFERENCES operators(id),
-  image TEXT NOT NULL,
-  failed INTEGER NOT NULL,
-  median_ms REAL,
-  PRIMARY KEY(run, operator)
-) WITHOUT ROWID;
-INSERT INTO results_2 SELECT r.run, o.id, r.image, r.failed, r.median_ms FROM results r JOIN operators o ON o.name = r.operator;
-DROP TABLE results;
-ALTER TABLE results_2 RENAME TO results;
-CREATE TABLE run_results(
-  run INTEGER PRIMARY KEY REFERENCES runs(id),
-  body BLOB NOT NULL
-);
+// Schema 1's results (operator names in each row), set aside before kTablesOfSchema2 and copied in after.
+constexpr const char* kSetAsideResultsOf1 = "ALTER TABLE results RENAME TO results_1";
+constexpr const char* kCopyResultsOf1 = R"sql(
+INSERT INTO operators(name) SELECT DISTINCT operator FROM results_1 ORDER BY operator;
+INSERT INTO results SELECT r.run, o.id, r.image, r.failed, r.median_ms FROM results_1 r JOIN operators o ON o.name = r.operator;
+DROP TABLE results_1;
 )sql";
 
 class Statement {
@@ -285,7 +276,8 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
         if (!empty) {
           throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
         }
-        exec(kSchema);
+        exec(kRunsTable);
+        exec(kTablesOfSchema2);
         exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
         return true;
       });
@@ -294,7 +286,9 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
       try {
         transaction([&] {
           if (version_of() != 1) return false;  // another process upgraded it meanwhile
-          exec(kUpgradeFrom1);
+          exec(kSetAsideResultsOf1);
+          exec(kTablesOfSchema2);
+          exec(kCopyResultsOf1);
           exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
           return true;
         });
