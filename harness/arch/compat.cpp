@@ -45,7 +45,7 @@ std::string suffixed_reach(const CodeTarget& t) {
 // Thor has two names: CC 10.1 (sm_101) under CUDA 12 and 11.0 (sm_110) from CUDA 13, whose release
 // notes renumbered it; the driver decides which the device reports, and each loads only its own code.
 std::string thor_rename_reason(int target) {
-  return target == 101
+  return target == kThorBeforeCuda13.number()
              ? "sm_101 is Thor's name before CUDA 13: under a CUDA 13 driver Thor is 11.0 and loads only sm_110 code "
                "(rebuild with a CUDA 13 toolkit for 11.0)"
              : "sm_110 is Thor's name from CUDA 13: under a CUDA 12 driver Thor reports 10.1 and loads only sm_101 code "
@@ -59,7 +59,8 @@ std::string why_no_sass(const std::vector<CodeTarget>& sass, ComputeCapability d
   std::vector<std::string> reasons;
   for (const auto& t : sass) {
     std::string r;
-    if ((t.arch == 101 && d == 110) || (t.arch == 110 && d == 101)) r = thor_rename_reason(t.arch);
+    const int old_thor = kThorBeforeCuda13.number(), new_thor = kThorFromCuda13.number();
+    if ((t.arch == old_thor && d == new_thor) || (t.arch == new_thor && d == old_thor)) r = thor_rename_reason(t.arch);
     else if (t.suffix != Suffix::None) r = t.name() + " runs only on " + suffixed_reach(t);
     else if (is_tegra(t.arch) || is_tegra(d)) r = t.name() + " is not binary compatible (Tegra needs an exact match)";
     else if (t.arch / 10 != d / 10) r = t.name() + " is another major (SASS runs only within its major)";

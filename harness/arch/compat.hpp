@@ -17,6 +17,14 @@ namespace archbench::arch {
 
 // Tegra parts have no binary compatibility with other minors or with desktop parts.
 [[nodiscard]] bool is_tegra(int cc_number);
+// Thor's two compute capabilities: 10.1 (sm_101) under a CUDA 12 driver, 11.0 (sm_110) from CUDA 13,
+// whose release notes renumbered it; each loads only its own SASS.
+inline constexpr ComputeCapability kThorBeforeCuda13{10, 1};
+inline constexpr ComputeCapability kThorFromCuda13{11, 0};
+// Thor's compute capability under a driver of this CUDA version (unknown: CUDA 13's).
+[[nodiscard]] inline ComputeCapability thor_cc(CudaVersion driver) {
+  return driver.known() && driver.major() < 13 ? kThorBeforeCuda13 : kThorFromCuda13;
+}
 // Members of the family of an `f` target (versioned data, Programming Guide 13.x Table 28).
 [[nodiscard]] std::vector<int> family_members(int family_arch);
 [[nodiscard]] bool in_family(int family_arch, int device_arch);

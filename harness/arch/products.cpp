@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/arch/compat.hpp"
 #include "harness/util/edit_distance.hpp"
 
 namespace archbench::arch {
@@ -122,7 +123,7 @@ std::string_view architecture_name(ComputeCapability cc) {
 std::vector<std::string_view> products_for(ComputeCapability cc) {
   std::vector<std::string_view> out;
   // 10.1 is Thor's compute capability under a CUDA 12 driver (parse_device_spec): the table lists its 11.0.
-  const ComputeCapability listed = cc == ComputeCapability{10, 1} ? ComputeCapability{11, 0} : cc;
+  const ComputeCapability listed = cc == kThorBeforeCuda13 ? kThorFromCuda13 : cc;
   for (const auto& p : products()) if (p.cc == listed) out.push_back(p.name);
   return out;
 }
@@ -202,8 +203,8 @@ DeviceSpec parse_device_spec(std::string_view text) {
     }
     spec.cc = found->cc;
     spec.product = std::string(found->name);
-    // Thor reports 10.1 under a CUDA 12 driver and 11.0 from CUDA 13 (the renumbering of sm_101 as sm_110).
-    if (spec.cc == ComputeCapability{11, 0} && spec.driver.known() && spec.driver.major() < 13) spec.cc = {10, 1};
+    // The table lists Thor by its CUDA 13 compute capability; the driver decides which it reports.
+    if (spec.cc == kThorFromCuda13) spec.cc = thor_cc(spec.driver);
   }
   std::string names;
   for (auto n : products_for(spec.cc)) names += (names.empty() ? "" : ", ") + std::string(n);
