@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <exception>
 #include <iterator>
 #include <map>
@@ -129,6 +130,38 @@ std::vector<Step> check_history(const HistoryStore& store, const CheckRules& rul
   std::vector<Step> out;
   for (auto& steps : per_runner) std::ranges::move(steps, std::back_inserter(out));
   std::ranges::stable_sort(out, std::greater<>{}, [](const Step& s) { return s.regression(); });
+  return out;
+}
+
+std::vector<FamilyStep> group_by_family(const std::vector<Step>& steps) {
+  std::vector<FamilyStep> groups;
+  std::vector<std::vector<double>> group_steps;
+  for (const auto& s : steps) {
+    const std::string family = s.op.substr(0, s.op.find('/'));
+    auto same = [&](const FamilyStep& g) {
+      return g.kind == s.kind && g.runner == s.runner && g.family == family && g.run_index == s.run_index;
+    };
+    auto it = std::ranges::find_if(groups, same);
+    if (it == groups.end()) {
+      groups.push_back({s.kind, s.runner, s.device_name, family, s.run_index, s.runner_runs, 0, 0, s.environment_change});
+      group_steps.emplace_back();
+      it = std::prev(groups.end());
+    }
+    ++it->operators;
+    if (s.kind == StepKind::Slower || s.kind == StepKind::Faster) {
+      group_steps[static_cast<size_t>(it - groups.begin())].push_back(s.change.step());
+    }
+  }
+  std::vector<FamilyStep> out;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (groups[i].operators < 2) continue;
+    auto& v = group_steps[i];
+    if (!v.empty()) {
+      std::ranges::nth_element(v, v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2));
+      groups[i].median_step = v[v.size() / 2];
+    }
+    out.push_back(std::move(groups[i]));
+  }
   return out;
 }
 

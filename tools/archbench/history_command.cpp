@@ -61,6 +61,24 @@ int history_command(const HistoryOptions& o) {
     rules.recent_runs = o.recent_runs;
     rules.change_points.min_step = o.min_step;
     const auto steps = history::check_history(store, rules);
+    const auto families = history::group_by_family(steps);
+    auto family_line = [](const history::FamilyStep& f) {
+      const std::string step = f.kind == history::StepKind::Slower || f.kind == history::StepKind::Faster
+                                   ? fmt::format(": median {:+.1f}%", 100 * f.median_step)
+                                   : "";
+      return fmt::format("{} {}: {} operators on {} ({}) at run {} of {}{} ({})", name_of(history::kStepKinds, f.kind),
+                         f.family, f.operators, short_runner(f.runner), f.device_name, f.run_index + 1, f.runner_runs,
+                         step, f.environment_change);
+    };
+    nlohmann::json families_js = nlohmann::json::array();
+    for (const auto& f : families) {
+      std::cout << text::wrap(family_line(f), text::kColumns, "", "    ");
+      families_js.push_back({{"kind", name_of(history::kStepKinds, f.kind)}, {"family", f.family}, {"runner", f.runner},
+                             {"device", f.device_name}, {"run", f.run_index + 1}, {"runs", f.runner_runs},
+                             {"operators", f.operators}, {"median_step", f.median_step},
+                             {"environment_change", f.environment_change}});
+    }
+    if (!families.empty()) std::cout << "\n";
     size_t regressions = 0;
     nlohmann::json js = nlohmann::json::array();
     for (const auto& s : steps) {
@@ -78,7 +96,8 @@ int history_command(const HistoryOptions& o) {
                              steps.size(), rules.recent_runs, regressions, regressions == 0 ? "PASS" : "FAIL");
     if (!o.json_path.empty()) {
       write_output(o.json_path, nlohmann::json{{"schema", "archbench.history.check"}, {"schema_version", 1},
-                                               {"steps", js}, {"regressions", regressions}}.dump(2) + "\n");
+                                               {"families", families_js}, {"steps", js},
+                                               {"regressions", regressions}}.dump(2) + "\n");
     }
     if (!o.html_path.empty()) write_output(o.html_path, history::trend_page(store, steps, history::store_label(o.store)));
     if (!o.markdown_path.empty()) {  // a CI job summary: one table row per step, regressions first
@@ -89,6 +108,8 @@ int history_command(const HistoryOptions& o) {
       std::string md = fmt::format("## archbench history check\n\n{} step(s) in the newest {} runs of each runner, {} "
                                    "regression(s): **{}**\n",
                                    steps.size(), rules.recent_runs, regressions, regressions == 0 ? "PASS" : "FAIL");
+      if (!families.empty()) md += "\n";
+      for (const auto& f : families) md += "- " + cell(family_line(f)) + "\n";
       if (!steps.empty()) {
         md += "\n| step | operator | runner | change | at run | environment change |\n|---|---|---|---|---|---|\n";
         for (const auto& st : steps) {

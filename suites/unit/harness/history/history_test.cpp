@@ -134,6 +134,34 @@ TEST(HistoryStore, AddsOnceMergesAndFindsTheStepWithItsRevision) {
   EXPECT_EQ(b.results("GPU-1").size(), 48u);
 }
 
+TEST(HistoryCheck, AFamilyThatSteppedAtOneRunIsOneLine) {
+  auto step = [](const std::string& op, size_t run, double ratio, StepKind kind = StepKind::Slower) {
+    Step s;
+    s.kind = kind;
+    s.runner = "GPU-1";
+    s.op = op;
+    s.run_index = run;
+    s.change.before = 1;
+    s.change.after = ratio;
+    s.environment_change = "revision aaa -> bbb";
+    return s;
+  };
+  const std::vector<Step> steps{step("attention/a/f16/X", 7, 1.05), step("attention/b/f16/X", 7, 1.06),
+                                step("attention/c/f16/X", 7, 1.04), step("attention/d/f16/X", 8, 1.05),
+                                step("norm/a/f16/X", 7, 1.05), step("conv/a/f16/X", 7, 0.9, StepKind::Faster),
+                                step("conv/b/f16/X", 7, 0.92, StepKind::Faster)};
+  const auto families = group_by_family(steps);
+  ASSERT_EQ(families.size(), 2u);  // one operator alone (norm, attention at run 8) is no group
+  EXPECT_EQ(families[0].family, "attention");
+  EXPECT_EQ(families[0].operators, 3u);
+  EXPECT_EQ(families[0].run_index, 7u);
+  EXPECT_NEAR(families[0].median_step, 0.05, 1e-12);
+  EXPECT_EQ(families[0].environment_change, "revision aaa -> bbb");
+  EXPECT_EQ(families[1].family, "conv");
+  EXPECT_EQ(families[1].kind, StepKind::Faster);
+  EXPECT_NEAR(families[1].median_step, -0.08, 1e-12);  // the upper median of two
+}
+
 TEST(HistoryStore, ANewFailureIsAStepAndARecoveryToo) {
   auto store = HistoryStore::open(scratch("c.sqlite"), true);
   auto ok = run_of("GPU-2", "2026-02-01T03:00:00Z", "aaa", {{"conv/x/f16/M", 0.1}});
