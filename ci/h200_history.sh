@@ -6,7 +6,7 @@
 #   per-runner baseline from the history (`baseline update --from-history`); the next run of A compared with
 #   both (A/A: must read 0 new, 0 faster, nothing flagged); then RUNS_B full runs of B into the store;
 #   `history check` must name FAMILY and the revision change, and flag nothing else.
-# Usage: GITREV=<sha> RUNS_A=7 RUNS_B=6 SLOW_FAMILY=attention SLOW_PCT=0.05 ci/h200_history.sh
+# Usage: [CMAKE_ARGS=...] GITREV=<sha> RUNS_A=7 RUNS_B=6 SLOW_FAMILY=attention SLOW_PCT=0.05 ci/h200_history.sh
 # (The rank test needs 13 runs to accept a step at alpha 0.01: docs/history.md.) Results go to $OUT.
 set -uo pipefail
 final="${OUT:-$PWD/h200-out}"; mkdir -p "$final"
@@ -14,9 +14,10 @@ out="$(mktemp -d)"
 runs_a="${RUNS_A:-7}"; runs_b="${RUNS_B:-6}"; base_runs="${BASE_RUNS:-6}"
 family="${SLOW_FAMILY:-attention}"; pct="${SLOW_PCT:-0.05}"; rev="${GITREV:-unknown}"
 b=/tmp/ab-history
-build() {  # build REVISION DEST: the default arch list, the CLI only
+build() {  # build REVISION DEST: the default arch list, the CLI only (CMAKE_ARGS: e.g. where SQLite is)
+  # shellcheck disable=SC2086
   cmake -S . -B "$b" -G Ninja -DARCHBENCH_GIT_REVISION="$1" -DARCHBENCH_BUILD_TESTS=OFF \
-    -DARCHBENCH_BUILD_BENCHMARKS=OFF >> "$out/configure.log" 2>&1 &&
+    -DARCHBENCH_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} >> "$out/configure.log" 2>&1 &&
     cmake --build "$b" -j"$(nproc)" --target archbench >> "$out/build.log" 2>&1 && cp "$b/archbench" "$2"
 }
 build "$rev" "$out/archbench-A" || { echo "build A failed"; tail -30 "$out/build.log"; exit 1; }

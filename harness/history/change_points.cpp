@@ -91,8 +91,11 @@ void segment(const std::vector<double>& s, size_t begin, size_t end, const Chang
   const double p_split = mann_whitney_p(best, n - best, best_u, best_z);
   // The rank statistic finds that there is a step and roughly where; the place is the split near
   // it that fits the two sides best by their medians (least absolute deviations, as asv's step
-  // fit), with each run's cost capped at 3 robust standard deviations so that an outlier beside
-  // the step (a throttled night) counts the same on either side and cannot move it.
+  // fit), with each run's cost capped so that an outlier beside the step (a throttled night)
+  // counts the same on either side and cannot move it. The cap is 3 robust standard deviations,
+  // but at least half the step: with a smaller one, a run put on the wrong side of a clean step
+  // cost no more than the noise it took from the noisier side, and the step moved by a run
+  // (measured on the H200: 14 of 77 stepped series placed a run early or late, 3 with this cap).
   auto medians_at = [&](size_t k) {
     return std::pair(median_of({part.begin(), part.begin() + static_cast<std::ptrdiff_t>(k)}),
                      median_of({part.begin() + static_cast<std::ptrdiff_t>(k), part.end()}));
@@ -102,7 +105,7 @@ void segment(const std::vector<double>& s, size_t begin, size_t end, const Chang
     const auto [lm, rm] = medians_at(best);
     std::vector<double> residual(n);
     for (size_t i = 0; i < n; ++i) residual[i] = std::abs(part[i] - (i < best ? lm : rm));
-    cap = 3 * 1.4826 * median_of(residual);
+    cap = std::max(3 * 1.4826 * median_of(residual), std::abs(rm - lm) / 2);
   }
   auto fit_cost = [&](size_t k) {
     const auto [lm, rm] = medians_at(k);
