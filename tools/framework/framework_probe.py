@@ -301,54 +301,80 @@ def kernel_times(events):
     return [{"name": n, "us": round(t, 3)} for n, t in sorted(names.items(), key=lambda kv: -kv[1])]
 
 
-class StreamHold:
-    """archbench's hold on the stream (harness/run/gpu_hold.hpp) through the driver: cuStreamWaitValue32
-    makes the stream wait until a word of pinned host memory reaches a value, which the host writes
-    once the sample is enqueued, so the call's host time is never GPU time. A watchdog thread writes
-    it after 20 ms, so a call that waits for the GPU inside the sample cannot hang the probe (the
-    calls the host-time pilot shows waiting are not held at all). Without the driver entry point,
-    ok is False and the probe spins instead."""
-    TIMEOUT_S = 0.02
+# The waiting kernel of archbench's GpuHold (harness/run/gpu_hold.cu) in PTX, which the driver compiles for
+# any GPU: one thread polls flags[0] in mapped host memory until the host writes 1, or until timeout_ns.
+_HOLD_PTX = b"""
+.version 6.0
+.target sm_50
+.address_size 64
+.visible .entry archbench_wait_for_release(.param .u64 flags, .param .u64 timeout_ns)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<7>;
+  ld.param.u64 %rd1, [flags];
+  ld.param.u64 %rd2, [timeout_ns];
+  mov.u64 %rd3, %globaltimer;
+WAIT:
+  ld.volatile.u32 %r1, [%rd1];
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.u64 %rd4, %globaltimer;
+  sub.u64 %rd5, %rd4, %rd3;
+  setp.lt.u64 %p2, %rd5, %rd2;
+  @%p2 bra WAIT;
+  add.u64 %rd6, %rd1, 4;
+  mov.u32 %r2, 1;
+  st.volatile.u32 [%rd6], %r2;
+DONE:
+  ret;
+}
+"""
+
+
+class GpuHold:
+    """archbench's hold on the stream (harness/run/gpu_hold.hpp): a one-thread kernel that spins until the
+    host has enqueued the whole sample and writes the release flag, so the call's host time is never GPU
+    time. It spins rather than waits (cuStreamWaitValue32): a GPU left idle while the host enqueues runs
+    the next short kernel up to ~0.8 us slower on the H200 (docs/framework.md), and archbench's kernel
+    keeps the GPU busy. After 20 ms it ends by itself, so a call that waits for the GPU inside the
+    sample cannot hang the probe. Without the driver API (no libcuda, a module that does not load),
+    ok is False and the probe spins a fixed time instead."""
+    TIMEOUT_NS = 20_000_000
 
     def __init__(self, torch):
-        self.ok, self.k, self.deadline = False, 0, None
+        self.ok = False
         try:
             import ctypes
+            self.ct = ctypes
             lib = ctypes.CDLL("libcuda.so.1")
-            wait = getattr(lib, "cuStreamWaitValue32_v2", None) or lib.cuStreamWaitValue32
-            wait.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
-            wait.restype = ctypes.c_int
-            self.flag = torch.zeros(1, dtype=torch.int32, pin_memory=True)  # mapped: one address for both
-            self.word = ctypes.c_int32.from_address(self.flag.data_ptr())
-            self.wait, self.ok = wait, True
+            torch.cuda.current_stream().synchronize()  # the primary context exists and is current
+            module, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
+            if lib.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(_HOLD_PTX)) != 0 or \
+                    lib.cuModuleGetFunction(ctypes.byref(self.fn), module, b"archbench_wait_for_release") != 0:
+                return
+            self.flags = torch.ones(2, dtype=torch.int32, pin_memory=True)  # mapped: one address for both
+            self.words = (ctypes.c_int32 * 2).from_address(self.flags.data_ptr())
+            self.args = (ctypes.c_uint64(self.flags.data_ptr()), ctypes.c_uint64(self.TIMEOUT_NS))
+            self.params = (ctypes.c_void_p * 2)(*(ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in self.args))
+            lib.cuLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
+            self.launch, self.ok = lib.cuLaunchKernel, True
         except (OSError, AttributeError, RuntimeError):
-            return
-        import threading
-        self.lock = threading.Lock()
-        threading.Thread(target=self._watchdog, daemon=True).start()
-
-    def _watchdog(self):
-        while True:
-            time.sleep(0.005)
-            with self.lock:
-                if self.deadline is not None and time.perf_counter() > self.deadline:
-                    self.word.value, self.deadline = self.k, None
+            self.ok = False
 
     def hold(self, torch):
-        self.k = (self.k + 1) & 0x3FFFFFFF
-        if self.k == 0:
-            self.word.value = 0
-            self.k = 1
-        with self.lock:
-            self.deadline = time.perf_counter() + self.TIMEOUT_S
-        if self.wait(torch.cuda.current_stream().cuda_stream, self.flag.data_ptr(), self.k, 0) != 0:  # 0: >=
+        self.words[0], self.words[1] = 0, 0
+        if self.launch(self.fn, 1, 1, 1, 1, 1, 1, 0, torch.cuda.current_stream().cuda_stream, self.params,
+                       None) != 0:
             self.ok = False
             self.release()
         return self.ok
 
     def release(self):
-        with self.lock:
-            self.word.value, self.deadline = self.k, None
+        self.words[0] = 1
+
+    def timed_out(self):
+        return self.words[1] != 0
 
 
 HOLD = None  # set in main, once torch is loaded
@@ -546,7 +572,7 @@ def main():
     ANSWER["python"] = sys.version.split()[0]
     torch = load_torch()
     global CLOCK, HOLD
-    CLOCK, HOLD = SmClock(torch), StreamHold(torch)
+    CLOCK, HOLD = SmClock(torch), GpuHold(torch)
     quick = bool(req.get("quick"))
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
