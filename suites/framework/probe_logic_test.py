@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """The framework probe's own logic without torch or a GPU (tools/framework/framework_probe.py): how it
 tells an absent extension package from one that is installed and broken, the arguments it hands each
-extension, and its reading of /proc/self/maps. Run: probe_logic_test.py TOOLS_FRAMEWORK_DIR"""
+extension, its reading of /proc/self/maps, the stream hold's kernel, and compare_twins.py on recorded runs. Run: probe_logic_test.py TOOLS_FRAMEWORK_DIR"""
+import ctypes
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -75,6 +78,46 @@ class LoadedLibraries(unittest.TestCase):
         libs = probe.loaded_libraries()
         self.assertTrue(all(p.startswith("/") and ".so" in p for p in libs))
         self.assertTrue(any("libc" in os.path.basename(p) for p in libs), libs[:5])
+
+
+class StreamHold(unittest.TestCase):
+    def test_the_waiting_kernel_assembles(self):
+        """The PTX the probe hands the driver is valid: ptxas (the toolkit's, as on CI) assembles it."""
+        ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+        if not os.path.exists(ptxas):
+            self.skipTest("no ptxas")
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "hold.ptx")
+            with open(src, "wb") as f:
+                f.write(probe._HOLD_PTX)
+            done = subprocess.run([ptxas, "-arch=sm_80", src, "-o", os.path.join(d, "hold.cubin")],
+                                  capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b".entry archbench_wait_for_release", probe._HOLD_PTX)
+
+    def test_without_a_driver_the_hold_is_off_and_says_so(self):
+        try:
+            ctypes.CDLL("libcuda.so.1")
+            self.skipTest("a driver is installed here")
+        except OSError:
+            pass
+        self.assertFalse(probe.GpuHold(None).ok)
+
+
+class CompareTwins(unittest.TestCase):
+    def test_repeated_measurements_compare_by_their_medians(self):
+        """Two framework runs and two archbench runs of the 16 GEMM twins, recorded on the H200."""
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../fixtures/framework")
+        tool = os.path.join(os.path.dirname(probe.__file__), "compare_twins.py")
+        files = [os.path.join(fixtures, "twins_%s.json" % n) for n in ("fw2", "run2", "fw3", "run3")]
+        out = subprocess.run([sys.executable, tool] + files, capture_output=True, text=True, check=True).stdout
+        self.assertIn("library twins by time: 16 pairs, median torch/archbench 1.001, within 3%: 16", out)
+        # 4096^3 f16: torch 182.1 and 183.3 us, archbench 181.1 twice: the medians and each side's range
+        row = next(line for line in out.splitlines() if line.startswith("matmul/f16/M4096_N4096_K4096"))
+        self.assertEqual(row.split()[1:6], ["182.7", "0.7%", "181.1", "0.0%", "1.009"])
+        one = subprocess.run([sys.executable, tool, files[0]], capture_output=True, text=True)
+        self.assertNotEqual(one.returncode, 0)  # no run file: a usage error, not an empty table
+        self.assertIn("at least one of each", one.stderr)
 
 
 if __name__ == "__main__":
