@@ -2,7 +2,7 @@
 
 #include <cublas_v2.h>
 
-#include "harness/util/cublas_check.hpp"
+#include "harness/vendor/cublas_check.hpp"
 
 namespace archbench {
 

@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "harness/binary/binary_file.hpp"
-#include "harness/util/cublas_check.hpp"
-#include "harness/util/cudnn_check.hpp"
+#include "harness/vendor/cublas_check.hpp"
+#include "harness/vendor/cudnn_check.hpp"
 
 namespace archbench {
 namespace {

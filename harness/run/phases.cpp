@@ -12,7 +12,7 @@
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/image_probe.hpp"
 #include "harness/run/test_slowdown.hpp"
-#include "harness/util/cublas_check.hpp"
+#include "harness/vendor/cublas_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 
 namespace archbench {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/util/cublas_check.hpp"
+#include "harness/vendor/cublas_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 

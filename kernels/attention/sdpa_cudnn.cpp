@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
-#include "harness/util/cudnn_backend.hpp"
-#include "harness/util/cudnn_check.hpp"
+#include "harness/vendor/cudnn_backend.hpp"
+#include "harness/vendor/cudnn_check.hpp"
 
 namespace archbench::kernels::attention {
 namespace {

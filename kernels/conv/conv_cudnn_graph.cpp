@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
-#include "harness/util/cudnn_backend.hpp"
-#include "harness/util/cudnn_check.hpp"
+#include "harness/vendor/cudnn_backend.hpp"
+#include "harness/vendor/cudnn_check.hpp"
 #include "kernels/conv/conv_engine_choice.hpp"
 
 namespace archbench::kernels::conv {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "harness/ops/dtype.hpp"
-#include "harness/util/cudnn_backend.hpp"
+#include "harness/vendor/cudnn_backend.hpp"
 #include "kernels/conv/conv_dims.hpp"
 #include "kernels/conv/conv_problem.hpp"
 

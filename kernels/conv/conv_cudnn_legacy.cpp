@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
-#include "harness/util/cudnn_check.hpp"
+#include "harness/vendor/cudnn_check.hpp"
 
 namespace archbench::kernels::conv {
 namespace {

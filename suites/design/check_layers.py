@@ -11,14 +11,15 @@ import sys
 # module -> the modules it may include. Lower layers first; an edge only ever points down.
 ALLOWED = {
     "util": set(),
+    "vendor": {"util"},  # the CUDA libraries: cuBLAS and cuDNN status checks, the cuDNN backend API, their loading
     "arch": {"util"},
     "binary": {"arch", "util"},
     "manifest": {"arch"},
     "device": {"arch", "util"},
-    "ops": {"arch", "util"},
+    "ops": {"arch", "vendor", "util"},
     "result": {"device", "manifest", "util"},
     "baseline": {"result", "util"},
-    "run": {"result", "ops", "binary", "arch", "device", "manifest", "util"},
+    "run": {"result", "ops", "binary", "arch", "device", "manifest", "vendor", "util"},
     "report": {"baseline", "result", "framework", "util"},
     "stack": {"binary", "arch", "util"},
     "framework": {"ops", "binary", "arch", "util"},

@@ -72,7 +72,7 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/device/nvml.hpp"
-#include "harness/util/cuda_libraries.hpp"
+#include "harness/vendor/cuda_libraries.hpp"
 #include "harness/doctor/build_layer.hpp"
 #include "harness/doctor/framework_check.hpp"
 #include "harness/doctor/checklist.hpp"
@@ -167,7 +167,7 @@ int doctor_command(const DoctorOptions& o) {
   // context: the workload runs in worker processes.
   const Environment env = probe_environment();
   (void)Nvml::instance();  // loaded before /proc/self/maps is read, so that it is listed too
-  // cuBLAS and cuDNN open on first use (harness/util/cuda_libraries.cpp): open them now, so that
+  // cuBLAS and cuDNN open on first use (harness/vendor/cuda_libraries.cpp): open them now, so that
   // the runtime layer sees which files this process would use.
   if (const std::string missing = load_cuda_libraries(); !missing.empty()) {
     std::cerr << "archbench doctor: " << missing << "\n";

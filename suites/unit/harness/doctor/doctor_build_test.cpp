@@ -14,7 +14,7 @@
 #include "harness/arch/arch_list.hpp"
 #include "harness/doctor/build_layer.hpp"
 #include "harness/doctor/runtime_layer.hpp"
-#include "harness/util/cuda_libraries.hpp"
+#include "harness/vendor/cuda_libraries.hpp"
 #include "suites/unit/toolkit_fixture.hpp"
 
 namespace archbench::doctor {

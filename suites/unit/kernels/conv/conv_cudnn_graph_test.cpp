@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "harness/ops/registry.hpp"
-#include "harness/util/cublas_check.hpp"
-#include "harness/util/cudnn_backend.hpp"
+#include "harness/vendor/cublas_check.hpp"
+#include "harness/vendor/cudnn_backend.hpp"
 #include "kernels/conv/conv_cudnn_graph.hpp"
 #include "kernels/conv/conv_engine_choice.hpp"
 

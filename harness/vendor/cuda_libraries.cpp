@@ -5,7 +5,7 @@
 // with the header's own signature (the headers are included: a mismatch does not build) and
 // forwards to the library, opened with dlopen the first time any of its functions is called.
 // A new cuBLAS or cuDNN call needs a forwarder here: without one, the link fails.
-#include "harness/util/cuda_libraries.hpp"
+#include "harness/vendor/cuda_libraries.hpp"
 
 #include <cublas_v2.h>
 #include <cudnn.h>

@@ -1,4 +1,4 @@
-#include "harness/util/cudnn_check.hpp"
+#include "harness/vendor/cudnn_check.hpp"
 
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/device_handle.hpp"

@@ -1,4 +1,4 @@
-#include "harness/util/cudnn_backend.hpp"
+#include "harness/vendor/cudnn_backend.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <deque>
 #include <utility>
 
-#include "harness/util/cudnn_check.hpp"
+#include "harness/vendor/cudnn_check.hpp"
 
 namespace archbench::cudnn_backend {
 namespace {

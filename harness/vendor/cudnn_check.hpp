@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "harness/util/cublas_check.hpp"  // LibraryError
+#include "harness/vendor/cublas_check.hpp"  // LibraryError
 
 namespace archbench {
 

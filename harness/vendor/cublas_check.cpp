@@ -1,4 +1,4 @@
-#include "harness/util/cublas_check.hpp"
+#include "harness/vendor/cublas_check.hpp"
 
 #include "harness/util/cuda_check.hpp"
 #include "harness/util/device_handle.hpp"
