@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <iterator>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "harness/util/atomic_file.hpp"
 
@@ -52,6 +54,42 @@ TEST(AtomicFile, KillDuringWriteLeavesAWholeFile) {
     ASSERT_EQ(content.size(), size) << "round " << round;
     EXPECT_TRUE(content.find_first_not_of(content[0]) == std::string::npos) << "torn file in round " << round;
   }
+  std::filesystem::remove_all(dir);
+}
+
+// `--json /dev/null` must not replace the device node (it did: as root, /dev/null became a regular file).
+TEST(AtomicFile, ADeviceOrPipeIsWrittenAndStaysWhatItWas) {
+  write_file_atomically("/dev/null", "nothing");
+  struct stat st{};
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  const auto dir = std::filesystem::temp_directory_path() / ("archbench_fifo_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto fifo = (dir / "pipe").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream in(fifo);
+    got.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+  write_file_atomically(fifo, "through the pipe");
+  reader.join();
+  EXPECT_EQ(got, "through the pipe");
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicFile, ThroughASymbolicLinkTheTargetIsReplacedAndTheLinkKept) {
+  const auto dir = std::filesystem::temp_directory_path() / ("archbench_link_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  write_file_atomically((dir / "real.json").string(), "old");
+  std::filesystem::create_symlink("real.json", dir / "link.json");
+  write_file_atomically((dir / "link.json").string(), "new");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.json"));
+  std::ifstream f(dir / "real.json");
+  std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "new");
   std::filesystem::remove_all(dir);
 }
 
