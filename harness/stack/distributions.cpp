@@ -21,6 +21,13 @@ std::string trim(std::string s) {
 // "a/./b/../c" -> "a/c", without touching the file system (archive paths have none).
 std::string normal(const std::string& p) { return std::filesystem::path(p).lexically_normal().generic_string(); }
 
+// A directory's files have absolute keys; an archive's are paths inside it, so two wheels scanned together list
+// the same path (cupy-cuda12x and cupy-cuda13x both have cupy/_core/core.pyd): those keys carry their archive.
+std::string scoped(const std::string& source, const std::string& key) {
+  const std::string k = normal(key);
+  return std::filesystem::path(k).is_absolute() ? k : source + "!" + k;
+}
+
 }  // namespace
 
 std::pair<std::string, std::string> parse_metadata(const std::string& text) {
@@ -99,7 +106,7 @@ void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
   std::map<std::string, size_t> owner;  // normalised key -> index into dists
   for (size_t d = 0; d < dists.size(); ++d) {
     for (const auto& f : dists[d].files) {
-      const std::string key = normal(dists[d].root.empty() ? f : dists[d].root + "/" + f);
+      const std::string key = scoped(dists[d].source, dists[d].root.empty() ? f : dists[d].root + "/" + f);
       owner.emplace(key, d);
     }
   }
@@ -107,7 +114,7 @@ void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
   for (size_t i = 0; i < inv.files.size(); ++i) {
     const auto& file = inv.files[i];
     Package p;
-    if (auto it = owner.find(normal(file.key)); it != owner.end()) {
+    if (auto it = owner.find(scoped(file.source, file.key)); it != owner.end()) {
       p = dists[it->second].package;
       p.files.clear();
     } else {
@@ -130,7 +137,7 @@ void attribute(Inventory& inv, const std::vector<Distribution>& dists) {
   // A declared arch list belongs to the distribution that lists its file (torch for
   // libtorch_python.so); a file outside every distribution declares nothing we can attribute.
   for (const auto& decl : inv.declarations) {
-    const auto it = owner.find(normal(decl.key));
+    const auto it = owner.find(scoped(decl.source, decl.key));
     if (it == owner.end()) continue;
     const Package& owner_package = dists[it->second].package;
     for (auto& p : inv.packages) {

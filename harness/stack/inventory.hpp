@@ -60,8 +60,9 @@ struct Package {
 
 // A file that declares an arch list, found by a reader; attributed to its package later.
 struct ArchListDeclaration {
-  std::string key;   // as DeviceCodeFile::key
-  std::string path;  // as DeviceCodeFile::path
+  std::string key;     // as DeviceCodeFile::key
+  std::string path;    // as DeviceCodeFile::path
+  std::string source;  // as DeviceCodeFile::source
   std::vector<std::string> targets;
 };
 
@@ -99,6 +100,7 @@ void add_file(Inventory& inv, DeviceCodeFile f);
 // `root` (the site-packages or prefix).
 struct Distribution {
   Package package;            // name, version, origin, where, declared CUDA
+  std::string source;         // the archive it was read from (its files' DeviceCodeFile::source); "" for a directory
   std::string root;           // what the file paths are relative to, in the files' key space
   std::vector<std::string> files;
 };

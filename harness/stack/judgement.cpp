@@ -286,6 +286,17 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         pj.files.push_back(std::move(fj));
       }
       const auto variant_missing = count_loading_variants(p, inv, ctx, pj);
+      // A file whose every unit is arch-specific code for other devices (xformers' FlashAttention-3 library,
+      // torchao's sm_90a CUTLASS kernels) is one the package launches only on those devices: it stays out of
+      // the verdict while another file of the package has code for this one (the note above names it).
+      auto elsewhere_only = [](const FileJudgement& f) {
+        return f.tally.units > 0 && f.tally.units == f.tally.arch_specific_elsewhere;
+      };
+      if (std::ranges::any_of(pj.files, [&](const FileJudgement& f) { return f.counted && f.tally.units > 0 && !elsewhere_only(f); })) {
+        for (auto& f : pj.files) {
+          if (elsewhere_only(f)) f.counted = false;
+        }
+      }
       // Counted files first, worst first: the verdict is the first one's.
       std::ranges::stable_sort(pj.files, std::greater<>{}, [](const FileJudgement& f) {
         return std::pair(f.counted, binary::severity(f.coverage));

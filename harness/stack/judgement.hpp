@@ -54,7 +54,8 @@ struct FileJudgement {
   binary::CoverageTally tally;
   std::optional<RuntimeNeed> runtime;
   bool runtime_too_new = false;  // the runtime it links needs a newer driver than the device's
-  // False for a CUDA variant that does not load here (variant_family.hpp): judged and listed,
+  // False for a CUDA variant that does not load here (variant_family.hpp), and for a file of only
+  // arch-specific code for other devices beside files with code for this one: judged and listed,
   // but not part of the package's verdict.
   bool counted = true;
 };

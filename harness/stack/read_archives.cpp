@@ -86,6 +86,7 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
   Distribution d;
   d.package.origin = Package::Origin::Wheel;
   d.package.where = path;
+  d.source = path;
   std::string metadata, record;
   const size_t first = inv.files.size();
   const size_t first_declaration = inv.declarations.size();
@@ -106,7 +107,7 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
       if (may_declare_arch_list(fs::path(name).filename().string()) && (!m.size || *m.size <= kMaxMemberBytes)) {
         // Host code only (libtorch_python.so): its declared arch list is all we need from it.
         if (auto targets = find_declared_arch_list(r->read()); !targets.empty())
-          inv.declarations.push_back({name, name, std::move(targets)});
+          inv.declarations.push_back({name, name, path, std::move(targets)});
         ++inv.files_seen;
         continue;
       }
@@ -316,6 +317,7 @@ void read_image(const std::string& path, const ReadOptions& o, Inventory& inv, s
     d.package.version = version;
     d.package.origin = Package::Origin::DistInfo;
     d.package.where = path + "!" + dir;
+    d.source = path;
     read_declared_cuda(d.package);
     d.root = fs::path(dir).parent_path().generic_string();
     d.files = parse_record(texts.second);

@@ -212,7 +212,8 @@ void read_tree(const std::string& root, const ReadOptions& o, Inventory& inv, st
   inv.files_seen += files.size();
   for (const auto& p : declaring) {
     if (auto targets = read_declared_arch_list(p.string()); !targets.empty())
-      inv.declarations.push_back({p.lexically_normal().string(), p.lexically_relative(top).generic_string(), std::move(targets)});
+      inv.declarations.push_back({p.lexically_normal().string(), p.lexically_relative(top).generic_string(), top.string(),
+                                  std::move(targets)});
   }
   if (o.progress) o.progress(inv.files_seen, inv.files.size());
 }

@@ -228,6 +228,12 @@ def main():
     w("site/pkgb-2.0.dist-info/RECORD", record.encode())
     w("site/pkgb/_hopper.so", b("ext_sm90a.so"))
     w("site/loose_jit.so", b("ext_ptx80.so"))
+    # An extension with a library of sm_90a-only kernels beside its main one (as xformers' FlashAttention-3).
+    meta, record = dist_info("pkgc", "1.0", ["pkgc/_C.so", "pkgc/_C_fa3.so"])
+    w("site_fa3/pkgc-1.0.dist-info/METADATA", meta.encode())
+    w("site_fa3/pkgc-1.0.dist-info/RECORD", record.encode())
+    w("site_fa3/pkgc/_C.so", b("ext_sm80.so"))
+    w("site_fa3/pkgc/_C_fa3.so", b("ext_sm90a.so"))
     w("site/host_only.so", b("host_only.so"))
 
     # PyTorch as installed: the declaration and libtorch_cuda.so agree. As a wheel: they do not
@@ -250,6 +256,12 @@ def main():
         z.writestr("pkga/_C.so", b("ext_sm80.so"))
         z.writestr("pkga-1.0+cu130.dist-info/METADATA", meta)
         z.writestr("pkga-1.0+cu130.dist-info/RECORD", record)
+    # Another release of it for CUDA 12, whose wheel holds the same path (as cupy-cuda12x and cupy-cuda13x do).
+    meta, record = dist_info("pkga", "1.0+cu126", ["pkga/_C.so"])
+    with zipfile.ZipFile(os.path.join(OUT, "pkga-1.0+cu126-cp312-cp312-linux_x86_64.whl"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("pkga/_C.so", b("ext_sm90a.so"))
+        z.writestr("pkga-1.0+cu126.dist-info/METADATA", meta)
+        z.writestr("pkga-1.0+cu126.dist-info/RECORD", record)
 
     # docker save: layer 1 holds four libraries; layer 2 (gzip) whites one out, makes /opt/gone
     # opaque and adds a fifth.

@@ -89,6 +89,16 @@ def main():
     check("TORCH_CUDA_ARCH_LIST" in on90["pkga"]["fix"], "site: an extension's fix names TORCH_CUDA_ARCH_LIST: %s" % on90["pkga"]["fix"])
     check("9.0" in p.stdout and "pkga 1.0+cu130" in p.stdout, "site: console output lacks the package")
     check(max(len(l) for l in p.stdout.splitlines()) <= 120, "site: console wider than 120 columns")
+    # A library of sm_90a-only kernels beside one with sm_80 SASS (as xformers' FlashAttention-3 library): on 8.6
+    # left out of the verdict, with a note; on 9.0 counted, where the sm_80 library has no image. (pkgb above, with
+    # nothing else, stays no-image on 8.6.)
+    _, jf = scan(f("site_fa3"), "--device", "8.6@580", "--device", "9.0@580", want=1)
+    c86, c90 = verdicts(jf, 0)["pkgc"], verdicts(jf, 1)["pkgc"]
+    check(c86["verdict"] == "native" and c90["verdict"] == "no-image", "site_fa3: pkgc %s / %s" % (c86["verdict"], c90["verdict"]))
+    counted = {os.path.basename(x["path"]): x["counted"] for x in c86["files"]}
+    check(counted == {"_C.so": True, "_C_fa3.so": False}, "site_fa3: counted on 8.6 %s" % counted)
+    check(all(x["counted"] for x in c90["files"]), "site_fa3: a file not counted on 9.0")
+    check(any("arch-specific" in n and "_C_fa3.so" in n for n in c86["notes"]), "site_fa3: no note for _C_fa3.so")
 
     if archives:
         check_archives(f)
@@ -114,6 +124,11 @@ def check_archives(f):
     check("580" in verdicts(j, 0)["pkga"]["fix"], "wheel: the fix names the driver branch")
     check(verdicts(j, 1)["pkga"]["verdict"] == "native", "wheel: on 580")
     p, j = scan(wheel, "--device", "8.0@580", want=0)
+    # Two wheels with the same path inside: each file belongs to its own wheel's distribution.
+    _, jw = scan(wheel, f("pkga-1.0+cu126-cp312-cp312-linux_x86_64.whl"), "--device", "8.0@580", want=1)
+    owners = sorted((pk["version"], [os.path.basename(x["source"]) for x in pk["files"]]) for pk in jw["packages"])
+    check(owners == [("1.0+cu126", ["pkga-1.0+cu126-cp312-cp312-linux_x86_64.whl"]),
+                     ("1.0+cu130", ["pkga-1.0+cu130-cp312-cp312-linux_x86_64.whl"])], "two wheels: owners %s" % owners)
 
     # A variant family alone: nothing decides which loads, so each device is served by the best.
     p, j = scan(f("famlib-0.1-py3-none-manylinux_2_24_x86_64.whl"), "--device", "8.0@580", "--device", "9.0@580", want=0)
