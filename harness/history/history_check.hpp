@@ -28,21 +28,7 @@ struct Step {
   size_t runner_runs = 0;   // how many runs the runner has
   ChangePoint change;       // timing steps only
   std::string started_at;   // of the first run after it
-  std::string environment_change;  // Steps of one kind that a runner's operators of one family took at the same run: one cause (the family's
-// code or library changed) reads as one line before the list of operators.
-struct FamilyStep {
-  StepKind kind = StepKind::Slower;
-  std::string runner, device_name, family;  // family: the operator id's first component ("attention")
-  size_t run_index = 0, runner_runs = 0;
-  size_t operators = 0;                     // how many of the family's operators stepped there
-  double median_step = 0;                   // timing steps: the median of their steps (+0.05 = 5% slower)
-  std::string environment_change;
-};
-
-// The groups of two or more operators, in the steps' order (regressions first).
-[[nodiscard]] std::vector<FamilyStep> group_by_family(const std::vector<Step>& steps);
-
-// "revision a -> b; cuDNN 9.14.0 -> 9.19.0", or "no recorded change"
+  std::string environment_change;  // "revision a -> b; cuDNN 9.14.0 -> 9.19.0", or "no recorded change"
   std::string what;         // "image sass -> missing"
   [[nodiscard]] bool regression() const { return kind == StepKind::Slower || kind == StepKind::NowFails; }
 };
