@@ -27,9 +27,22 @@ DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "archbench", "co
 
 
 def load_manifest(path):
-    """The manifest as a dict: `devices` and `wheels` (see tools/corpus/wheels.json)."""
-    with open(path) as f:
-        return json.load(f)
+    """The manifest as a dict: `devices` and `wheels` (see tools/corpus/wheels.json). An unreadable or malformed
+    manifest ends the program with a one-line reason and exit 2 (a usage error), never a traceback."""
+    try:
+        with open(path) as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as e:
+        _usage_error("cannot read the corpus manifest %s: %s" % (path, e))
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("wheels"), list) or \
+            not isinstance(manifest.get("devices"), list):
+        _usage_error("%s is not a corpus manifest (it needs `devices` and `wheels` lists)" % path)
+    return manifest
+
+
+def _usage_error(message):
+    print("%s: %s" % (os.path.basename(sys.argv[0]), message), file=sys.stderr)
+    sys.exit(2)
 
 
 def select(wheels, only, ci=False):
