@@ -13,11 +13,13 @@ Fails (exit 1), naming each problem, when:
   span that starts with `SUB --option`) names a subcommand or an option that `ARCHBENCH_EXE SUB --help` does not
   list (`baseline update` included);
 - the exit-code table of docs/exit-codes.md disagrees with tools/archbench/exit_codes.hpp;
+- README.md or docs/README.md gives an operator count ("223 operators") other than `archbench list`'s;
 - a source file (C++, CUDA, shell, Python, CMake) cites a reference page by its old section numbers
   (compat.md with a section sign and number) or the session's shared reference directory, names a docs/ page that does not exist, or
   quotes a section title (`docs/reference/compat.md, "Fatbin and cubin layout"`) that the page does not have.
 Exit 2 when ARCHBENCH_EXE cannot be run.
 """
+import json
 import os
 import re
 import subprocess
@@ -232,6 +234,15 @@ def command_problems(tokens, model, allow_bare):
 
 # --- the checks --------------------------------------------------------------------------------------------------
 
+def operator_count(exe):
+    """How many operators `archbench list` lists; None when it cannot say (then nothing is compared)."""
+    try:
+        out = subprocess.run([exe, "list", "--json", "-"], capture_output=True, text=True, timeout=60)
+        return len(json.loads(out.stdout)["operators"]) if out.returncode == 0 else None
+    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
+        return None
+
+
 def check(exe, root):
     problems = []
 
@@ -248,6 +259,17 @@ def check(exe, root):
         n = len(readme.read_text(encoding="utf-8").splitlines())
         if n > README_MAX_LINES:
             problem(readme, n, f"README.md has {n} lines, more than {README_MAX_LINES}")
+
+    # The front door's operator count: README.md and docs/README.md say how many operators there are (dated
+    # measurements elsewhere in docs/ keep the count they had); each "N operators" there is `archbench list`'s.
+    listed = operator_count(exe)
+    for path in (readme, root / "docs" / "README.md"):
+        if listed is None or not path.exists():
+            continue
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in re.finditer(r"\b(\d{2,4}) operators?\b", text):
+                if int(m.group(1)) != listed:
+                    problem(path, i, f"says {m.group(0)}; `archbench list` lists {listed}")
 
     # Links and anchors.
     anchor_cache = {}
