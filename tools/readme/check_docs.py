@@ -14,6 +14,7 @@ Fails (exit 1), naming each problem, when:
   list (`baseline update` included);
 - the exit-code table of docs/exit-codes.md disagrees with tools/archbench/exit_codes.hpp;
 - README.md or docs/README.md gives an operator count ("223 operators") other than `archbench list`'s;
+- README.md or docs/ (not docs/reference/) names a path of the repository in a code span that does not exist;
 - a source file (C++, CUDA, shell, Python, CMake) cites a reference page by its old section numbers
   (compat.md with a section sign and number) or the session's shared reference directory, names a docs/ page that does not exist, or
   quotes a section title (`docs/reference/compat.md, "Fatbin and cubin layout"`) that the page does not have.
@@ -270,6 +271,22 @@ def check(exe, root):
             for m in re.finditer(r"\b(\d{2,4}) operators?\b", text):
                 if int(m.group(1)) != listed:
                     problem(path, i, f"says {m.group(0)}; `archbench list` lists {listed}")
+
+    # Paths of this repository named in code spans (`harness/history/change_points.cpp`, or a module without its
+    # extension, `harness/run/image_probe`) must exist. docs/reference/ quotes other projects' paths, and a
+    # `tools/...` path is ours only when its folder is one of tools/.
+    ours = re.compile(r"`((?:harness|kernels|suites|baselines|ci|tools)/[A-Za-z0-9_./-]+)`")
+    for path, doc in parsed.items():
+        if "reference" in path.relative_to(root).parts:
+            continue
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in ours.finditer(text):
+                named = m.group(1).rstrip("/")
+                parts = named.split("/")
+                if parts[0] == "tools" and (len(parts) < 3 or not (root / "tools" / parts[1]).is_dir()):
+                    continue
+                if not any((root / (named + ext)).exists() for ext in ("", ".hpp", ".cpp", ".cu", ".py", ".sh")):
+                    problem(path, i, f"names `{named}`, which does not exist")
 
     # Links and anchors.
     anchor_cache = {}
