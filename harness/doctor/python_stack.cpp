@@ -59,7 +59,7 @@ void check_python_stack(const PythonStackFacts& f, Checklist& out) {
       }
       const Outcome o = binary::runs(pj.coverage) ? Outcome::Warn : Outcome::Fail;
       Finding finding(Layer::Build, "python-stack", o,
-                      fmt::format("{} on {}: {}: {}", title, d.device.label, stack::verdict_words(pj.coverage), pj.summary),
+                      fmt::format("{} on {}: {}: {}", title, d.device.label, binary::coverage_name(pj.coverage), pj.summary),
                       pj.cause, pj.fix);
       std::vector<std::string> details = pj.notes;
       details.push_back("where: " + p.where);

@@ -225,19 +225,6 @@ std::vector<std::string> mixed_cuda_runtimes(const Inventory& inv) {
   return out;
 }
 
-std::string_view verdict_words(Coverage c) {
-  switch (c) {
-    case Coverage::Native: return "runs natively";
-    case Coverage::PtxJit: return "runs through PTX JIT";
-    case Coverage::Partial: return "partly served";
-    case Coverage::NeedsNewerDriver: return "needs a newer driver";
-    case Coverage::JitDisabled: return "JIT disabled";
-    case Coverage::NoImage: return "no image";
-    case Coverage::NoDeviceCode: break;
-  }
-  return "no device code";
-}
-
 std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::vector<arch::DeviceSpec>& devices,
                                              const AdviceContext& ctx) {
   std::vector<DeviceJudgement> out;

@@ -85,8 +85,4 @@ struct DeviceJudgement {
 // variant pins its own major by design).
 [[nodiscard]] std::vector<std::string> mixed_cuda_runtimes(const Inventory& inv);
 
-// The words for a package verdict: "runs natively", "runs through PTX JIT", "partly served",
-// "no image", "needs a newer driver", "JIT disabled".
-[[nodiscard]] std::string_view verdict_words(binary::Coverage c);
-
 }  // namespace archbench::stack

@@ -63,7 +63,7 @@ std::string format_scan(const ScanReport& r) {
         fine.push_back(package_title(p));
         continue;
       }
-      s += fit(fmt::format("  {:<21} {:<34} {}", verdict_words(pj.coverage), fit(package_title(p), 34), pj.summary),
+      s += fit(fmt::format("  {:<21} {:<34} {}", binary::coverage_name(pj.coverage), fit(package_title(p), 34), pj.summary),
                kWidth) + "\n";
       if (!pj.cause.empty()) s += wrap("cause: " + pj.cause, 6, 13);
       if (!pj.fix.empty()) s += wrap("fix: " + pj.fix, 6, 11);
@@ -85,7 +85,7 @@ std::string format_scan(const ScanReport& r) {
       }
     }
     if (!fine.empty()) {
-      s += wrap(fmt::format("runs natively ({}): {}", fine.size(), fmt::join(fine, ", ")), 2, 4);
+      s += wrap(fmt::format("native ({}): {}", fine.size(), fmt::join(fine, ", ")), 2, 4);
     }
   }
   if (!inv.unreadable.empty()) {
@@ -116,7 +116,7 @@ std::string format_scan(const ScanReport& r) {
     }
   }
   std::string counts;
-  for (const auto& [c, n] : by) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, verdict_words(c));
+  for (const auto& [c, n] : by) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, binary::coverage_name(c));
   if (inv.files.empty()) return s + "\nsummary: no device code found: nothing judged -> FAIL\n";
   s += "\n" + wrap(fmt::format("summary: {} package(s) x {} device(s): {}; {} cannot run -> {}", inv.packages.size(),
                                r.devices.size(), counts, cannot, cannot == 0 ? "PASS" : "FAIL"),
@@ -164,7 +164,7 @@ std::string format_scan_markdown(const ScanReport& r) {
     s += fmt::format("\n### {}\n\n| package | verdict | detail | fix |\n|---|---|---|---|\n", device_title(d.device));
     for (const auto& pj : d.packages) {
       s += fmt::format("| {} | {} | {} | {} |\n", cell(package_title(inv.packages[pj.package])),
-                       verdict_words(pj.coverage), cell(pj.summary), cell(pj.fix));
+                       binary::coverage_name(pj.coverage), cell(pj.summary), cell(pj.fix));
     }
   }
   if (!inv.unreadable.empty()) {

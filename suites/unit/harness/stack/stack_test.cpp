@@ -266,7 +266,10 @@ TEST(ScanReport, ConsoleFitsAndJsonSaysWhetherEverythingRuns) {
   const auto json = scan_to_json(r);
   EXPECT_EQ(json.at("schema"), "archbench.scan");
   EXPECT_FALSE(json.at("every_package_runs").get<bool>());
-  EXPECT_NE(format_scan_markdown(r).find("| ext 1.0 | no image |"), std::string::npos);
+  // One spelling per verdict in every output: the console, the Markdown and the JSON say `no-image`.
+  EXPECT_NE(format_scan_markdown(r).find("| ext 1.0 | no-image |"), std::string::npos);
+  EXPECT_NE(text.find("  no-image "), std::string::npos) << text;
+  EXPECT_EQ(text.find("no image "), std::string::npos) << text;
 }
 
 TEST(DoctorPythonStack, FindingsPerPackage) {
