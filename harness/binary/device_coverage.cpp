@@ -138,9 +138,9 @@ Coverage judge(BinaryKind kind, const CoverageTally& t) {
     if (disabled > 0) return Coverage::JitDisabled;
     return Coverage::NoImage;
   }
-  const size_t failing = t.units - sass - jit - t.arch_specific_elsewhere;
+  const size_t failing = t.failing();
   if (failing == 0) {
-    if (sass + jit == 0) return Coverage::NoImage;  // only arch-specific code, all of it for other devices
+    if (t.only_arch_specific_elsewhere()) return Coverage::NoImage;
     return jit == 0 ? Coverage::Native : Coverage::PtxJit;
   }
   if (too_new > 0 && too_new + disabled >= failing) return Coverage::NeedsNewerDriver;

@@ -49,6 +49,10 @@ struct CoverageTally {
 
   [[nodiscard]] size_t count(arch::ImageStatus s) const;
   [[nodiscard]] size_t loading() const { return count(arch::ImageStatus::Sass) + count(arch::ImageStatus::PtxJit); }
+  // Units of a whole-list binary that fail here: neither loading nor arch-specific code for other devices.
+  [[nodiscard]] size_t failing() const { return units - loading() - arch_specific_elsewhere; }
+  // Every unit is arch-specific code for other devices (xformers' FlashAttention-3 library on anything but 9.0).
+  [[nodiscard]] bool only_arch_specific_elsewhere() const { return units > 0 && units == arch_specific_elsewhere; }
 };
 // Per fatbin container, from the entry headers: no payload is read.
 [[nodiscard]] CoverageTally tally_containers(const std::vector<FatbinEntry>& entries, const arch::DeviceFacts& device);

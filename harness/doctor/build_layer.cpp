@@ -112,7 +112,7 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
   }
   const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit);
   const size_t too_new = t.count(ImageStatus::PtxTooNew), disabled = t.count(ImageStatus::JitDisabled);
-  const size_t failing = t.units - sass - jit - t.arch_specific_elsewhere;
+  const size_t failing = t.failing();
   const std::string counts =
       fmt::format("{} of {} kernels have SASS for {}, {} only PTX JIT", sass, t.units, cc, jit);
   const std::string fix = role == BinaryRole::OwnExecutable ? t.first_fix : fix_for_other_binary(t.first_fix);

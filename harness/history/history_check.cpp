@@ -148,7 +148,7 @@ std::vector<FamilyStep> group_by_family(const std::vector<Step>& steps) {
       it = std::prev(groups.end());
     }
     ++it->operators;
-    if (s.kind == StepKind::Slower || s.kind == StepKind::Faster) {
+    if (is_timing(s.kind)) {
       group_steps[static_cast<size_t>(it - groups.begin())].push_back(s.change.step());
     }
   }

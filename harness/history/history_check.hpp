@@ -21,6 +21,9 @@ inline constexpr auto kStepKinds = enum_names<StepKind>({
     {StepKind::ImageChanged, "image-changed"},
 });
 
+// Slower and Faster are steps of a timing series; the others are image or pass/fail changes.
+[[nodiscard]] constexpr bool is_timing(StepKind k) { return k == StepKind::Slower || k == StepKind::Faster; }
+
 struct Step {
   StepKind kind = StepKind::Slower;
   std::string runner, device_name, op;

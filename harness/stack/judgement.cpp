@@ -273,11 +273,11 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         pj.files.push_back(std::move(fj));
       }
       const auto variant_missing = count_loading_variants(p, inv, ctx, pj);
-      // A file whose every unit is arch-specific code for other devices (xformers' FlashAttention-3 library,
-      // torchao's sm_90a CUTLASS kernels) is one the package launches only on those devices: it stays out of
-      // the verdict while another file of the package has code for this one (the note above names it).
-      auto elsewhere_only = [](const FileJudgement& f) {
-        return f.tally.units > 0 && f.tally.units == f.tally.arch_specific_elsewhere;
+      // A whole-list file whose every unit is arch-specific code for other devices (xformers' FlashAttention-3
+      // library, torchao's sm_90a CUTLASS kernels) is one the package launches only on those devices: it stays
+      // out of the verdict while another file of the package has code for this one (the note above names it).
+      auto elsewhere_only = [&](const FileJudgement& f) {
+        return inv.files[f.file].kind.kind == binary::BinaryKind::WholeList && f.tally.only_arch_specific_elsewhere();
       };
       if (std::ranges::any_of(pj.files, [&](const FileJudgement& f) { return f.counted && f.tally.units > 0 && !elsewhere_only(f); })) {
         for (auto& f : pj.files) {
@@ -347,7 +347,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         case Coverage::Partial:
         case Coverage::NoImage:
         case Coverage::JitDisabled: {
-          const size_t failing = t.units - t.loading() - t.arch_specific_elsewhere;
+          const size_t failing = t.failing();
           pj.summary = pj.coverage == Coverage::NoImage ? fmt::format("none of {} {}(s) loads on {}", t.units, unit, cc)
                                                         : fmt::format("{} of {} {}(s) have no image for {}", failing,
                                                                       t.units, unit, cc);

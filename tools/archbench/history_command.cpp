@@ -63,9 +63,7 @@ int history_command(const HistoryOptions& o) {
     const auto steps = history::check_history(store, rules);
     const auto families = history::group_by_family(steps);
     auto family_line = [](const history::FamilyStep& f) {
-      const std::string step = f.kind == history::StepKind::Slower || f.kind == history::StepKind::Faster
-                                   ? fmt::format(": median {:+.1f}%", 100 * f.median_step)
-                                   : "";
+      const std::string step = history::is_timing(f.kind) ? fmt::format(": median {:+.1f}%", 100 * f.median_step) : "";
       return fmt::format("{} {}: {} operators on {} ({}) at run {} of {}{} ({})", name_of(history::kStepKinds, f.kind),
                          f.family, f.operators, short_runner(f.runner), f.device_name, f.run_index + 1, f.runner_runs,
                          step, f.environment_change);

@@ -16,13 +16,11 @@ cache that cannot be downloaded, or no cuobjdump).
 import argparse
 import collections
 import concurrent.futures
-import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import textwrap
 import time
@@ -41,20 +39,6 @@ SKIP = 77
 SHORT = {"native": "N", "ptx-jit": "J", "partial": "P", "needs-newer-driver": "D", "no-image": "X",
          "jit-disabled": "Z", "absent": "-"}
 LEGEND = "N native, J ptx-jit, P partial, D needs-newer-driver, X no-image, - not reported; got≠expected"
-
-
-def find_cuobjdump(given):
-    """The cuobjdump to use: --cuobjdump, else PATH, else the nvidia-cuda-cuobjdump wheel, else CUDA's."""
-    if given:
-        return given if os.access(given, os.X_OK) else None
-    found = shutil.which("cuobjdump")
-    if found:
-        return found
-    purelib = sysconfig.get_paths()["purelib"]
-    for path in sorted(glob.glob(os.path.join(purelib, "nvidia", "*", "bin", "cuobjdump")), reverse=True):
-        if os.access(path, os.X_OK):
-            return path
-    return "/usr/local/cuda/bin/cuobjdump" if os.access("/usr/local/cuda/bin/cuobjdump", os.X_OK) else None
 
 
 def snapshot(archbench, workdir):
@@ -302,7 +286,7 @@ def main(argv=None):
     if not wheels:
         print("check_corpus: no wheel matches --only %s" % " ".join(args.only), file=sys.stderr)
         return 2
-    cuobjdump = find_cuobjdump(args.cuobjdump)
+    cuobjdump = corpus_facts.find_cuobjdump(args.cuobjdump)
     if not cuobjdump:
         print("check_corpus: skipped: no cuobjdump (pip install nvidia-cuda-cuobjdump, or --cuobjdump)", file=sys.stderr)
         return SKIP

@@ -9,12 +9,14 @@ as well as an ELF file (the Linux cuobjdump does not read PE images). From `cuob
 come, per container, its SASS targets (`Fatbin elf code: arch = sm_NN`), its PTX targets with their PTX
 ISA (`code version = [8,4]`) and whether it defines any function. Stdlib only.
 """
+import glob
 import json
 import os
 import re
 import shutil
 import struct
 import subprocess
+import sysconfig
 import tempfile
 import zipfile
 
@@ -27,6 +29,20 @@ RUNTIME_LIBS = ("cudart", "cublas", "cublasLt", "nvrtc")
 
 
 # ---------------------------------------------------------------------------------------------- ELF / PE
+
+
+def find_cuobjdump(given):
+    """The cuobjdump to use: --cuobjdump, else PATH, else the nvidia-cuda-cuobjdump wheel, else CUDA's."""
+    if given:
+        return given if os.access(given, os.X_OK) else None
+    found = shutil.which("cuobjdump")
+    if found:
+        return found
+    purelib = sysconfig.get_paths()["purelib"]
+    for path in sorted(glob.glob(os.path.join(purelib, "nvidia", "*", "bin", "cuobjdump")), reverse=True):
+        if os.access(path, os.X_OK):
+            return path
+    return "/usr/local/cuda/bin/cuobjdump" if os.access("/usr/local/cuda/bin/cuobjdump", os.X_OK) else None
 
 def elf_sections(data):
     """[(name, type, offset, size, link)] of a 64-bit little-endian ELF image (empty when not one)."""

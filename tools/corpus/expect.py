@@ -51,7 +51,6 @@ SEVERITY = {"native": 1, "ptx-jit": 2, "partial": 3, "needs-newer-driver": 5, "n
 DISPATCHING = re.compile(r"^(lib)?(cublasLt|cublas|cudnn|cufftw|cufft|cusparse|cusolver|curand|nccl|nvjpeg|nvshmem"
                          r"|cutensor)(64_|[._-]|$)", re.I)
 CUDA_TAG = re.compile(r"(?<![a-z0-9])cu(?:da)?\d{2,3}(?![0-9])", re.I)
-DEFAULT_CUOBJDUMP = "cuobjdump"
 
 
 def parse_device(label):
@@ -239,7 +238,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", default=fetch_corpus.DEFAULT_CACHE)
     ap.add_argument("--manifest", default=fetch_corpus.DEFAULT_MANIFEST)
-    ap.add_argument("--cuobjdump", default=DEFAULT_CUOBJDUMP)
+    ap.add_argument("--cuobjdump", help="cuobjdump to use (default: PATH, pip's nvidia-cuda-cuobjdump)")
     ap.add_argument("--only", nargs="+", default=[], metavar="NAME")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--write", action="store_true", help="store the verdicts as `expected` in the manifest")
@@ -256,10 +255,14 @@ def main(argv=None):
     if missing:
         print("expect: not in the cache (run fetch_corpus.py): %s" % " ".join(missing), file=sys.stderr)
         return 77
+    cuobjdump = corpus_facts.find_cuobjdump(args.cuobjdump)
+    if cuobjdump is None:
+        print("expect: no cuobjdump (python3 -m pip install nvidia-cuda-cuobjdump, or --cuobjdump PATH)", file=sys.stderr)
+        return 77
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for n, w in enumerate(wheels, 1):
             print("[%d/%d] %s" % (n, len(wheels), w["filename"]), file=sys.stderr, flush=True)
-            w["expected"] = expected_for(w, facts_for(w, args.cache, args.cuobjdump, pool), devices)
+            w["expected"] = expected_for(w, facts_for(w, args.cache, cuobjdump, pool), devices)
             print(("%-22s %-12s %-5s " % (w["name"][:22], w["version"][:12], w["platform"][:5]) +
                    " ".join("%s=%s" % (d, v) for d, v in w["expected"].items()))[:400])
     if args.write:
