@@ -373,9 +373,6 @@ class GpuHold:
     def release(self):
         self.words[0] = 1
 
-    def timed_out(self):
-        return self.words[1] != 0
-
 
 HOLD = None  # set in main, once torch is loaded
 
