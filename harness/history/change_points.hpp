@@ -1,12 +1,13 @@
 // Change points in one series of per-run medians (one operator on one runner, in run order), by
 // binary segmentation with a rank test: the split that best separates the series into a before
 // and an after is tested with the two-sample Mann-Whitney U test (exact for small samples, the
-// normal approximation with ties averaged beyond), Bonferroni-corrected for the number of splits tried; the step is then placed at the
-// split within 3 runs of that one that fits both sides best by their medians (least absolute
-// deviations); an accepted split also needs a step of at least `min_step` between the two medians
-// and `min_segment` runs on each side; then each side is searched again. Binary segmentation: Scott & Knott (1974), Vostrikova (1981); the
-// rank test makes it robust to the outliers a GPU timing series has (a throttled night).
-// docs/history.md, "Change points", says why these parameters.
+// normal approximation with ties averaged beyond), Bonferroni-corrected for the number of splits
+// tried; the step is then placed by a robust two-level fit (each side's median, least absolute
+// deviations, capped per run); an accepted split also needs a step of at least `min_step` between
+// the two medians and `min_segment` runs on each side; then each side is searched again. Binary
+// segmentation: Scott & Knott (1974), Vostrikova (1981); the rank test makes it robust to the
+// outliers a GPU timing series has (a throttled night). docs/history.md, "Change points", says why
+// these parameters.
 #pragma once
 
 #include <cstddef>

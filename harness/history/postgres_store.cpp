@@ -153,12 +153,10 @@ class PostgresStore final : public StoreBackend {
   }
 
   [[nodiscard]] std::vector<RecordedResult> results(const std::string& runner) const override {
-    // In run order, then grouped by operator id in byte order here, as the SQLite store does.
-    auto out = read_results(query("SELECT r.run, o.name, r.image, r.failed, r.median_ms FROM results r "
-                                  "JOIN runs u ON u.id = r.run JOIN operators o ON o.id = r.operator WHERE u.runner = $1 "
-                                  "ORDER BY u.started_at COLLATE \"C\", u.id", {runner}));
-    std::ranges::stable_sort(out, {}, &RecordedResult::op);
-    return out;
+    // In run order, as the SQLite store gives them (HistoryStore groups them by operator).
+    return read_results(query("SELECT r.run, o.name, r.image, r.failed, r.median_ms FROM results r "
+                              "JOIN runs u ON u.id = r.run JOIN operators o ON o.id = r.operator WHERE u.runner = $1 "
+                              "ORDER BY u.started_at COLLATE \"C\", u.id", {runner}));
   }
 
   [[nodiscard]] std::optional<std::string> kept_results(int64_t run) const override {

@@ -26,7 +26,7 @@ class StoreBackend {
   // results of a runner's runs older than its newest kKeptResultsPerRunner are dropped (medians stay).
   virtual size_t insert(const std::vector<RunWithResults>& runs) = 0;
   [[nodiscard]] virtual std::vector<RecordedRun> runs() const = 0;  // started_at, then id
-  [[nodiscard]] virtual std::vector<RecordedResult> results(const std::string& runner) const = 0;  // operator, run order
+  [[nodiscard]] virtual std::vector<RecordedResult> results(const std::string& runner) const = 0;  // in run order
   [[nodiscard]] virtual std::vector<RecordedResult> results_of_run(int64_t run) const = 0;
   [[nodiscard]] virtual std::optional<std::string> kept_results(int64_t run) const = 0;  // compressed
 };
