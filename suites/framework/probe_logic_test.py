@@ -35,6 +35,7 @@ class ExtensionImports(unittest.TestCase):
 
     def tearDown(self):
         sys.path.remove(self.dir)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def package(self, name, init, files=()):
         os.makedirs(os.path.join(self.dir, name), exist_ok=True)

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import shutil
 import tempfile
 import unittest
 
@@ -22,6 +23,7 @@ def run(tool, *args):
 class CorpusTools(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
 
     def write(self, name, text):
         path = os.path.join(self.dir, name)

@@ -130,10 +130,22 @@ StoredRun run_of(const std::string& uuid, const std::string& when, const std::st
   return r;
 }
 
+// One directory per test process, removed when the process ends (ctest runs each test alone).
+struct ScratchDir {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("archbench_history_test_" + std::to_string(::getpid()));
+  ScratchDir() { std::filesystem::create_directories(path); }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
 std::string scratch(const char* name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("archbench_history_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto p = dir / name;
+  static const ScratchDir dir;
+  const auto p = dir.path / name;
   for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(p.string() + ext);
   return p.string();
 }
