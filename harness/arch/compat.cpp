@@ -204,12 +204,17 @@ std::string Verdict::label() const {
   }
 }
 
+std::string unsupported_cause(ComputeCapability needs, std::string_view why, ComputeCapability device) {
+  return "unsupported on this device (needs " + needs.str() + (why.empty() ? "" : " for " + std::string(why)) +
+         ", device is " + device.str() + ")";
+}
+
 Verdict predict(const ImageSet& images, const DeviceFacts& device) {
   Verdict v;
   const ComputeCapability dev = device.cc;
   if (dev < images.needs) {
     v.status = ImageStatus::Unsupported;
-    v.cause = "unsupported on this device (needs " + images.needs.str() + ", device is " + dev.str() + ")";
+    v.cause = unsupported_cause(images.needs, {}, dev);
     return v;
   }
   if (images.only && dev != images.only->target.cc()) {

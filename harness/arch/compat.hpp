@@ -96,6 +96,10 @@ struct Verdict {
 
 [[nodiscard]] Verdict predict(const ImageSet& images, const DeviceFacts& device);
 
+// The cause of an "unsupported" verdict: "unsupported on this device (needs 8.9 for FP8 tensor
+// cores, device is 8.0)"; `why` (what the capability brings) may be empty.
+[[nodiscard]] std::string unsupported_cause(ComputeCapability needs, std::string_view why, ComputeCapability device);
+
 // What cudaFuncGetAttributes said about a kernel on the live device.
 struct RuntimeProbe {
   int error = 0;           // cudaError_t as an int; 0 = loaded

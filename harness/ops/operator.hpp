@@ -32,6 +32,7 @@ struct OperatorSpec {
   std::string model;   // where the shape comes from, e.g. "SD1.5 QKV"
   Impl impl = Impl::Own;
   arch::ComputeCapability min_cc{7, 5};  // below this the operator is "unsupported", not "missing"
+  std::string min_cc_why;                // what min_cc brings ("FP8 tensor cores"), for that verdict
   double flops = 0;    // at the benchmark shape
   double bytes = 0;    // ideal DRAM traffic at the benchmark shape
   // For an own kernel with a library twin at the same family/dtype/shape: the twin's name (for

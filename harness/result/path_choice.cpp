@@ -54,8 +54,10 @@ std::vector<PathChoice> choose_paths(const std::vector<OperatorResult>& results,
   std::vector<PathChoice> choices;
   std::set<std::tuple<std::string, std::string, std::string>> opened;  // family, dtype, shape
   for (const auto& r : results) {
-    const auto pref = std::ranges::find(preferences, r.family, &PathPreference::family);
-    if (pref == preferences.end() || std::ranges::find(pref->dtypes, r.dtype) == pref->dtypes.end()) continue;
+    const auto pref = std::ranges::find_if(preferences, [&](const PathPreference& p) {
+      return p.family == r.family && std::ranges::find(p.dtypes, r.dtype) != p.dtypes.end();
+    });
+    if (pref == preferences.end()) continue;
     // A path in the problem's own dtype opens a problem; the f32 SIMT fallback only joins one.
     const bool own_dtype = std::ranges::any_of(pref->paths, [&](const auto& p) { return p.name == r.name && p.dtype.empty(); });
     if (!own_dtype || !opened.insert({r.family, r.dtype, r.shape}).second) continue;

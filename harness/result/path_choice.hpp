@@ -15,8 +15,9 @@ namespace archbench {
 
 struct OperatorResult;
 
-// One family's own implementations of a problem, best first, and the library a stack could call
-// instead. The table itself is the kernels' business (kernels/path_preference.hpp).
+// One family's own implementations of a problem in some dtypes, best first, and the library a
+// stack could call instead; a family may have an entry per group of dtypes (matmul: f16 and bf16
+// have three paths, FP8 one). The table itself is the kernels' business (kernels/path_preference.hpp).
 struct PathPreference {
   struct Path {
     std::string name;   // "gemm_wgmma"

@@ -16,7 +16,7 @@ void apply_error_oracle(std::vector<OperatorResult>& results, const Registry& re
     auto op = ops.find(r.id);
     if (op == ops.end() || !r.correctness) continue;
     const OperatorSpec& s = op->second->spec();
-    if (s.oracle_twin.empty() || (s.dtype != DType::F16 && s.dtype != DType::BF16)) continue;
+    if (s.oracle_twin.empty() || !low_precision(s.dtype)) continue;
     const std::string twin_id = operator_id(s.family, s.oracle_twin, s.dtype, s.shape);
     auto twin = by_id.find(twin_id);
     if (twin == by_id.end() || !twin->second->correctness) continue;

@@ -11,9 +11,9 @@
 
 namespace archbench {
 
-// For every own f16/bf16 result whose operator names an oracle twin present in `results` with a
-// correctness check on the same seed and check shape: records the twin's error and fails the
-// result when it is more than kOracleFactor times worse.
+// For every own low-precision result (f16, bf16, FP8) whose operator names an oracle twin present
+// in `results` with a correctness check on the same seed and check shape: records the twin's error
+// and fails the result when it is more than kOracleFactor times worse.
 void apply_error_oracle(std::vector<OperatorResult>& results, const Registry& registry);
 
 }  // namespace archbench

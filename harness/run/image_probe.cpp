@@ -105,7 +105,7 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
   if (device.cc < op.spec().min_cc) {
     r.status = ImageVerdict::Unsupported;
     r.label = "unsupported";
-    r.cause = "unsupported on this device (needs " + op.spec().min_cc.str() + ", device is " + device.cc.str() + ")";
+    r.cause = arch::unsupported_cause(op.spec().min_cc, op.spec().min_cc_why, device.cc);
     return r;
   }
   if (op.kernels().empty()) {  // a library twin: the library's images are its own business

@@ -33,9 +33,10 @@ void dispatch_storage(DType dtype, F&& f) {
     case DType::F32: f(float{}); return;
     case DType::F16: f(__half{}); return;
     case DType::BF16: f(__nv_bfloat16{}); return;
-    case DType::TF32: break;
+    case DType::TF32: throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
+    case DType::E4M3: break;
   }
-  throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
+  throw std::invalid_argument("no e4m3 variant: FP8 is a matmul input type here");
 }
 
 // Host side: calls f with a value of the 16-bit storage type for `dtype` (f16, bf16), for the
@@ -46,7 +47,8 @@ void dispatch_half_storage(DType dtype, const char* what, F&& f) {
     case DType::F16: f(__half{}); return;
     case DType::BF16: f(__nv_bfloat16{}); return;
     case DType::F32:
-    case DType::TF32: break;
+    case DType::TF32:
+    case DType::E4M3: break;
   }
   throw std::invalid_argument(std::string(what) + ": f16 or bf16 only (got " + std::string(dtype_name(dtype)) + ")");
 }

@@ -1,5 +1,5 @@
 // Tensor maps for the tensor memory accelerator (TMA, sm_90 and newer) of the kernels that use
-// it: 16-bit elements, swizzled shared-memory boxes (128-byte unless asked otherwise), elements
+// it: 16-bit or FP8 elements, swizzled shared-memory boxes (128-byte unless asked otherwise), elements
 // outside the tensor read as zero and are not written. Host code; plain C++17 (the .cu files that
 // use it are compiled as C++17).
 #pragma once
@@ -7,6 +7,7 @@
 #include <cuda.h>  // CUtensorMap and its enums only: the driver is reached through the runtime
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <stdexcept>
 #include <string>
@@ -24,11 +25,15 @@ namespace archbench::kernels {
                                               const cuuint32_t* box, const char* what,
                                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B);
 
-// The element type of a tensor of T, __half or __nv_bfloat16.
+// The element type of a tensor of T: __half, __nv_bfloat16, or an FP8 type (copied as bytes).
 template <typename T>
 [[nodiscard]] constexpr CUtensorMapDataType tensor_map_data_type() {
-  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "16-bit elements only");
-  return std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __nv_fp8_e4m3> ||
+                    std::is_same_v<T, __nv_fp8_e5m2>,
+                "16-bit or FP8 elements only");
+  if constexpr (std::is_same_v<T, __half>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
 }
 
 // A row-major [rows, cols] matrix of T (rows cols * sizeof(T) bytes apart, a multiple of 16) read

@@ -35,8 +35,9 @@ cudnnDataType_t io_type(DType math) {
     case DType::TF32: return CUDNN_DATA_FLOAT;
     case DType::F16: return CUDNN_DATA_HALF;
     case DType::BF16: return CUDNN_DATA_BFLOAT16;
+    case DType::E4M3: break;
   }
-  throw std::invalid_argument("conv cuDNN graph twin: unknown dtype");
+  throw std::invalid_argument("conv cuDNN graph twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
 }
 
 // Every descriptor the graph needs alive until the plan is gone, in creation order. A deque, so

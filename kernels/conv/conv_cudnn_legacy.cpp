@@ -43,8 +43,9 @@ cudnnDataType_t data_type(DType math) {
     case DType::TF32: return CUDNN_DATA_FLOAT;
     case DType::F16: return CUDNN_DATA_HALF;
     case DType::BF16: return CUDNN_DATA_BFLOAT16;
+    case DType::E4M3: break;
   }
-  throw std::invalid_argument("conv cuDNN twin: unknown dtype");
+  throw std::invalid_argument("conv cuDNN twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
 }
 
 cudnnMathType_t requested_math(DType math) {
@@ -52,7 +53,8 @@ cudnnMathType_t requested_math(DType math) {
     case DType::F32: return CUDNN_FMA_MATH;
     case DType::TF32: return CUDNN_DEFAULT_MATH;
     case DType::F16:
-    case DType::BF16: return CUDNN_TENSOR_OP_MATH;
+    case DType::BF16:
+    case DType::E4M3: return CUDNN_TENSOR_OP_MATH;
   }
   return CUDNN_DEFAULT_MATH;
 }

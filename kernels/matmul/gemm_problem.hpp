@@ -1,5 +1,7 @@
 // A GEMM problem as nn.Linear computes it: C[M,N] = A[M,K] · B[N,K]ᵀ, row-major, with its
-// float64 reference. Own kernels and cuBLAS twins differ only in the launch function.
+// float64 reference. Own kernels and cuBLAS twins differ only in the launch function. In FP8
+// (e4m3) the operands carry per-tensor scales, as a quantised checkpoint's weights and the
+// activations quantised on the fly do: C = scale_a * scale_b * A · Bᵀ, in bf16.
 #pragma once
 
 #include <cstddef>
@@ -15,16 +17,31 @@ struct GemmDims {
   int M = 0, N = 0, K = 0;
   [[nodiscard]] std::string str() const;  // "M8192_N960_K320"
   [[nodiscard]] double flops() const { return 2.0 * M * N * K; }
-  [[nodiscard]] double bytes(DType d) const {
-    return static_cast<double>(storage_bytes(d)) * (1.0 * M * K + 1.0 * N * K + 1.0 * M * N);
+  [[nodiscard]] double bytes(DType math) const {
+    return static_cast<double>(storage_bytes(storage_dtype(math))) * (1.0 * M * K + 1.0 * N * K) +
+           static_cast<double>(storage_bytes(result_dtype(math))) * M * N;
   }
   // The shape checked against the CPU reference: the full reduction length K (which drives
   // rounding error), M and N cut to a size that is not a multiple of the 128 tiles.
   [[nodiscard]] GemmDims check_dims() const;
 };
 
-using GemmLaunch = std::function<void(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims dims,
-                                      cudaStream_t stream)>;
+// What a launch gets: the operands, the shape, and for FP8 the two per-tensor scales (device
+// floats; null otherwise).
+struct GemmOperands {
+  const DeviceTensor& a;
+  const DeviceTensor& b;
+  DeviceTensor& c;
+  GemmDims dims;
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
+};
+using GemmLaunch = std::function<void(const GemmOperands& operands, cudaStream_t stream)>;
+
+// FP8's per-tensor scales in the problems: not powers of two, so that a kernel that drops or
+// misapplies one fails the check. The inputs are e4m3 values across its whole range (+-448), so
+// the dequantised operands are about +-1.5 and +-2.2.
+inline constexpr float kFp8ScaleA = 1.0f / 300, kFp8ScaleB = 1.0f / 200;
 
 class GemmProblem final : public Problem {
  public:
@@ -32,7 +49,7 @@ class GemmProblem final : public Problem {
   GemmProblem(GemmDims dims, DType math, GemmLaunch launch, ProblemScale scale, uint64_t seed);
   [[nodiscard]] std::string shape() const override { return dims_.str(); }
   void poison_output() override { poison(c_); }
-  void launch(cudaStream_t stream) override { launch_(a_, b_, c_, dims_, stream); }
+  void launch(cudaStream_t stream) override;
   [[nodiscard]] CheckResult check() const override;
   [[nodiscard]] CheckResult check_finite() const override;
 
@@ -42,6 +59,7 @@ class GemmProblem final : public Problem {
   GemmLaunch launch_;
   HostTensor host_a_, host_b_;  // kept only at the check scale
   DeviceTensor a_, b_, c_;
+  DeviceTensor scales_;  // FP8: scale_a, scale_b
 };
 
 }  // namespace archbench::kernels::matmul

@@ -1,4 +1,4 @@
-// fp16 / bf16 GEMM for Hopper: C[M,N] = A[M,K] · B[N,K]ᵀ (see gemm_wgmma.hpp) with wgmma,
+// fp16 / bf16 / FP8 GEMM for Hopper: C[M,N] = A[M,K] · B[N,K]ᵀ (see gemm_wgmma.hpp) with wgmma,
 // TMA and mbarriers. Compiled for sm_90a only (CMakeLists.txt).
 //
 // Structure:
@@ -6,8 +6,9 @@
 //     shape by gemm_wgmma_tiling.hpp). Warpgroup 0 is the producer: it gives registers back
 //     (setmaxnreg) and one thread issues the tensor copies. Warpgroups 1 and 2 are consumers
 //     (setmaxnreg up): each owns 64 rows of the tile, BN/2 fp32 accumulators per thread.
-//   * K advances in steps of 64 halves = 128 bytes, exactly one 128-byte-swizzle row, through a
-//     ring of STAGES shared-memory stages (A 128x64, B BNx64). The copy engine writes each tile
+//   * K advances in steps of 128 bytes (64 halves or 128 FP8 values), exactly one 128-byte-swizzle
+//     row, through a ring of STAGES shared-memory stages (A 128 rows, B BN rows); each wgmma reads
+//     32 bytes of every row (k16 for 16-bit types, k32 for FP8), so both take the same tiles. The copy engine writes each tile
 //     swizzled, the wgmma descriptors read it with the same swizzle: no bank conflicts, no
 //     register staging. A `full` mbarrier per stage completes when its bytes have landed; an
 //     `empty` one when every consumer that reads the stage has finished with it.
@@ -26,6 +27,9 @@
 //     registers instead left the tensor cores idle for the whole epilogue: each warp-wide store
 //     wrote 16-byte pieces of 8 rows. K tails and M/N edges of the inputs read as zeros (TMA
 //     out-of-bounds fill).
+//   * FP8 (e4m3 in, bf16 out, as torch._scaled_mm): the per-tensor scales multiply the fp32
+//     accumulators once, in the epilogue. The tensor cores keep the running sum across the whole K
+//     (fast accumulation, cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM).
 #include "kernels/matmul/gemm_launch_checks.hpp"
 #include "kernels/matmul/gemm_wgmma.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
@@ -36,6 +40,7 @@
 #include "harness/util/cuda_check.hpp"
 
 #include <cuda.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 #include <map>
@@ -52,8 +57,10 @@ namespace archbench::kernels::matmul {
 namespace {
 
 constexpr int kBlockM = kWgmmaTileM;
-constexpr int kBlockK = 64;  // 64 halves = 128 bytes: one row of the 128-byte swizzle
-constexpr int kRowBytes = kBlockK * 2;
+constexpr int kRowBytes = 128;  // of K per stage: one row of the 128-byte swizzle
+template <typename In>
+constexpr int kBlockK = kRowBytes / static_cast<int>(sizeof(In));  // 64 halves, 128 FP8 values
+constexpr int kMmaBytes = 32;   // of each row per wgmma (k16 of 16-bit types, k32 of FP8)
 constexpr int kConsumers = 2;
 constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kCluster = kWgmmaCluster;
@@ -61,7 +68,7 @@ constexpr int kGroupRows = 8;        // cluster rows per raster group
 constexpr int kProducerRegs = 40;    // setmaxnreg: the copy thread needs few
 constexpr int kConsumerRegs = 232;   // up to 128 accumulators + addresses; 128*40 + 256*232 <= 64K
 
-// The epilogue's unit: 64 rows (one consumer's) x 32 columns of C = 64-byte rows, stored with the
+// The epilogue's unit: 64 rows (one consumer's) x 32 columns of C (16-bit) = 64-byte rows, stored with the
 // 64-byte swizzle so that a warp's writes of 8 rows x 16 bytes hit 32 different banks.
 constexpr int kStoreCols = 32;
 constexpr int kStoreRowBytes = kStoreCols * 2;
@@ -120,10 +127,16 @@ __device__ __forceinline__ uint32_t store_offset(int row, int pair) {
   return static_cast<uint32_t>(row * kStoreRowBytes + unit * 16 + (pair % 4) * 4);
 }
 
-template <typename T, int BN>
+template <typename In>
+constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3>;
+
+// In: the operands' type; Out: C's (In, or bf16 for FP8). scale_a, scale_b: FP8's per-tensor
+// scales (device floats), null for 16-bit inputs.
+template <typename In, typename Out, int BN>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_wgmma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               const __grid_constant__ CUtensorMap map_c, int M, int N, int K) {
+               const __grid_constant__ CUtensorMap map_c, int M, int N, int K, const float* scale_a,
+               const float* scale_b) {
 #if defined(__CUDA_ARCH__)
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
@@ -147,7 +160,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int units_m = (tiles_m + kCluster - 1) / kCluster;
   const int tiles_n = (N + BN - 1) / BN;
   const int units = units_m * tiles_n;
-  const int k_steps = (K + kBlockK - 1) / kBlockK;
+  const int k_steps = (K + kBlockK<In> - 1) / kBlockK<In>;
   const int first_unit = static_cast<int>(tma::cluster_index());
   const int unit_step = static_cast<int>(tma::cluster_count());
 
@@ -169,8 +182,8 @@ __global__ void __launch_bounds__(kThreads, 1)
           const uint32_t bar = full + 8 * stage;
           const uint32_t a = base + stage * L::stage_bytes;
           tma::barrier_arrive_expect_bytes(bar, L::stage_bytes);
-          tma::load_2d(a, &map_a, bar, k * kBlockK, tm * kBlockM);
-          tma::load_2d_multicast(a + L::a_bytes + rank * L::b_part_rows * kRowBytes, &map_b, bar, k * kBlockK,
+          tma::load_2d(a, &map_a, bar, k * kBlockK<In>, tm * kBlockM);
+          tma::load_2d_multicast(a + L::a_bytes + rank * L::b_part_rows * kRowBytes, &map_b, bar, k * kBlockK<In>,
                                  tn * BN + rank * L::b_part_rows, static_cast<uint16_t>((1u << kCluster) - 1));
           if (++stage == L::stages) {
             stage = 0;
@@ -185,6 +198,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int t = threadIdx.x % 128;
     const bool leader = t == 0;
     float acc[BN / 2];
+    float scale = 1.0f;
+    if constexpr (kIsFp8<In>) scale = *scale_a * *scale_b;
     const uint32_t my_buffers = store_base + half * L::store_buffers * kStoreBytes;
     uint32_t stores = 0;  // boxes this consumer has handed to the copy engine
     int stage = 0;
@@ -202,9 +217,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         wgmma::fence_registers(acc);
         wgmma::fence();
 #pragma unroll
-        for (int kk = 0; kk < kBlockK / 16; ++kk) {
-          // 16 halves = 32 bytes further along the swizzled row (the address field counts 16 bytes).
-          wgmma::mma_ss<T, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > 0 || kk > 0) ? 1 : 0);
+        for (int kk = 0; kk < kRowBytes / kMmaBytes; ++kk) {
+          // 32 bytes further along the swizzled row (the address field counts 16 bytes).
+          wgmma::mma_ss<In, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > 0 || kk > 0) ? 1 : 0);
         }
         wgmma::commit_group();
         wgmma::wait_group<1>();
@@ -223,6 +238,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (leader) {
         for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
       }
+      if constexpr (kIsFp8<In>) {
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) acc[i] *= scale;
+      }
 
       // m64nNk16 accumulator layout: acc[4j + 2h + e] is row 16*warp + lane/4 + 8h,
       // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block. Box p holds columns
@@ -239,7 +258,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const int j = p * (kStoreCols / 8) + jj;
             const int row = warp * 16 + lane / 4 + 8 * h;
             store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
-                         packed_pair<T>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+                         packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
           }
         }
         tma::fence_proxy_async();  // these writes before the copy engine's reads
@@ -260,33 +279,34 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <typename T, int BN>
+template <typename In, typename Out, int BN>
 const void* kernel_address() {
-  return reinterpret_cast<const void*>(&gemm_wgmma<T, BN>);
+  return reinterpret_cast<const void*>(&gemm_wgmma<In, Out, BN>);
 }
 
 // Per device, once per kernel: the shared-memory opt-in, and how many clusters fit at once.
-template <typename T, int BN>
+template <typename In, typename Out, int BN>
 int resident_clusters(int device, cudaLaunchConfig_t config) {
   static std::mutex mutex;
   static std::map<int, int> known;
   const std::lock_guard<std::mutex> lock(mutex);
   if (auto it = known.find(device); it != known.end()) return it->second;
-  ARCHBENCH_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel_address<T, BN>(), cudaFuncAttributeMaxDynamicSharedMemorySize, Layout<BN>::smem_bytes));
+  ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel_address<In, Out, BN>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            Layout<BN>::smem_bytes));
   int clusters = 0;
-  ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_address<T, BN>(), &config));
+  ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_address<In, Out, BN>(), &config));
   if (clusters < 1) throw std::runtime_error("gemm_wgmma: no cluster of this kernel fits on the device");
   known[device] = clusters;
   return clusters;
 }
 
-template <typename T, int BN>
-void launch_width(const T* A, const T* B, T* C, int M, int N, int K, int device, cudaStream_t stream) {
-  // A and B in boxes of 64 k (128-byte swizzle), C in boxes of 32 columns (64-byte swizzle).
-  const CUtensorMap map_a = matrix_tensor_map(A, M, K, kBlockM, kBlockK, "gemm_wgmma");
-  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK, "gemm_wgmma");
-  const CUtensorMap map_c = matrix_tensor_map<T>(C, M, N, 64, kStoreCols, "gemm_wgmma");
+template <typename In, typename Out, int BN>
+void launch_width(const In* A, const In* B, Out* C, int M, int N, int K, const float* scale_a, const float* scale_b,
+                  int device, cudaStream_t stream) {
+  // A and B in boxes of 128 bytes of k (128-byte swizzle), C in boxes of 32 columns (64-byte swizzle).
+  const CUtensorMap map_a = matrix_tensor_map(A, M, K, kBlockM, kBlockK<In>, "gemm_wgmma");
+  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK<In>, "gemm_wgmma");
+  const CUtensorMap map_c = matrix_tensor_map<Out>(C, M, N, 64, kStoreCols, "gemm_wgmma");
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = kCluster;
@@ -299,35 +319,41 @@ void launch_width(const T* A, const T* B, T* C, int M, int N, int K, int device,
   config.attrs = &cluster;
   config.numAttrs = 1;
   config.gridDim = dim3(kCluster);
-  const int clusters = resident_clusters<T, BN>(device, config);
+  const int clusters = resident_clusters<In, Out, BN>(device, config);
   const long long units =
       static_cast<long long>((M + kBlockM * kCluster - 1) / (kBlockM * kCluster)) * ((N + BN - 1) / BN);
   config.gridDim = dim3(static_cast<unsigned>(kCluster * (units < clusters ? units : clusters)));
-  ARCHBENCH_CUDA_CHECK(cudaLaunchKernelEx(&config, gemm_wgmma<T, BN>, map_a, map_b, map_c, M, N, K));
+  ARCHBENCH_CUDA_CHECK(
+      cudaLaunchKernelEx(&config, gemm_wgmma<In, Out, BN>, map_a, map_b, map_c, M, N, K, scale_a, scale_b));
 }
 
-template <typename T>
-void launch(const char* fn, const T* A, const T* B, T* C, int M, int N, int K, cudaStream_t stream) {
-  // N % 8: the result's rows must be 16-byte strided for the copy engine's stores.
-  validate_gemm_launch(fn, GemmTiling{kBlockM, kWgmmaTileWidths.back(), 8, 8}, A, B, C, M, N, K);
+template <typename In, typename Out>
+void launch(const char* fn, const In* A, const In* B, Out* C, int M, int N, int K, const float* scale_a,
+            const float* scale_b, cudaStream_t stream) {
+  // N % 8: the result's rows must be 16-byte strided for the copy engine's stores; K % 16 for FP8
+  // operands' rows to be 16-byte strided too.
+  validate_gemm_launch(fn, GemmTiling{kBlockM, kWgmmaTileWidths.back(), kIsFp8<In> ? 16 : 8, 8}, A, B, C, M, N, K);
+  if (kIsFp8<In> && (scale_a == nullptr || scale_b == nullptr)) {
+    throw std::invalid_argument(std::string(fn) + ": FP8 operands need both per-tensor scales");
+  }
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   int sms = 0;
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   // The width is chosen against a full device of clusters; the launch then uses what really fits.
   switch (wgmma_tile_width(M, N, sms / kCluster)) {
-    case 256: launch_width<T, 256>(A, B, C, M, N, K, device, stream); break;
-    case 224: launch_width<T, 224>(A, B, C, M, N, K, device, stream); break;
-    default: launch_width<T, 192>(A, B, C, M, N, K, device, stream); break;
+    case 256: launch_width<In, Out, 256>(A, B, C, M, N, K, scale_a, scale_b, device, stream); break;
+    case 224: launch_width<In, Out, 224>(A, B, C, M, N, K, scale_a, scale_b, device, stream); break;
+    default: launch_width<In, Out, 192>(A, B, C, M, N, K, scale_a, scale_b, device, stream); break;
   }
 }
 
-template <typename T>
+template <typename In, typename Out>
 const void* kernel_for(int tile_n) {
   switch (tile_n) {
-    case 256: return kernel_address<T, 256>();
-    case 224: return kernel_address<T, 224>();
-    case 192: return kernel_address<T, 192>();
+    case 256: return kernel_address<In, Out, 256>();
+    case 224: return kernel_address<In, Out, 224>();
+    case 192: return kernel_address<In, Out, 192>();
     default: throw std::invalid_argument("gemm_wgmma: no kernel of tile width " + std::to_string(tile_n));
   }
 }
@@ -335,15 +361,21 @@ const void* kernel_for(int tile_n) {
 }  // namespace
 
 void launch_gemm_wgmma_f16(const __half* A, const __half* B, __half* C, int M, int N, int K, cudaStream_t stream) {
-  launch("launch_gemm_wgmma_f16", A, B, C, M, N, K, stream);
+  launch("launch_gemm_wgmma_f16", A, B, C, M, N, K, nullptr, nullptr, stream);
 }
 
 void launch_gemm_wgmma_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C, int M, int N, int K,
                             cudaStream_t stream) {
-  launch("launch_gemm_wgmma_bf16", A, B, C, M, N, K, stream);
+  launch("launch_gemm_wgmma_bf16", A, B, C, M, N, K, nullptr, nullptr, stream);
 }
 
-const void* gemm_wgmma_f16_kernel(int tile_n) { return kernel_for<__half>(tile_n); }
-const void* gemm_wgmma_bf16_kernel(int tile_n) { return kernel_for<__nv_bfloat16>(tile_n); }
+void launch_gemm_wgmma_e4m3(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* B, __nv_bfloat16* C, int M, int N, int K,
+                            const float* scale_a, const float* scale_b, cudaStream_t stream) {
+  launch("launch_gemm_wgmma_e4m3", A, B, C, M, N, K, scale_a, scale_b, stream);
+}
+
+const void* gemm_wgmma_f16_kernel(int tile_n) { return kernel_for<__half, __half>(tile_n); }
+const void* gemm_wgmma_bf16_kernel(int tile_n) { return kernel_for<__nv_bfloat16, __nv_bfloat16>(tile_n); }
+const void* gemm_wgmma_e4m3_kernel(int tile_n) { return kernel_for<__nv_fp8_e4m3, __nv_bfloat16>(tile_n); }
 
 }  // namespace archbench::kernels::matmul

@@ -14,6 +14,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 
@@ -25,9 +26,15 @@ void launch_gemm_wgmma_f16(const __half* A, const __half* B, __half* C, int M, i
 void launch_gemm_wgmma_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C, int M, int N, int K,
                             cudaStream_t stream);
 
+// FP8: e4m3 A and B with per-tensor scales (device floats), C = scale_a * scale_b * A · Bᵀ in bf16
+// (torch._scaled_mm's contract); K a multiple of 16.
+void launch_gemm_wgmma_e4m3(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* B, __nv_bfloat16* C, int M, int N, int K,
+                            const float* scale_a, const float* scale_b, cudaStream_t stream);
+
 // The __global__ functions a launch may pick, one per tile width of gemm_wgmma_tiling.hpp
 // (tile_n 256, 224 or 192); null when this build has no sm_90a target.
 [[nodiscard]] const void* gemm_wgmma_f16_kernel(int tile_n);
 [[nodiscard]] const void* gemm_wgmma_bf16_kernel(int tile_n);
+[[nodiscard]] const void* gemm_wgmma_e4m3_kernel(int tile_n);
 
 }  // namespace archbench::kernels::matmul

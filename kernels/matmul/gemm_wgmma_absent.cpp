@@ -14,7 +14,13 @@ void launch_gemm_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfl
   throw_without_sm90a("launch_gemm_wgmma_bf16");
 }
 
+void launch_gemm_wgmma_e4m3(const __nv_fp8_e4m3*, const __nv_fp8_e4m3*, __nv_bfloat16*, int, int, int, const float*,
+                            const float*, cudaStream_t) {
+  throw_without_sm90a("launch_gemm_wgmma_e4m3");
+}
+
 const void* gemm_wgmma_f16_kernel(int) { return nullptr; }
 const void* gemm_wgmma_bf16_kernel(int) { return nullptr; }
+const void* gemm_wgmma_e4m3_kernel(int) { return nullptr; }
 
 }  // namespace archbench::kernels::matmul

@@ -8,6 +8,8 @@
 #include <array>
 #include <string>
 
+#include <cuda_fp8.h>
+
 #include "harness/ops/cublas_gemm.hpp"
 #include "kernels/common/sm90a_target.hpp"
 #include "kernels/matmul/gemm_kernels.hpp"
@@ -31,7 +33,12 @@ constexpr std::array kShapes{
 };
 
 OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const NamedShape& s) {
-  return shaped_spec("matmul", name, dtype, impl, min_cc, s.dims, s.model);
+  OperatorSpec spec = shaped_spec("matmul", name, dtype, impl, min_cc, s.dims, s.model);
+  if (dtype == DType::E4M3) spec.min_cc_why = impl == Impl::Own ? "wgmma" : "FP8 tensor cores";
+  // FP8's own kernel answers to cuBLASLt's error on the same inputs (both accumulate in the tensor
+  // cores' reduced-precision fp32; a wrong scale or a dropped k-slice is far outside 3x of it).
+  if (dtype == DType::E4M3 && impl == Impl::Own) spec.oracle_twin = "gemm_cublas";
+  return spec;
 }
 
 class GemmOperator : public Operator {
@@ -49,21 +56,27 @@ class GemmOperator : public Operator {
   std::vector<KernelRef> kernels_;
 };
 
-void launch_simt(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-  launch_gemm_simt_f32(a.as<float>(), b.as<float>(), c.as<float>(), d.M, d.N, d.K, s);
+void launch_simt(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_simt_f32(o.a.as<float>(), o.b.as<float>(), o.c.as<float>(), o.dims.M, o.dims.N, o.dims.K, s);
 }
-void launch_tc_f16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-  launch_gemm_tc_f16(a.as<__half>(), b.as<__half>(), c.as<__half>(), d.M, d.N, d.K, s);
+void launch_tc_f16(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_tc_f16(o.a.as<__half>(), o.b.as<__half>(), o.c.as<__half>(), o.dims.M, o.dims.N, o.dims.K, s);
 }
-void launch_tc_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-  launch_gemm_tc_bf16(a.as<__nv_bfloat16>(), b.as<__nv_bfloat16>(), c.as<__nv_bfloat16>(), d.M, d.N, d.K, s);
+void launch_tc_bf16(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_tc_bf16(o.a.as<__nv_bfloat16>(), o.b.as<__nv_bfloat16>(), o.c.as<__nv_bfloat16>(), o.dims.M, o.dims.N,
+                      o.dims.K, s);
 }
 
-void launch_wgmma_f16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-  launch_gemm_wgmma_f16(a.as<__half>(), b.as<__half>(), c.as<__half>(), d.M, d.N, d.K, s);
+void launch_wgmma_f16(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_wgmma_f16(o.a.as<__half>(), o.b.as<__half>(), o.c.as<__half>(), o.dims.M, o.dims.N, o.dims.K, s);
 }
-void launch_wgmma_bf16(const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-  launch_gemm_wgmma_bf16(a.as<__nv_bfloat16>(), b.as<__nv_bfloat16>(), c.as<__nv_bfloat16>(), d.M, d.N, d.K, s);
+void launch_wgmma_bf16(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_wgmma_bf16(o.a.as<__nv_bfloat16>(), o.b.as<__nv_bfloat16>(), o.c.as<__nv_bfloat16>(), o.dims.M, o.dims.N,
+                         o.dims.K, s);
+}
+void launch_wgmma_e4m3(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_wgmma_e4m3(o.a.as<__nv_fp8_e4m3>(), o.b.as<__nv_fp8_e4m3>(), o.c.as<__nv_bfloat16>(), o.dims.M, o.dims.N,
+                         o.dims.K, o.scale_a, o.scale_b, s);
 }
 
 // Every width a launch may pick (the choice depends on the device's SM count), each its own kernel.
@@ -76,10 +89,19 @@ std::vector<KernelRef> wgmma_kernels(const char* prefix, const void* (*address)(
 }
 
 GemmLaunch cublas_launch(DType math) {
-  return [math](const DeviceTensor& a, const DeviceTensor& b, DeviceTensor& c, GemmDims d, cudaStream_t s) {
-    cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), d.M, d.N, d.K, s);
+  return [math](const GemmOperands& o, cudaStream_t s) {
+    cublas_gemm_nt(math, o.a.buffer.get(), o.b.buffer.get(), o.c.buffer.get(), o.dims.M, o.dims.N, o.dims.K, s);
   };
 }
+
+// With fast accumulation, as the own FP8 kernel accumulates (and torchao's float8 forward asks).
+void cublas_launch_e4m3(const GemmOperands& o, cudaStream_t s) {
+  cublas_gemm_nt_e4m3(o.a.buffer.get(), o.b.buffer.get(), o.c.buffer.get(), o.scale_a, o.scale_b, o.dims.M, o.dims.N,
+                      o.dims.K, /*fast_accumulation=*/true, s);
+}
+
+// FP8 tensor cores: Ada (8.9) and newer; cuBLASLt has FP8 kernels for them, not for Ampere or older.
+constexpr arch::ComputeCapability kFp8TensorCores{8, 9};
 
 }  // namespace
 
@@ -95,6 +117,10 @@ void register_operators(Registry& r) {
                                          launch_wgmma_f16, wgmma_kernels("gemm_wgmma_f16", gemm_wgmma_f16_kernel)));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::BF16, Impl::Own, {9, 0}, shape), shape.dims,
                                          launch_wgmma_bf16, wgmma_kernels("gemm_wgmma_bf16", gemm_wgmma_bf16_kernel)));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::E4M3, Impl::Own, {9, 0}, shape), shape.dims,
+                                         launch_wgmma_e4m3, wgmma_kernels("gemm_wgmma_e4m3", gemm_wgmma_e4m3_kernel)));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_cublas", DType::E4M3, Impl::CuBLAS, kFp8TensorCores, shape),
+                                         shape.dims, cublas_launch_e4m3, std::vector<KernelRef>{}));
     for (DType d : {DType::F32, DType::TF32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = (d == DType::TF32 || d == DType::BF16) ? arch::ComputeCapability{8, 0}
                                                                                     : arch::ComputeCapability{7, 5};

@@ -25,7 +25,7 @@ foreach(line IN LISTS lines)
   elseif(line MATCHES "^  ([^ ]+)")             # "  ImageAndCorrectness/matmul__gemm_tc__f16__M8192_N960_K320  # GetParam() = ..."
     set(test "${CMAKE_MATCH_1}")
     set(labels "gpu")
-    if(suite MATCHES "/(OperatorTest|OracleTest)$" AND test MATCHES "/([a-z0-9_]+)__[a-z0-9_]+__(f32|tf32|f16|bf16)__")
+    if(suite MATCHES "/(OperatorTest|OracleTest)$" AND test MATCHES "/([a-z0-9_]+)__[a-z0-9_]+__([a-z0-9]+)__")
       set(family "${CMAKE_MATCH_1}")
       set(dtype "${CMAKE_MATCH_2}")
       set(kind "ops")

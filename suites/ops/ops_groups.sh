@@ -26,13 +26,14 @@ if len(groups) >= len(listed) / 4: bad.append(f"{len(groups)} groups for {len(li
 for name, f in groups:
     p = props.get(name, "")
     if "SKIP_RETURN_CODE 77" not in p or "RESOURCE_GROUPS gpus:1" not in p: bad.append(f"{name}: properties {p}")
-    m = re.match(r"(ops|oracle)\.([a-z0-9_]+)\.(f32|tf32|f16|bf16)$", name)
+    m = re.match(r"(ops|oracle)\.([a-z0-9_]+)\.([a-z0-9]+)$", name)
     if m:
         if f"LABELS [==[gpu;{m[2]};{m[3]}]==]" not in p: bad.append(f"{name}: labels in {p}")
         kind = "Registry/OperatorTest." if m[1] == "ops" else "Twins/OracleTest."
         for t in f.split(":"):
             if not t.startswith(kind) or f"/{m[2]}__" not in t or f"__{m[3]}__" not in t: bad.append(f"{name} holds {t}")
     elif not name.startswith("gpu.") or "LABELS [==[gpu]==]" not in p: bad.append(f"{name}: neither ops/oracle nor gpu.*")
+    elif name in ("gpu.OperatorTest", "gpu.OracleTest"): bad.append(f"{name}: operator tests outside a family x dtype group")
 for b in bad: print("FAIL:", b)
 print(f"{len(listed)} gtest tests in {len(groups)} ctest tests")
 sys.exit(1 if bad else 0)

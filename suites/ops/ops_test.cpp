@@ -143,7 +143,7 @@ std::vector<const Operator*> operators_with_twins() {
   std::vector<const Operator*> ops;
   for (const auto& op : registry().all()) {
     const DType d = op->spec().dtype;
-    if (!op->spec().oracle_twin.empty() && (d == DType::F16 || d == DType::BF16)) ops.push_back(op.get());
+    if (!op->spec().oracle_twin.empty() && low_precision(d)) ops.push_back(op.get());
   }
   return ops;
 }

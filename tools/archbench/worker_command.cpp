@@ -1,5 +1,6 @@
 // The worker side of a run phase: runs the listed operators on one device and reports each
 // as one JSON line as soon as it is done.
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <vector>
@@ -50,7 +51,10 @@ int worker_command(const WorkerOptions& o) {
   cfg.device_uuid = dev.uuid;
   if (o.phase == Phase::Time) {
     CudaStream stream;
-    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid);
+    // The FP8 ceiling only for a run with FP8 operators, on a device that has FP8 tensor cores.
+    const bool fp8 = dev.cc >= arch::ComputeCapability{8, 9} &&
+                     std::ranges::any_of(ids, [](const std::string& id) { return id.find("/e4m3/") != std::string::npos; });
+    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid, fp8);
     append_line(o.out_path, nlohmann::json{{"type", "ceilings"}, {"ceilings", *ceilings}}.dump());
   }
   for (const auto& id : ids) {

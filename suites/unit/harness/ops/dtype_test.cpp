@@ -11,7 +11,8 @@ TEST(DType, ParsesItsNamesAndTheOtherSpellings) {
   for (const char* s : {"fp32", "float32", "float"}) EXPECT_EQ(parse_dtype(s), DType::F32) << s;
   for (const char* s : {"fp16", "float16", "half"}) EXPECT_EQ(parse_dtype(s), DType::F16) << s;
   EXPECT_EQ(parse_dtype("bfloat16"), DType::BF16);
-  for (const char* s : {"", "F32", "fp8", "tf16", "double"}) EXPECT_FALSE(parse_dtype(s).has_value()) << s;
+  for (const char* s : {"fp8_e4m3", "float8_e4m3fn"}) EXPECT_EQ(parse_dtype(s), DType::E4M3) << s;
+  for (const char* s : {"", "F32", "fp8", "e5m2", "float8_e5m2", "tf16", "double"}) EXPECT_FALSE(parse_dtype(s).has_value()) << s;
 }
 
 TEST(DType, WritesOneNamePerDtype) {
@@ -19,6 +20,16 @@ TEST(DType, WritesOneNamePerDtype) {
   EXPECT_EQ(dtype_name(DType::TF32), "tf32");
   EXPECT_EQ(dtype_name(DType::F16), "f16");
   EXPECT_EQ(dtype_name(DType::BF16), "bf16");
+  EXPECT_EQ(dtype_name(DType::E4M3), "e4m3");
+}
+
+// FP8 is stored in one byte and its results in bf16 (torch._scaled_mm's out_dtype).
+TEST(DType, Fp8StorageAndResult) {
+  EXPECT_EQ(storage_bytes(DType::E4M3), 1u);
+  EXPECT_EQ(storage_dtype(DType::E4M3), DType::E4M3);
+  EXPECT_EQ(result_dtype(DType::E4M3), DType::BF16);
+  EXPECT_EQ(result_dtype(DType::TF32), DType::F32);
+  EXPECT_EQ(result_dtype(DType::F16), DType::F16);
 }
 
 }  // namespace

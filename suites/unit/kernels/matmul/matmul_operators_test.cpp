@@ -1,5 +1,6 @@
 // The matmul family's registrations, here the wgmma GEMM: present at every shape in both 16-bit
-// dtypes, compiled for sm_90a alone, and in a build without that target missing with its reason.
+// dtypes and in FP8, compiled for sm_90a alone, and in a build without that target missing with its
+// reason; FP8's verdicts on devices without FP8 tensor cores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,14 +17,20 @@ namespace {
 
 using testing_support::build_has_sm90a;
 
-TEST(MatmulOperators, WgmmaAtEveryShapeInBothHalfDtypes) {
-  const auto ops = registry().select("matmul/gemm_wgmma/*", {});
+std::set<std::string> gemm_shapes() {
   std::set<std::string> shapes;
   for (const auto* op : registry().select("matmul/gemm_tc/*", {})) shapes.insert(op->spec().shape);
+  return shapes;
+}
+
+TEST(MatmulOperators, WgmmaAtEveryShapeInBothHalfDtypesAndFp8) {
+  const auto ops = registry().select("matmul/gemm_wgmma/*", {});
+  const std::set<std::string> shapes = gemm_shapes();
   ASSERT_EQ(shapes.size(), 4u);
-  EXPECT_EQ(ops.size(), 2 * shapes.size());
+  EXPECT_EQ(ops.size(), 3 * shapes.size());
   for (const auto* op : ops) {
-    EXPECT_TRUE(op->spec().dtype == DType::F16 || op->spec().dtype == DType::BF16) << op->id();
+    const DType d = op->spec().dtype;
+    EXPECT_TRUE(d == DType::F16 || d == DType::BF16 || d == DType::E4M3) << op->id();
     EXPECT_TRUE(shapes.contains(op->spec().shape)) << op->id();
     EXPECT_EQ(op->spec().impl, Impl::Own);
     EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{9, 0}));
@@ -57,6 +64,37 @@ TEST(MatmulOperators, WgmmaWithoutSm90aTargetSaysWhy) {
     EXPECT_TRUE(r.agrees);
     EXPECT_EQ(r.kernels.size(), kernels::matmul::kWgmmaTileWidths.size());
   }
+}
+
+// Every shape has a cuBLASLt FP8 twin beside the own FP8 kernel, so the path table can compare them.
+TEST(MatmulOperators, Fp8HasACublasTwinAtEveryShape) {
+  const auto twins = registry().select("matmul/gemm_cublas/e4m3/*", {});
+  std::set<std::string> shapes;
+  for (const auto* op : twins) {
+    shapes.insert(op->spec().shape);
+    EXPECT_EQ(op->spec().impl, Impl::CuBLAS);
+    EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{8, 9})) << op->id();
+    EXPECT_EQ(op->spec().flops, registry().select("matmul/gemm_tc/f16/" + op->spec().shape, {}).at(0)->spec().flops);
+  }
+  EXPECT_EQ(shapes, gemm_shapes());
+}
+
+// Below FP8 tensor cores (8.9) an FP8 operator is "unsupported" with the reason, never "missing":
+// no arch list gives an Ampere card FP8 tensor cores. The own kernel needs wgmma (9.0) as well.
+TEST(MatmulOperators, Fp8OnOlderDevicesIsUnsupportedWithTheReason) {
+  const arch::DeviceFacts a100{{8, 0}, {13000}, false, false};
+  const auto* twin = registry().select("matmul/gemm_cublas/e4m3/M4096_N4096_K4096", {}).at(0);
+  const ImageResult lt = probe_image(*twin, build_manifest(), a100);
+  EXPECT_EQ(lt.status, ImageVerdict::Unsupported);
+  EXPECT_EQ(lt.cause, "unsupported on this device (needs 8.9 for FP8 tensor cores, device is 8.0)");
+  const auto* own = registry().select("matmul/gemm_wgmma/e4m3/M4096_N4096_K4096", {}).at(0);
+  const ImageResult wgmma = probe_image(*own, build_manifest(), a100);
+  EXPECT_EQ(wgmma.status, ImageVerdict::Unsupported);
+  EXPECT_EQ(wgmma.cause, "unsupported on this device (needs 9.0 for wgmma, device is 8.0)");
+  // On Ada (8.9) cuBLASLt serves FP8; the wgmma kernel still cannot run there.
+  const arch::DeviceFacts l4{{8, 9}, {13000}, false, false};
+  EXPECT_EQ(probe_image(*own, build_manifest(), l4).status, ImageVerdict::Unsupported);
+  EXPECT_EQ(probe_image(*twin, build_manifest(), l4).status, ImageVerdict::Library);
 }
 
 }  // namespace
