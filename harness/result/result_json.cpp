@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "harness/result/json_enum.hpp"
 #include "harness/util/enum_names.hpp"
 
 namespace archbench {
@@ -13,27 +14,6 @@ namespace archbench {
 using nlohmann::json;
 
 namespace {
-
-// A field whose value this archbench does not know: a json exception, as every other malformed
-// field gives (the loaders name the file and the operator).
-[[noreturn]] void reject_field(const json& j, const std::string& what) {
-#if NLOHMANN_JSON_VERSION_MAJOR > 3 || (NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11)
-  throw json::other_error::create(501, what, &j);
-#else
-  throw json::other_error::create(501, what, j);
-#endif
-}
-
-// The enum a field names (image.status, timing.mode, ...), by the enum's table; a name it does not
-// hold is rejected with the field, the value and every name of the table.
-template <typename Enum, size_t N>
-Enum read_enum(const json& j, const char* key, std::string_view field, const EnumNames<Enum, N>& names) {
-  const auto value = j.at(key).get<std::string>();
-  if (const auto e = parse_name(names, value)) return *e;
-  std::string known;
-  for (const auto& e : names) known += (known.empty() ? "'" : ", '") + std::string(e.name) + "'";
-  reject_field(j, std::string(field) + " is '" + value + "', not one of " + known);
-}
 
 // The fields a type writes and reads back under the same key, one list per type: each calls
 // field(key, member) in turn, with `r` const when writing. Fields with a default for older

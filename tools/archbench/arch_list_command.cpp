@@ -16,11 +16,17 @@
 #include "harness/arch/compat.hpp"
 #include "harness/arch/products.hpp"
 #include "harness/util/text_wrap.hpp"
+#include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 
 namespace archbench::cli {
 namespace {
+
+struct ArchListOptions {
+  std::string list;  // a TORCH_CUDA_ARCH_LIST or CMAKE_CUDA_ARCHITECTURES value
+  std::string nvcc;  // the toolkit whose targets it may name (default: nvcc on PATH, then /usr/local/cuda)
+};
 
 using namespace archbench::arch;
 
@@ -76,8 +82,6 @@ std::string entry_images(const ArchList& l) {
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
-
-}  // namespace
 
 int arch_list_command(const ArchListOptions& o) {
   std::string error;
@@ -169,6 +173,17 @@ int arch_list_command(const ArchListOptions& o) {
   }
   for (const auto& w : warnings) std::cout << text::wrap("warning: " + w, text::kColumns, "", "  ");
   return kOk;
+}
+
+}  // namespace
+
+void add_arch_list_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<ArchListOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "arch-list", "what a TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES value builds, which GPUs it serves, its traps");
+  cmd->add_option("list", o->list, "the value, e.g. \"8.0;9.0a;12.0+PTX\" or \"80-real;90\"")->required();
+  cmd->add_option("--nvcc", o->nvcc, "the nvcc whose targets the list may name (default: PATH, /usr/local/cuda)");
+  commands.push_back({cmd, [o] { return arch_list_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -5,9 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "harness/util/enum_names.hpp"
 
 namespace archbench::cli {
 
@@ -26,6 +29,20 @@ class HelpFormatter : public CLI::Formatter {
 
 // The placeholder of an option's value, in help and in CLI11's own messages: "FILE", "GLOBS".
 CLI::Option* value_name(CLI::Option* opt, const std::string& name);
+
+// An option whose value is one of an enum's names (its enum_names table): parsed here, once, into
+// the enum; anything else is a usage error that names the option. Placeholder: "off|auto|all".
+template <typename Enum, size_t N>
+CLI::Option* add_enum_option(CLI::App* command, const std::string& name, Enum& value, const EnumNames<Enum, N>& table,
+                             const std::string& help) {
+  std::map<std::string, Enum> values;
+  std::string placeholder;
+  for (const auto& e : table) {
+    values.emplace(std::string(e.name), e.value);
+    placeholder += (placeholder.empty() ? "" : "|") + std::string(e.name);
+  }
+  return value_name(command->add_option(name, value, help)->transform(CLI::CheckedTransformer(values)), placeholder);
+}
 
 // A number of seconds above zero ("--op-timeout: must be a number of seconds above 0, not '-1'").
 [[nodiscard]] CLI::Validator positive_seconds();

@@ -90,6 +90,8 @@
 #include "harness/result/result_json.hpp"
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/doctor_pass.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -100,6 +102,18 @@
 
 namespace archbench::cli {
 namespace {
+
+// archbench doctor: the four-layer environment check (the exit codes: above).
+struct DoctorOptions {
+  std::vector<std::string> check_files;  // --check: other binaries to judge for every device present
+  bool jit_passes = false;               // also the forced-JIT and no-JIT workload passes
+  std::string json_path;
+  std::string filter = "*";              // operators of the workload layer
+  bool quiet = false;                    // no per-operator progress on stderr
+  bool full = false;                     // the workload at benchmark shapes too (default: the quick tier)
+  std::string python = "python3";        // whose torch the framework check probes
+  bool framework = true;                 // the framework check [framework] (harness/doctor/framework_check)
+};
 
 using doctor::Diagnosis;
 
@@ -154,8 +168,6 @@ nlohmann::json check_framework(const std::string& python, doctor::Checklist& che
   doctor::check_framework(in, checklist);
   return raw;
 }
-
-}  // namespace
 
 int doctor_command(const DoctorOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
@@ -300,6 +312,27 @@ int doctor_command(const DoctorOptions& o) {
     }
   }
   return worker_start_failed ? kInternal : code;
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<DoctorOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "doctor", "check hardware & driver, runtime libraries, build images and the real workload; cause and fix per finding");
+  value_name(cmd->add_option("--check", o->check_files, "other binaries (libtorch_cuda.so, an extension .so, ...) to judge for every device present"), "FILE");
+  cmd->add_flag("--jit-passes", o->jit_passes,
+                "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
+                "(JIT cache disabled), in child processes");
+  value_name(cmd->add_option("--json", o->json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1); - for stdout"), "FILE");
+  cmd->add_flag("-q,--quiet", o->quiet, "no per-operator progress of the workload layer on stderr (default: as archbench run)");
+  value_name(cmd->add_option("--filter", o->filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)"), "GLOBS");
+  value_name(cmd->add_option("--python", o->python, "the interpreter whose torch the framework check runs (default python3)"), "EXE");
+  cmd->add_flag("!--no-framework", o->framework, "skip the framework check (the user's torch at the quick tier)");
+  cmd->add_flag("--full", o->full,
+                "the workload layer at the benchmark shapes too (default: the quick tier, check shapes only, "
+                "as archbench run --quick)");
+  commands.push_back({cmd, [o] { return doctor_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -11,14 +11,14 @@ doctor::PassResults run_doctor_pass(const DoctorPass& p, RunProgress& progress) 
   plan.label = p.name;
   plan.ops = p.ops;
   plan.extra_deadline_s = p.extra_deadline_s;
-  plan.worker.phase = Phase::Check;
-  plan.worker.device = p.device;
-  plan.worker.seed = p.seed;
+  plan.worker.task.phase = Phase::Check;
+  plan.worker.task.device = p.device;
+  plan.worker.task.seed = p.seed;
   plan.worker.executable = p.executable;
   plan.worker.env = p.env;
-  plan.worker.load_times = true;
-  plan.worker.probe_only = p.probe_only;
-  plan.worker.quick = p.quick;
+  plan.worker.task.load_times = true;
+  plan.worker.task.probe_only = p.probe_only;
+  plan.worker.task.quick = p.quick;
   // As run --quick: several workers at once when only the check shapes run. A --full pass keeps
   // one: it measures each operator's first module load, which other workers' loads would slow.
   plan.workers = p.quick ? check_workers(p.device_memory_bytes, true) : 1;

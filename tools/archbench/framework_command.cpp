@@ -23,6 +23,8 @@
 #include "harness/ops/id_filter.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/util/text_wrap.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/framework_probe_runner.hpp"
@@ -31,6 +33,8 @@
 
 namespace archbench::cli {
 namespace {
+
+
 
 using framework::FrameworkOp;
 using nlohmann::json;
@@ -120,8 +124,6 @@ framework::ProbeAnswer read_answer(const std::string& path) {
   if (!in) throw std::runtime_error("cannot read " + path);
   return framework::parse_probe_answer(json::parse(in));
 }
-
-}  // namespace
 
 int framework_command(const FrameworkOptions& o) {
   for (const auto& b : o.disable_sdpa_backends) {
@@ -396,6 +398,37 @@ int framework_command(const FrameworkOptions& o) {
     }
   }
   return pass ? kOk : kOperatorFailed;
+}
+
+}  // namespace
+
+void add_framework_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<FrameworkOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "framework", "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one");
+  cmd->add_option("--python", o->python, "the interpreter whose torch to run (default python3)");
+  cmd->add_option("--filter", o->filter, "globs over framework op ids ('framework/sdpa/*') or their twins' ids");
+  cmd->add_option("--dtype", o->dtypes, "only these dtypes (f32, tf32, f16, bf16)")->delimiter(',');
+  cmd->add_flag("--quick", o->quick, "backends and correctness only, no timing");
+  cmd->add_flag("--list", o->list, "list the framework ops and their archbench twins; run nothing");
+  cmd->add_option("--json", o->json_path, "write the answer and verdicts (schema archbench.framework v1); - for stdout");
+  value_name(cmd->add_option("--html", o->html_path, "write a self-contained HTML page: backends, findings, steps"), "FILE");
+  cmd->add_option("--probe", o->probe, "the probe script (default: tools/framework/framework_probe.py of this build)");
+  cmd->add_option("--timeout", o->timeout_s, "deadline of the whole probe in seconds (default 900)");
+  cmd->add_option("--seed", o->seed, "seed of the inputs");
+  cmd->add_option("--ops", o->plugin_files, "a plug-in file of your own ops (docs/framework.md); repeatable");
+  cmd->add_option("--steps", o->steps,
+                  "denoiser steps to run when diffusers imports: sd15-unet,sdxl-unet,sd3-mmdit,flux-dit (default "
+                  "all; none: no step; never in --quick)");
+  cmd->add_option("--baseline", o->baseline_path,
+                  "an earlier run (--json) to gate against: exit 1 on an op that now fails, is wrong, is >10% "
+                  "slower, or runs another backend");
+  cmd->add_option("--answer", o->answer_path,
+                  "judge a recorded answer (a probe's, or --json of an earlier run) instead of running the probe");
+  cmd->add_option("--disable-sdpa-backend", o->disable_sdpa_backends,
+                  "run the default dispatch without this SDPA backend (cudnn, flash, efficient, math): a forced "
+                  "fallback, to see what it costs; repeatable");
+  commands.push_back({cmd, [o] { return framework_command(*o); }});
 }
 
 }  // namespace archbench::cli

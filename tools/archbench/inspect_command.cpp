@@ -20,6 +20,8 @@
 #include "harness/ops/id_filter.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "harness/util/atomic_file.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/fleet.hpp"
@@ -28,6 +30,16 @@
 
 namespace archbench::cli {
 namespace {
+
+struct InspectOptions {
+  std::vector<std::string> files;
+  bool kernels = false;
+  std::string filter = "*";
+  std::string json_path;
+  std::vector<std::string> devices;
+  std::string driver;
+  std::string fleet_path;
+};
 
 using nlohmann::json;
 
@@ -123,8 +135,6 @@ std::string cause_lines(const std::string& cause, const std::vector<std::string>
   return text::shorten(head + names.front(), text::kColumns) + "\n" +
          text::wrap(cause, text::kColumns, "      ", "      ", 3);
 }
-
-}  // namespace
 
 int inspect_command(const InspectOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
@@ -319,6 +329,21 @@ int inspect_command(const InspectOptions& o) {
   }
   if (unreadable) return kBadInput;
   return any_missing || nothing_judged ? kOperatorFailed : kOk;
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<InspectOptions>();
+  CLI::App* cmd = app.add_subcommand("inspect", "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)");
+  value_name(cmd->add_option("files", o->files, "ELF executables, shared libraries, objects, fatbin or cubin files"), "FILE...")->required();
+  cmd->add_flag("--kernels", o->kernels, "list every kernel with its images (and verdicts)");
+  value_name(cmd->add_option("--filter", o->filter, "glob over kernel names (demangled or mangled)"), "GLOBS");
+  value_name(cmd->add_option("--json", o->json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1); - for stdout"), "FILE");
+  value_name(cmd->add_option("--device", o->devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)")->allow_extra_args(false), "DEVICE");
+  value_name(cmd->add_option("--driver", o->driver, "driver for devices given without one: CUDA version (12.8) or branch (580)"), "VERSION");
+  value_name(cmd->add_option("--fleet", o->fleet_path, "JSON file listing devices (see docs/inspect.md)"), "FILE");
+  commands.push_back({cmd, [o] { return inspect_command(*o); }});
 }
 
 }  // namespace archbench::cli

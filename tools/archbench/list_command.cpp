@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "harness/util/text_wrap.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
@@ -13,6 +15,12 @@
 
 namespace archbench::cli {
 namespace {
+
+struct ListOptions {
+  std::string filter = "*";
+  std::vector<std::string> dtypes;
+  std::string json_path;  // the operators as JSON (schema archbench.list v1); "-" = stdout
+};
 
 // The operator list as JSON: schema "archbench.list" v1, one object per operator.
 nlohmann::json operators_to_json(const std::vector<const Operator*>& ops) {
@@ -32,8 +40,6 @@ nlohmann::json operators_to_json(const std::vector<const Operator*>& ops) {
   }
   return {{"schema", "archbench.list"}, {"schema_version", 1}, {"operators", list}};
 }
-
-}  // namespace
 
 int list_command(const ListOptions& o) {
   const auto selected = select_or_explain("list", o.filter, o.dtypes);
@@ -57,6 +63,17 @@ int list_command(const ListOptions& o) {
   }
   std::cout << table.render();
   return kOk;
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<ListOptions>();
+  CLI::App* cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
+  value_name(cmd->add_option("--filter", o->filter, "globs over operator ids, comma-separated"), "GLOBS");
+  value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes"), "LIST")->delimiter(',');
+  value_name(cmd->add_option("--json", o->json_path, "write the operators as JSON (schema archbench.list v1); - for stdout"), "FILE");
+  commands.push_back({cmd, [o] { return list_command(*o); }});
 }
 
 }  // namespace archbench::cli

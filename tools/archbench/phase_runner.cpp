@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <stdexcept>
 #include <utility>
 
 #include "harness/ops/registry.hpp"
@@ -15,7 +17,7 @@ DeadlineFn deadlines_of(const PhasePlan& plan) {
   std::map<std::string, double> seconds;
   for (const auto* op : plan.ops) {
     seconds[op->id()] = plan.op_timeout_s ? *plan.op_timeout_s
-                                          : operator_deadline_s(*op, plan.worker.phase, plan.extra_deadline_s);
+                                          : operator_deadline_s(*op, plan.worker.task.phase, plan.extra_deadline_s);
   }
   return [seconds = std::move(seconds)](const std::string& id) {
     auto it = seconds.find(id);
@@ -46,14 +48,19 @@ double operator_deadline_s(const Operator& op, Phase phase, double extra_s) {
 }
 
 PhaseOutcome run_device_phase(const PhasePlan& plan, RunProgress& progress) {
+  if (!plan.prior.empty() && plan.prior.size() != plan.ops.size()) {
+    throw std::logic_error("run_device_phase: one prior record per operator, or none");
+  }
+  std::vector<OperatorResult> records = plan.prior;
+  if (records.empty()) std::ranges::transform(plan.ops, std::back_inserter(records), [](const Operator* op) { return describe(*op); });
   WorkerRequest request = plan.worker;
-  request.ids.clear();
-  for (const auto* op : plan.ops) request.ids.push_back(op->id());
+  request.task.operators = records;
+  const Phase phase = request.task.phase;
   request.deadline_s = deadlines_of(plan);
   request.on_event = progress.listener();
 
   const auto start = std::chrono::steady_clock::now();
-  progress.begin_phase(request.device, plan.label, request.phase, request.ids.size());
+  progress.begin_phase(request.task.device, plan.label, phase, records.size());
   const WorkerOutcome outcome = plan.workers > 1 ? run_phase_parallel(request, plan.workers) : run_phase(request);
   progress.end_phase();
 
@@ -64,12 +71,11 @@ PhaseOutcome run_device_phase(const PhasePlan& plan, RunProgress& progress) {
   out.load_ms = outcome.load_ms;
   std::map<std::string, const OperatorResult*> by_id;
   for (const auto& r : outcome.results) by_id[r.id] = &r;
-  for (const auto* op : plan.ops) {
-    OperatorResult r = describe(*op);
-    settle(r, outcome, by_id, request.phase);
+  for (OperatorResult& r : records) {
+    settle(r, outcome, by_id, phase);
     out.results.push_back(std::move(r));
   }
-  if (request.phase == Phase::Check) apply_error_oracle(out.results, registry());
+  if (phase == Phase::Check) apply_error_oracle(out.results, registry());
   return out;
 }
 

@@ -19,8 +19,11 @@ namespace archbench::cli {
 
 struct PhasePlan {
   std::string label;      // in the progress: "check", "time", "no-jit", "forced-jit"
-  WorkerRequest worker;   // phase, device, seed and options; the runner sets ids and deadlines
+  WorkerRequest worker;   // the task's phase, device, seed and options; the runner sets its operators and deadlines
   std::vector<const Operator*> ops;
+  // The records the workers complete, one per operator of `ops` in its order: the time phase passes
+  // the checked results. Empty: each operator's bare description (describe(), a check).
+  std::vector<OperatorResult> prior;
   std::optional<double> op_timeout_s;  // --op-timeout: replaces every operator's deadline
   double extra_deadline_s = 0;         // added to each deadline (JIT-compiling a module takes minutes)
   int workers = 1;                     // worker processes at once (a check: check_workers(); timing: one)

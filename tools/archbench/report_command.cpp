@@ -6,10 +6,22 @@
 
 #include "harness/report/html_run_report.hpp"
 #include "harness/util/atomic_file.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
 
 namespace archbench::cli {
+namespace {
+
+// archbench report: one run file as a self-contained HTML page.
+struct ReportOptions {
+  std::string results;
+  std::string html_path;
+  std::string baseline;    // a baseline file or a directory of <device-key>.json
+  std::string thresholds;
+};
 
 int report_command(const ReportOptions& o) {
   html::RunReportInputs in;
@@ -49,6 +61,18 @@ int report_command(const ReportOptions& o) {
   }
   std::cout << "wrote " << o.html_path << " (" << run.devices.size() << " device(s), " << with_baseline << " with a baseline)\n";
   return kOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand("report", "write one run's results as a self-contained HTML report");
+  value_name(cmd->add_option("results", o->results, "results of archbench run --json"), "RESULTS")->required();
+  value_name(cmd->add_option("--html", o->html_path, "the HTML file to write"), "FILE")->required();
+  add_baseline_option(cmd, o->baseline);
+  add_thresholds_option(cmd, o->thresholds);
+  commands.push_back({cmd, [o] { return report_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -7,11 +7,21 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/util/ctest_resources.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 
 namespace archbench::cli {
+namespace {
+
+// archbench resources: ctest's resource spec file from the visible GPUs.
+struct ResourcesOptions {
+  std::string json_path;
+  int slots = 1;              // GPU tests per GPU at once
+  std::optional<int> count;   // declare this many GPUs instead of probing (a spec for another host)
+};
 
 int resources_command(const ResourcesOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));
@@ -38,6 +48,20 @@ int resources_command(const ResourcesOptions& o) {
   std::cout << fmt::format("wrote {}: {} GPU(s), {} slot(s) each\n", is_stdout(o.json_path) ? "the spec to stdout" : o.json_path,
                            count, o.slots);
   return usable ? kOk : kNoDevice;
+}
+
+}  // namespace
+
+void add_resources_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<ResourcesOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "resources", "write ctest's resource spec file for the visible GPUs (ctest -L gpu --resource-spec-file FILE -j <GPUs>)");
+  value_name(cmd->add_option("--json", o->json_path, "the spec file to write; - for stdout"), "FILE")->required();
+  value_name(cmd->add_option("--slots", o->slots, "GPU tests that may share one GPU at once (default 1)"), "N")
+      ->check(CLI::Range(1, 64));
+  value_name(cmd->add_option("--count", o->count, "declare this many GPUs instead of probing the visible ones"), "N")
+      ->check(CLI::Range(0, 1024));
+  commands.push_back({cmd, [o] { return resources_command(*o); }});
 }
 
 }  // namespace archbench::cli

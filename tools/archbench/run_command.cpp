@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -22,6 +23,7 @@
 #include "harness/run/graph_replay.hpp"
 #include "harness/run/phases.hpp"
 #include "kernels/path_preference.hpp"
+#include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/device_selection.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -34,26 +36,34 @@
 namespace archbench::cli {
 namespace {
 
-// The time phase's results into the checked records: its timing and, since the timing worker
-// built the problem again in its own process, what it timed (a library may choose differently)
-// and any error or fault it met, including "not reported by the time worker" (then it fails).
-void add_timing(std::vector<OperatorResult>& records, const std::vector<OperatorResult>& timed) {
-  std::map<std::string, const OperatorResult*> by_id;
-  for (const auto& t : timed) by_id[t.id] = &t;
-  for (auto& r : records) {
-    auto it = by_id.find(r.id);
-    if (it == by_id.end()) continue;
-    const OperatorResult& t = *it->second;
-    r.timing = t.timing;
-    r.phase_seconds.insert(t.phase_seconds.begin(), t.phase_seconds.end());
-    if (!t.implementation.empty()) r.implementation = t.implementation;
-    if (!t.error.empty()) r.error = t.error;
-    if (t.fault != WorkerFault::None) r.fault = t.fault;
+struct RunOptions {
+  std::string filter = "*";
+  std::vector<std::string> dtypes;
+  std::string device = "all";  // "all", an index or a list "0,1" (device_selection.hpp)
+  std::string json_path;
+  std::string gbench_json_path;
+  std::optional<uint64_t> seed;
+  bool timing = true;
+  bool quick = false;  // the quick tier: images and correctness at the check shapes, nothing else
+  bool hot_l2 = false;
+  CudaGraphMode cuda_graph = CudaGraphMode::Off;  // CUDA-graph replay in the timing phase
+  std::optional<double> op_timeout_s;  // per-operator deadline; default derived per operator
+  bool quiet = false;                  // no progress on stderr (the report on stdout is unchanged)
+};
+
+// The time phase's replies into the device's records, joined by operator id: each reply is the
+// checked record the timing worker was given, completed with its timing (and what the library chose
+// there, or the error or fault it met, "not reported by the time worker" included).
+void join_by_id(std::vector<OperatorResult>& records, std::vector<OperatorResult> replies) {
+  for (auto& reply : replies) {
+    auto it = std::ranges::find(records, reply.id, &OperatorResult::id);
+    if (it != records.end()) *it = std::move(reply);
   }
 }
 
 // The header's account of how the timing phase measured.
-std::string timing_method(const RunOptions& o, CudaGraphMode graph) {
+std::string timing_method(const RunOptions& o) {
+  const CudaGraphMode graph = o.cuda_graph;
   if (o.quick) return "quick tier: check shapes only; no benchmark shapes, no timing (a full run: without --quick)";
   if (!o.timing) return "no timing (--no-timing)";
   std::string s = std::string("timing: async worker, CUDA events, median, ") + (o.hot_l2 ? "hot L2" : "cold L2");
@@ -81,8 +91,6 @@ std::string graph_replay_line(const DeviceReport& d) {
   return s + "\n";
 }
 
-}  // namespace
-
 int run_command(const RunOptions& o) {
   if (is_stdout(o.json_path) && is_stdout(o.gbench_json_path)) {
     std::cerr << "archbench run: --json - and --gbench-json - cannot both write to stdout\n";
@@ -93,11 +101,6 @@ int run_command(const RunOptions& o) {
   const auto selected = select_or_explain("run", o.filter, o.dtypes);
   if (!selected) return kUsage;
   const std::vector<const Operator*>& ops = *selected;
-  const std::optional<CudaGraphMode> graph = parse_name(kCudaGraphModes, o.cuda_graph);
-  if (!graph) {
-    std::cerr << "archbench run: --cuda-graph must be off, auto or all, not '" << o.cuda_graph << "'\n";
-    return kUsage;
-  }
 
   // A malformed --device is a usage error (exit 2) whether or not a GPU is there; which indices
   // are visible is known once CUDA starts.
@@ -139,12 +142,12 @@ int run_command(const RunOptions& o) {
     plan.label = phase_name(Phase::Check);
     plan.ops = ops;
     plan.op_timeout_s = o.op_timeout_s;
-    plan.worker.phase = Phase::Check;
-    plan.worker.device = index;
-    plan.worker.seed = seed;
-    plan.worker.hot_l2 = o.hot_l2;
-    plan.worker.quick = o.quick;
-    plan.worker.cuda_graph = o.cuda_graph;
+    plan.worker.task.phase = Phase::Check;
+    plan.worker.task.device = index;
+    plan.worker.task.seed = seed;
+    plan.worker.task.hot_l2 = o.hot_l2;
+    plan.worker.task.quick = o.quick;
+    plan.worker.task.cuda_graph = o.cuda_graph;
     // The check is mostly host work (inputs, references, library set-up): several workers at once,
     // as many as the device's memory allows (fewer for the full check's benchmark shapes).
     plan.workers = check_workers(dr.device.memory_bytes, o.quick);
@@ -154,31 +157,35 @@ int run_command(const RunOptions& o) {
     worker_failed |= !check.failure.empty();
 
     if (o.timing && !o.quick) {
-      // Timed: what was checked and passed, in operator order.
+      // Timed: what was checked and passed, in operator order, each with its checked record.
       std::vector<const Operator*> timed;
+      std::vector<OperatorResult> checked;
       for (size_t i = 0; i < ops.size(); ++i) {
-        if (!dr.operators[i].failed() && dr.operators[i].correctness) timed.push_back(ops[i]);
+        if (dr.operators[i].failed() || !dr.operators[i].correctness) continue;
+        timed.push_back(ops[i]);
+        checked.push_back(dr.operators[i]);
       }
       if (!timed.empty()) {
         plan.label = phase_name(Phase::Time);
-        plan.worker.phase = Phase::Time;
+        plan.worker.task.phase = Phase::Time;
         plan.ops = timed;
+        plan.prior = std::move(checked);
         plan.workers = 1;
         const PhaseOutcome time = run_device_phase(plan, progress);
         dr.phase_seconds[Phase::Time] = time.seconds;
         dr.ceilings = time.ceilings;
-        add_timing(dr.operators, time.results);
+        join_by_id(dr.operators, time.results);
         worker_failed |= !time.failure.empty();
       }
     }
     dr.paths = choose_paths(dr.operators, kernels::path_preferences());
     std::cout << format_device_header(report.environment, dr, report.build)
               << text::wrap_fields({fmt::format("seed {}", seed), "check: CUDA_LAUNCH_BLOCKING=1 worker",
-                                    timing_method(o, *graph)},
+                                    timing_method(o)},
                                    " | ", text::kColumns, "", "  ")
               << "\n"
               << format_operator_table(dr);
-    if (o.timing && *graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
+    if (o.timing && o.cuda_graph != CudaGraphMode::Off) std::cout << "\n" << text::wrap_text(graph_replay_line(dr));
     if (const std::string paths = format_paths(dr); !paths.empty()) std::cout << "\n" << paths;
     std::string phases;
     for (const auto& [phase, secs] : dr.phase_seconds) phases += fmt::format("{}{} {:.0f} s", phases.empty() ? "" : ", ", phase_name(phase), secs);
@@ -204,6 +211,37 @@ int run_command(const RunOptions& o) {
     for (const auto& r : d.operators) if (r.failed()) return kOperatorFailed;
   }
   return worker_failed ? kInternal : kOk;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
+  value_name(cmd->add_option("--filter", o->filter, "globs over operator ids, comma-separated (any matches): 'matmul/*', 'norm/*,*/f16/*'"), "GLOBS");
+  value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes: f32,tf32,f16,bf16,e4m3"), "LIST")->delimiter(',');
+  value_name(cmd->add_option("--device", o->device,
+                 "CUDA device indices, comma-separated (0,1), or all (default); CUDA's numbering: the devices "
+                 "CUDA_VISIBLE_DEVICES leaves, fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID (nvidia-smi's "
+                 "order)"), "LIST");
+  value_name(cmd->add_option("--json", o->json_path, "write the results as JSON (schema archbench.run v1); - for stdout (the report then goes to stderr)"), "FILE");
+  value_name(cmd->add_option("--gbench-json", o->gbench_json_path, "also write the timings in Google Benchmark's JSON format; - for stdout"), "FILE");
+  value_name(cmd->add_option("--seed", o->seed, "seed for the random inputs (default: fresh, recorded in the report)"), "N");
+  cmd->add_flag("!--no-timing", o->timing, "image and correctness only");
+  cmd->add_flag("--quick", o->quick,
+                "the quick tier, for after an environment change: every image and correctness at the check shapes; "
+                "no benchmark shapes, no timing");
+  cmd->add_flag("--hot-l2", o->hot_l2, "do not flush the L2 between timing samples");
+  add_enum_option(cmd, "--cuda-graph", o->cuda_graph, kCudaGraphModes,
+                  "time by CUDA-graph replay: off (default), auto (launch-bound operators, pilot median < 50 us) "
+                  "or all; the time is then per launch in a back-to-back replay");
+  value_name(cmd->add_option("--op-timeout", o->op_timeout_s,
+                 "seconds an operator may run before its worker is killed and it is recorded as hung "
+                 "(default: derived per operator from its size)"), "SECONDS")
+      ->check(positive_seconds());
+  cmd->add_flag("-q,--quiet", o->quiet,
+                "no progress on stderr (default: one line updated in place on a terminal, one plain line per operator otherwise)");
+  commands.push_back({cmd, [o] { return run_command(*o); }});
 }
 
 }  // namespace archbench::cli

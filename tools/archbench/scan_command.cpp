@@ -17,6 +17,8 @@
 #include "harness/stack/readers.hpp"
 #include "harness/stack/scan_report.hpp"
 #include "harness/util/atomic_file.hpp"
+#include "tools/archbench/cli_format.hpp"
+#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/fleet.hpp"
@@ -24,6 +26,21 @@
 
 namespace archbench::cli {
 namespace {
+
+// archbench scan: the packages of an environment, wheel, image or folder, per device.
+struct ScanOptions {
+  std::vector<std::string> paths;  // empty: the environment of `python`
+  std::string python = "python3";
+  std::vector<std::string> devices;  // empty (and no fleet): the GPUs present
+  std::string driver;
+  std::string fleet_path;
+  bool files = false;    // every file of every package
+  bool kernels = false;  // name kernels (decompresses every image) and judge kernel by kernel
+  std::string json_path;
+  std::string markdown_path;
+  unsigned threads = 0;
+  bool quiet = false;
+};
 
 // The GPUs present, each with this machine's driver.
 std::vector<arch::DeviceSpec> present_devices(std::string& why_none) {
@@ -52,8 +69,6 @@ int nvcc_major() {
     return 0;
   }
 }
-
-}  // namespace
 
 int scan_command(const ScanOptions& o) {
   using Clock = std::chrono::steady_clock;
@@ -155,6 +170,32 @@ int scan_command(const ScanOptions& o) {
   }
   if (!stack::every_package_runs(report)) return kOperatorFailed;
   return inv.unreadable.empty() ? kOk : kBadInput;
+}
+
+}  // namespace
+
+void add_scan_command(CLI::App& app, Commands& commands) {
+  auto o = std::make_shared<ScanOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "scan", "will this Python environment, wheel, container image or folder run on these GPUs? (no GPU needed)");
+  cmd->add_option("paths", o->paths,
+                  "directories (site-packages, venv, conda prefix, custom_nodes), wheels, container image archives "
+                  "(docker save / OCI layout) or binaries; none: the environment of --python");
+  value_name(cmd->add_option("--python", o->python, "the interpreter whose environment to scan when no PATH is given (default python3)"), "EXE");
+  // One value per --device (repeat it for more), so that a path after it stays a path.
+  value_name(cmd->add_option("--device", o->devices,
+                             "judge for a device: CC (8.9), CC@driver (12.0@570), or a product (\"RTX 5090@570\"); "
+                             "repeatable; default: the GPUs present with their driver")->allow_extra_args(false),
+             "DEVICE");
+  value_name(cmd->add_option("--driver", o->driver, "driver for devices given without one: CUDA version (12.8) or branch (570)"), "DRIVER");
+  value_name(cmd->add_option("--fleet", o->fleet_path, "JSON file listing devices (docs/inspect.md)"), "FILE");
+  cmd->add_flag("--files", o->files, "list every file with device code under its package");
+  cmd->add_flag("--kernels", o->kernels, "name kernels (decompresses every image; slower) and judge kernel by kernel");
+  value_name(cmd->add_option("--json", o->json_path, "write the scan as JSON (schema archbench.scan v1); '-' for stdout"), "FILE");
+  value_name(cmd->add_option("--markdown", o->markdown_path, "write a Markdown summary (for a CI job summary)"), "FILE");
+  value_name(cmd->add_option("--threads", o->threads, "files read at once (default: one per hardware thread)"), "N");
+  cmd->add_flag("-q,--quiet", o->quiet, "no progress on stderr");
+  commands.push_back({cmd, [o] { return scan_command(*o); }});
 }
 
 }  // namespace archbench::cli

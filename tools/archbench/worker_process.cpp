@@ -72,6 +72,7 @@ struct SpawnResult {
 };
 
 pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args, const WorkerRequest& req) {
+  const Phase phase = req.task.phase;
   // The check phase runs with CUDA_LAUNCH_BLOCKING=1; the timing phase without it.
   std::vector<std::string> env;
   auto overridden = [&](const char* kv) {
@@ -84,7 +85,7 @@ pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args,
   for (char** e = environ; *e != nullptr; ++e) {
     if (!overridden(*e)) env.emplace_back(*e);
   }
-  if (req.phase == Phase::Check) env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
+  if (phase == Phase::Check) env.emplace_back("CUDA_LAUNCH_BLOCKING=1");
   for (const auto& [name, value] : req.env) {
     if (value) env.push_back(name + "=" + *value);
   }
@@ -94,7 +95,7 @@ pid_t spawn_worker(const std::string& exe, const std::vector<std::string>& args,
   argv.push_back(nullptr);
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  // A worker reports through its --out file; anything it (or a library in it) prints goes to stderr,
+  // A worker reports through its reply file; anything it (or a library in it) prints goes to stderr,
   // so that the parent's stdout holds only the report, or only the JSON of `--json -`.
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -114,21 +115,23 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
   Clock::time_point started{};
   auto consume = [&] {
     for (const auto& line : follower.poll()) {
-      const auto j = nlohmann::json::parse(line);
-      const std::string type = j.at("type");
-      if (type == "start") {
-        r.in_flight = j.at("id");
-        r.in_flight_deadline_s = deadline_s(r.in_flight);
-        started = Clock::now();
-        if (on_event) on_event({WorkerEvent::Kind::Started, r.in_flight, nullptr, WorkerFault::None});
-      } else if (type == "ceilings") {
-        if (!out.ceilings) out.ceilings = j.at("ceilings").get<Ceilings>();
-      } else if (type == "load") {
-        out.load_ms[j.at("id").get<std::string>()] = j.at("ms").get<double>();
-      } else {
-        out.results.push_back(j.at("result").get<OperatorResult>());
-        r.in_flight.clear();
-        if (on_event) on_event({WorkerEvent::Kind::Finished, out.results.back().id, &out.results.back(), WorkerFault::None});
+      const auto m = nlohmann::json::parse(line).get<WorkerMessage>();
+      switch (m.kind) {
+        case WorkerMessage::Kind::Start:
+          r.in_flight = m.id;
+          r.in_flight_deadline_s = deadline_s(r.in_flight);
+          started = Clock::now();
+          if (on_event) on_event({WorkerEvent::Kind::Started, r.in_flight, nullptr, WorkerFault::None});
+          break;
+        case WorkerMessage::Kind::Ceilings:
+          if (!out.ceilings) out.ceilings = m.ceilings;
+          break;
+        case WorkerMessage::Kind::Load: out.load_ms[m.id] = m.load_ms; break;
+        case WorkerMessage::Kind::Operator:
+          out.results.push_back(*m.result);
+          r.in_flight.clear();
+          if (on_event) on_event({WorkerEvent::Kind::Finished, out.results.back().id, &out.results.back(), WorkerFault::None});
+          break;
       }
     }
   };
@@ -168,40 +171,22 @@ SpawnResult supervise(pid_t pid, LineFollower& follower, const DeadlineFn& deadl
 
 }  // namespace
 
-void append_line(const std::string& path, const std::string& json_line) {
-  std::ofstream f(path, std::ios::app);
-  f << json_line << '\n';
-  f.flush();
-  if (!f) throw std::runtime_error("cannot append to " + path);
-}
-
 WorkerOutcome run_phase(const WorkerRequest& req) {
   WorkerOutcome out;
   TempDir dir("archbench", "temporary directory");
   const std::string exe =
       req.executable.empty() ? std::filesystem::read_symlink("/proc/self/exe").string() : req.executable;
-  std::vector<std::string> remaining = req.ids;
-  while (!remaining.empty()) {
+  const std::string phase(phase_name(req.task.phase));
+  WorkerTask task = req.task;  // each worker gets the operators still to run
+  while (!task.operators.empty()) {
     const std::string tag = std::to_string(out.workers_started);
-    const std::string ids_path = dir.file("ids" + tag), out_path = dir.file("results" + tag + ".jsonl");
-    {
-      std::ofstream f(ids_path);
-      for (const auto& id : remaining) f << id << '\n';
-      if (!f) throw std::runtime_error("cannot write " + ids_path);
-    }
-    std::vector<std::string> args{exe,       "worker", "--phase", std::string(phase_name(req.phase)), "--device", std::to_string(req.device),
-                                  "--ids",   ids_path, "--out",   out_path,  "--seed",   std::to_string(req.seed)};
-    if (req.hot_l2) args.emplace_back("--hot-l2");
-    if (req.load_times) args.emplace_back("--load-times");
-    if (req.probe_only) args.emplace_back("--probe-only");
-    if (req.quick) args.emplace_back("--quick");
-    if (req.phase == Phase::Time && req.cuda_graph != "off") {
-      args.emplace_back("--cuda-graph");
-      args.push_back(req.cuda_graph);
-    }
+    const std::string request_path = dir.file("request" + tag + ".json");
+    task.reply_path = dir.file("reply" + tag + ".jsonl");
+    write_task(request_path, task);
+    const std::vector<std::string> args{exe, "worker", "--request", request_path};
 
     const size_t reported_before = out.results.size();
-    LineFollower follower(out_path);
+    LineFollower follower(task.reply_path);
     const pid_t pid = spawn_worker(exe, args, req);
     ++out.workers_started;
     const SpawnResult sr = supervise(pid, follower, req.deadline_s, out, req.on_event);
@@ -214,8 +199,8 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
     if (sr.hung || (!context_lost && !sr.in_flight.empty())) {
       OperatorFault f{sr.in_flight, sr.hung ? WorkerFault::Hung : WorkerFault::Crashed, ""};
       f.error = sr.hung ? "hung: no result within its deadline of " + std::to_string(static_cast<int>(sr.in_flight_deadline_s)) +
-                              " s; the " + std::string(phase_name(req.phase)) + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
-                        : "crashed: the " + std::string(phase_name(req.phase)) + " worker " + describe_wait_status(sr.status) + " while running it";
+                              " s; the " + phase + " worker was killed (SIGTERM, then SIGKILL after 5 s)"
+                        : "crashed: the " + phase + " worker " + describe_wait_status(sr.status) + " while running it";
       out.faults.push_back(f);
       if (req.on_event) req.on_event({WorkerEvent::Kind::Fault, f.id, nullptr, f.fault});
       last = sr.in_flight;
@@ -223,26 +208,27 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
       last = out.results.back().id;
     } else {
       // Ended without blaming an operator (could not start CUDA, bad arguments, ...): stop here.
-      out.failure = "the " + std::string(phase_name(req.phase)) + " worker " + describe_wait_status(sr.status);
+      out.failure = "the " + phase + " worker " + describe_wait_status(sr.status);
       break;
     }
-    auto it = std::ranges::find(remaining, last);
-    if (it == remaining.end()) {
-      out.failure = "the " + std::string(phase_name(req.phase)) + " worker reported an operator it was not given: " + last;
+    auto it = std::ranges::find(task.operators, last, &OperatorResult::id);
+    if (it == task.operators.end()) {
+      out.failure = "the " + phase + " worker reported an operator it was not given: " + last;
       break;
     }
-    remaining.erase(remaining.begin(), it + 1);
+    task.operators.erase(task.operators.begin(), it + 1);
   }
   return out;
 }
 
 WorkerOutcome run_phase_parallel(const WorkerRequest& req, int workers) {
-  workers = std::min<int>(workers, static_cast<int>(req.ids.size()));
+  const auto& operators = req.task.operators;
+  workers = std::min<int>(workers, static_cast<int>(operators.size()));
   if (workers <= 1) return run_phase(req);
   std::mutex events;
   std::vector<WorkerRequest> parts(static_cast<size_t>(workers), req);
   for (auto& p : parts) {
-    p.ids.clear();
+    p.task.operators.clear();
     if (req.on_event) {
       p.on_event = [&](const WorkerEvent& e) {
         const std::scoped_lock lock(events);
@@ -250,7 +236,7 @@ WorkerOutcome run_phase_parallel(const WorkerRequest& req, int workers) {
       };
     }
   }
-  for (size_t i = 0; i < req.ids.size(); ++i) parts[i % parts.size()].ids.push_back(req.ids[i]);
+  for (size_t i = 0; i < operators.size(); ++i) parts[i % parts.size()].task.operators.push_back(operators[i]);
   std::vector<WorkerOutcome> outcomes(parts.size());
   std::vector<std::exception_ptr> errors(parts.size());
   {

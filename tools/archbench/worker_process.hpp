@@ -19,6 +19,7 @@
 
 #include "harness/result/phase.hpp"
 #include "harness/result/result.hpp"
+#include "tools/archbench/worker_protocol.hpp"
 
 namespace archbench::cli {
 
@@ -54,20 +55,14 @@ struct WorkerEvent {
 using DeadlineFn = std::function<double(const std::string& id)>;
 
 struct WorkerRequest {
-  Phase phase = Phase::Check;
-  int device = 0;
-  std::vector<std::string> ids;
-  uint64_t seed = 0;
-  bool hot_l2 = false;
+  // What each worker is asked (worker_protocol.hpp): run_phase gives each worker it starts the
+  // operators still to run and a reply file of its own.
+  WorkerTask task;
   DeadlineFn deadline_s = [](const std::string&) { return 600.0; };
   std::string executable;  // empty: this executable (/proc/self/exe)
   // Environment changes for the workers, in effect before CUDA starts in them: a value sets the
   // variable, nullopt removes it (the doctor's JIT passes: CUDA_FORCE_PTX_JIT, CUDA_CACHE_*).
   std::vector<std::pair<std::string, std::optional<std::string>>> env{};
-  bool load_times = false;  // check phase: also time each operator's first load of its kernels
-  bool probe_only = false;  // check phase: image probe only, no correctness run
-  bool quick = false;       // check phase: the check shape only (archbench run --quick)
-  std::string cuda_graph = "off";  // time phase: off | auto | all (archbench run --cuda-graph)
   std::function<void(const WorkerEvent&)> on_event{};  // optional; called on the supervising thread
 };
 
@@ -85,8 +80,5 @@ struct WorkerRequest {
 // 16 GiB for the full check (its benchmark-shape pass holds up to about 5 GB: the attention
 // score matrix of Flux's 4608 tokens), so that a 24 GB card checks with one.
 [[nodiscard]] int check_workers(size_t device_memory_bytes, bool quick);
-
-// The worker's side: one JSON object per line, flushed as soon as it is known.
-void append_line(const std::string& path, const std::string& json_line);
 
 }  // namespace archbench::cli

@@ -26,7 +26,7 @@ namespace {
 class DoctorProgress : public testing::Test {
  protected:
   StandInWorker worker_{"doctor-progress", ok_result("__ID__"), R"sh(#!/bin/bash
-ids="$7"; out="$9"; dir="$(dirname "$0")"
+dir="$(dirname "$0")"; ids="$3.ids"; out="$(python3 "$dir/request.py" "$3" "$ids")"
 while read -r id; do
   echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
   sed "s|__ID__|$id|" "$dir/result.json" >> "$out"

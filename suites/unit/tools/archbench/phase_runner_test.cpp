@@ -24,7 +24,7 @@ class PhaseRunner : public testing::Test {
  protected:
   // Reports every operator but the second (error "reported"), and exits 0 as if all were done.
   StandInWorker worker_{"phase-runner", [] { OperatorResult r; r.error = "reported"; return r; }(), R"sh(#!/bin/bash
-ids="$7"; out="$9"; dir="$(dirname "$0")"; n=0
+dir="$(dirname "$0")"; ids="$3.ids"; out="$(python3 "$dir/request.py" "$3" "$ids")"; n=0
 while read -r id; do
   n=$((n + 1))
   echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
@@ -37,7 +37,7 @@ done < "$ids"
     PhasePlan plan;
     plan.label = phase_name(phase);
     plan.ops = ops;
-    plan.worker.phase = phase;
+    plan.worker.task.phase = phase;
     plan.worker.executable = worker_.executable();
     std::FILE* sink = std::tmpfile();
     PhaseOutcome out;

@@ -1,8 +1,9 @@
 // A stand-in for `archbench worker` in the unit tests that need no GPU: a fresh temporary folder
-// holding `fake_worker`, a bash script speaking the worker's line protocol (argv: worker --phase P
-// --device D --ids FILE --out FILE ...), and result.json, the operator line it reports: the given
-// result with the id "__ID__", which the script replaces by each id it reads. The folder goes when
-// the stand-in does.
+// holding `fake_worker`, a bash script speaking the worker's line protocol (worker_protocol.hpp;
+// argv: worker --request FILE), result.json, the operator line it reports: the given result with
+// the id "__ID__", which the script replaces by each id it reads, and request.py, which the script
+// runs on its request: `out="$(python3 "$dir/request.py" "$3" IDS)"` writes the task's operator ids
+// to IDS, one per line, and prints the reply file. The folder goes when the stand-in does.
 #pragma once
 
 #include <sys/stat.h>
@@ -26,6 +27,10 @@ class StandInWorker {
     reported.id = "__ID__";
     std::ofstream(dir_ / "result.json") << nlohmann::json{{"type", "operator"}, {"result", reported}}.dump() << "\n";
     std::ofstream(dir_ / "fake_worker") << script;
+    std::ofstream(dir_ / "request.py") << "import json, sys\n"
+                                          "task = json.load(open(sys.argv[1]))\n"
+                                          "open(sys.argv[2], 'w').write(''.join(o['id'] + '\\n' for o in task['operators']))\n"
+                                          "print(task['reply'])\n";
     chmod((dir_ / "fake_worker").c_str(), 0755);
   }
   ~StandInWorker() { std::filesystem::remove_all(dir_); }

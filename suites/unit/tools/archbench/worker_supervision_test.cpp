@@ -22,11 +22,22 @@
 namespace archbench::cli {
 namespace {
 
+// The bare records of a task, one per id (what the check phase gives its workers).
+std::vector<OperatorResult> records(const std::vector<std::string>& ids) {
+  std::vector<OperatorResult> out;
+  for (const auto& id : ids) {
+    OperatorResult r;
+    r.id = id;
+    out.push_back(r);
+  }
+  return out;
+}
+
 class WorkerSupervision : public testing::Test {
  protected:
   // Crashes, hangs, loses its context or exits badly on ids that start so; reports the others.
   StandInWorker worker_{"supervision", [] { OperatorResult r; r.family = "fake"; return r; }(), R"sh(#!/bin/bash
-ids="$7"; out="$9"; dir="$(dirname "$0")"
+dir="$(dirname "$0")"; ids="$3.ids"; out="$(python3 "$dir/request.py" "$3" "$ids")"
 while read -r id; do
   echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
   case "$id" in
@@ -41,8 +52,8 @@ done < "$ids"
 
   WorkerOutcome run(const std::vector<std::string>& ids, double deadline_s = 30) {
     WorkerRequest req;
-    req.phase = Phase::Check;
-    req.ids = ids;
+    req.task.phase = Phase::Check;
+    req.task.operators = records(ids);
     req.deadline_s = [deadline_s](const std::string&) { return deadline_s; };
     req.executable = worker_.executable();
     return run_phase(req);
@@ -107,8 +118,8 @@ TEST_F(WorkerSupervision, EveryFaultKindInOneRun) {
 // worker, events delivered one at a time, one worker per share.
 TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
   WorkerRequest req;
-  req.phase = Phase::Check;
-  req.ids = {"a", "b", "crash1", "c", "d", "e", "f"};
+  req.task.phase = Phase::Check;
+  req.task.operators = records({"a", "b", "crash1", "c", "d", "e", "f"});
   req.deadline_s = [](const std::string&) { return 30.0; };
   req.executable = worker_.executable();
   int finished = 0, in_call = 0, overlapped = 0;
@@ -129,7 +140,7 @@ TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
   EXPECT_EQ(overlapped, 0);
   EXPECT_TRUE(o.failure.empty()) << o.failure;
   // Fewer operators than workers: one worker each; one worker: run_phase itself.
-  req.ids = {"a"};
+  req.task.operators = records({"a"});
   EXPECT_EQ(run_phase_parallel(req, 8).workers_started, 1);
   EXPECT_EQ(check_workers(size_t{2} << 30, true), 1);   // a 2 GiB device: one
   EXPECT_EQ(check_workers(size_t{24} << 30, false), 1);  // a 24 GB card's full check: one
@@ -149,8 +160,8 @@ TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash)
 
 TEST_F(WorkerSupervision, MissingExecutableIsAClearError) {
   WorkerRequest req;
-  req.phase = Phase::Check;
-  req.ids = {"a"};
+  req.task.phase = Phase::Check;
+  req.task.operators = records({"a"});
   req.executable = (std::filesystem::path(worker_.executable()).parent_path() / "no_such_worker").string();
   // posix_spawn reports ENOENT either directly or as exit status 127 of the child.
   try {
