@@ -5,7 +5,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,17 +30,20 @@ class HelpFormatter : public CLI::Formatter {
 CLI::Option* value_name(CLI::Option* opt, const std::string& name);
 
 // An option whose value is one of an enum's names (its enum_names table): parsed here, once, into
-// the enum; anything else is a usage error that names the option. Placeholder: "off|auto|all".
+// the enum; anything else, a number too, is a usage error that names the option and the values.
+// Placeholder: "off|auto|all".
 template <typename Enum, size_t N>
 CLI::Option* add_enum_option(CLI::App* command, const std::string& name, Enum& value, const EnumNames<Enum, N>& table,
                              const std::string& help) {
-  std::map<std::string, Enum> values;
-  std::string placeholder;
-  for (const auto& e : table) {
-    values.emplace(std::string(e.name), e.value);
-    placeholder += (placeholder.empty() ? "" : "|") + std::string(e.name);
-  }
-  return value_name(command->add_option(name, value, help)->transform(CLI::CheckedTransformer(values)), placeholder);
+  std::string names;
+  for (const auto& e : table) names += (names.empty() ? "" : "|") + std::string(e.name);
+  auto to_index = [table, names](std::string& given) -> std::string {
+    const auto parsed = parse_name(table, given);
+    if (!parsed) return "'" + given + "' is not one of " + names;
+    given = std::to_string(static_cast<int>(*parsed));  // CLI11 then reads the enum from its number
+    return {};
+  };
+  return value_name(command->add_option(name, value, help)->transform(CLI::Validator(to_index, "")), names);
 }
 
 // A number of seconds above zero ("--op-timeout: must be a number of seconds above 0, not '-1'").
