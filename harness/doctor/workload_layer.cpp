@@ -38,19 +38,31 @@ std::vector<std::string> ids_of(const std::vector<const OperatorResult*>& rs) {
   return ids;
 }
 
+// Dtypes in name order (bf16, f16, f32, tf32), as the findings list them.
+struct ByName {
+  bool operator()(DType a, DType b) const { return dtype_name(a) < dtype_name(b); }
+};
+using DTypeSet = std::set<DType, ByName>;
+
+std::vector<std::string> names(const DTypeSet& dtypes) {
+  std::vector<std::string> out;
+  for (DType d : dtypes) out.emplace_back(dtype_name(d));
+  return out;
+}
+
 // Per family and shape ("attention at B2_H8_N4096_d40"), among archbench's own kernels: the dtypes
 // with a working one and the dtypes whose every one lacks a usable image (wrong results are not an
 // image gap; library twins have their own images).
-std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> family_dtype_gaps(
+std::map<std::string, std::pair<DTypeSet, DTypeSet>> family_dtype_gaps(
     const std::vector<const OperatorResult*>& failing, const std::vector<OperatorResult>& all) {
-  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_shape;  // ok, bad
+  std::map<std::string, std::pair<DTypeSet, DTypeSet>> by_shape;  // ok, bad
   for (const auto* f : failing) {
-    if (f->impl == "own" && lacks_loadable_image(f->image.status))
+    if (f->impl == Impl::Own && lacks_loadable_image(f->image.status))
       by_shape[f->family + " at " + f->shape].second.insert(f->dtype);
   }
   for (const auto& r : all) {
     auto it = by_shape.find(r.family + " at " + r.shape);
-    if (it == by_shape.end() || r.impl != "own" || r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
+    if (it == by_shape.end() || r.impl != Impl::Own || r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
     it->second.first.insert(r.dtype);
   }
   for (auto& [key, sets] : by_shape) {
@@ -68,7 +80,8 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
   for (const auto* f : failing) {
     const std::string v = f->variant();
     if (!done.insert(v).second) continue;
-    std::set<std::string> bad_dtypes, ok_dtypes, twins;
+    DTypeSet bad_dtypes, ok_dtypes;
+    std::set<std::string> twins;
     for (const auto* g : failing) {
       if (g->variant() == v) bad_dtypes.insert(g->dtype);
     }
@@ -78,17 +91,17 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
       if (r.family == f->family && r.name != f->name && bad_dtypes.contains(r.dtype) && r.shape == f->shape)
         twins.insert(r.name);
     }
-    const std::string bad = join({bad_dtypes.begin(), bad_dtypes.end()}, ", ");
+    const std::string bad = join(names(bad_dtypes), ", ");
     if (!ok_dtypes.empty()) {
       parts.push_back(fmt::format("run {} in {} instead of {} (it fails only in {})", v,
-                                  join({ok_dtypes.begin(), ok_dtypes.end()}, " or "), bad, bad));
+                                  join(names(ok_dtypes), " or "), bad, bad));
     } else if (!twins.empty()) {
       parts.push_back(fmt::format("use {} instead of {} for {} (same family, dtype and shape, and it works here)",
                                   join({twins.begin(), twins.end()}, " or "), f->name, bad));
     } else if (auto gaps = family_dtype_gaps({f}, all); !gaps.empty()) {
       const auto& ok = gaps.begin()->second.first;
       parts.push_back(fmt::format("run {} in {} instead of {} (that dtype works at this shape: a precision fallback)",
-                                  f->family, join({ok.begin(), ok.end()}, " or "), bad));
+                                  f->family, join(names(ok), " or "), bad));
     } else {
       parts.push_back(fmt::format("run {} ({}) on the CPU", v, bad));
     }
@@ -101,7 +114,7 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
 std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& failing,
                                     const std::vector<OperatorResult>& all) {
   std::vector<std::string> out;
-  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> by_variant;  // ok, bad
+  std::map<std::string, std::pair<DTypeSet, DTypeSet>> by_variant;  // ok, bad
   for (const auto* f : failing) by_variant[f->variant()].second.insert(f->dtype);
   for (const auto& r : all) {
     auto it = by_variant.find(r.variant());
@@ -110,8 +123,7 @@ std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& fa
   for (const auto& [v, sets] : by_variant) {
     if (sets.first.empty()) continue;
     out.push_back(fmt::format("{} works in {} but not in {}: one code path or dtype lacks an image the others have", v,
-                              join({sets.first.begin(), sets.first.end()}, ", "),
-                              join({sets.second.begin(), sets.second.end()}, ", ")));
+                              join(names(sets.first), ", "), join(names(sets.second), ", ")));
   }
   // The same gap across implementations: one dtype has its own kernel (attention/flash_simt for
   // f32), the others another one (flash_tc for f16/bf16), and only one of them lacks the image.
@@ -119,8 +131,7 @@ std::vector<std::string> dtype_gaps(const std::vector<const OperatorResult*>& fa
   std::map<std::tuple<std::string, std::string, std::string>, size_t> patterns;  // family, ok, bad -> shapes
   for (const auto& [family_shape, gap] : family_dtype_gaps(failing, all)) {
     const auto& [ok, bad] = gap;
-    patterns[{family_shape.substr(0, family_shape.find(" at ")), join({ok.begin(), ok.end()}, ", "),
-              join({bad.begin(), bad.end()}, ", ")}]++;
+    patterns[{family_shape.substr(0, family_shape.find(" at ")), join(names(ok), ", "), join(names(bad), ", ")}]++;
   }
   for (const auto& [pattern, shapes] : patterns) {
     const auto& [family, ok, bad] = pattern;
@@ -284,7 +295,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
   const auto rs = passed_before(pass, in.blocking);
   std::vector<const OperatorResult*> own_ok, no_ptx, wrong, other, library;
   for (const auto* r : rs) {
-    const bool own = r->impl == "own";
+    const bool own = r->impl == Impl::Own;
     if (ran_in_pass(*r)) {
       if (own) own_ok.push_back(r);
     } else if (!own) {
@@ -377,7 +388,7 @@ void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& 
   std::vector<const OperatorResult*> sass, needs_jit, other;
   for (const auto* r : rs) {
     if (ran_in_pass(*r)) {
-      if (r->impl == "own") sass.push_back(r);
+      if (r->impl == Impl::Own) sass.push_back(r);
     } else if (r->image.status == ImageVerdict::JitDisabled && r->image.agrees) {
       needs_jit.push_back(r);
     } else {

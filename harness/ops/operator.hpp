@@ -15,14 +15,12 @@
 #include "harness/arch/compat.hpp"
 #include "harness/arch/target.hpp"
 #include "harness/ops/dtype.hpp"
+#include "harness/ops/impl.hpp"
 #include "harness/ops/tensor.hpp"
 #include "harness/util/enum_names.hpp"
 
 namespace archbench {
 
-enum class Impl { Own, CuBLAS, CuDNN };
-inline constexpr auto kImpls = enum_names<Impl>({{Impl::Own, "own"}, {Impl::CuBLAS, "cublas"}, {Impl::CuDNN, "cudnn"}});
-[[nodiscard]] constexpr std::string_view impl_name(Impl i) { return name_of(kImpls, i); }
 
 struct OperatorSpec {
   std::string family;  // "matmul"

@@ -78,7 +78,8 @@ std::string format_operator_table(const DeviceReport& d) {
       pct = fmt::format("{:.0f}%", r.timing->pct_of_ceiling);
     }
     std::string image = r.image.label + (r.image.agrees ? "" : " (!)");
-    table.add_row({r.name, r.dtype, r.shape, r.impl, image, check_cell(r), time, tflops, pct});
+    table.add_row({r.name, std::string(dtype_name(r.dtype)), r.shape, std::string(impl_name(r.impl)), image, check_cell(r),
+                   time, tflops, pct});
   }
   return table.render();
 }
@@ -125,7 +126,7 @@ std::string format_paths(const DeviceReport& d) {
   std::string s;
   for (const auto& line : summarize_paths(d.paths)) {
     // Wrapped between paths, never inside one ("1.05x" and "faster" stay together).
-    std::vector<std::string> fields{fmt::format("{} {}: {}{}", line.family, line.dtype, line.chosen, line.others.empty() ? "" : ";")};
+    std::vector<std::string> fields{fmt::format("{} {}: {}{}", line.family, dtype_name(line.dtype), line.chosen, line.others.empty() ? "" : ";")};
     for (size_t i = 0; i < line.others.size(); ++i) fields.push_back(line.others[i] + (i + 1 < line.others.size() ? "," : ""));
     s += text::wrap_fields(fields, " ", text::kColumns, "  ", "    ");
   }

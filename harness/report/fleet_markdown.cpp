@@ -19,9 +19,9 @@ std::string cell_text(const FleetCell& c) {
   s += markdown_cell(c.verdict.outcome == Outcome::Image ? c.image_label
                                                          : std::string(c.verdict.name()) + " (" + c.image_label + ")");
   if (c.pct_of_ceiling) s += fmt::format(" · {:.0f}%", *c.pct_of_ceiling);
-  if (c.change && *c.change != "same") {
-    s += " · " + markdown_cell(*c.change);
-    if (*c.change == "slower" || *c.change == "faster") s += fmt::format(" {:+.1f}%", 100 * c.effect);
+  if (c.change && *c.change != Change::Same) {
+    s += " · " + markdown_cell(std::string(change_name(*c.change)));
+    if (*c.change == Change::Slower || *c.change == Change::Faster) s += fmt::format(" {:+.1f}%", 100 * c.effect);
   }
   return s;
 }

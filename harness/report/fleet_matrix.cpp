@@ -72,7 +72,7 @@ FleetMatrix build_fleet_matrix(const std::vector<StoredRun>& runs, const std::ma
         if (!dev.baseline.empty()) {
           auto c = change_of.find(r.id);
           if (c != change_of.end()) {
-            cell.change = std::string(change_name(c->second->change));
+            cell.change = c->second->change;
             cell.regression = c->second->regression();
             cell.effect = c->second->effect;
             cell.change_detail = c->second->detail;
@@ -95,7 +95,7 @@ FleetMatrix build_fleet_matrix(const std::vector<StoredRun>& runs, const std::ma
         }
         FleetCell cell;
         cell.verdict.outcome = OperatorVerdict::Outcome::Absent;
-        cell.change = "absent";
+        cell.change = Change::Absent;
         cell.regression = true;
         cell.change_detail = c.detail;
         ++dev.regressions;
@@ -126,11 +126,11 @@ nlohmann::json fleet_to_json(const FleetMatrix& m) {
                                     {"correctness", name_of(kCellChecks, c.check)}, {"rel_error", opt(c.rel_error)},
                                     {"pct_of_ceiling", opt(c.pct_of_ceiling)}, {"median_ms", opt(c.median_ms)},
                                     {"tflops", opt(c.tflops)}, {"failed", c.failed}, {"problem", c.problem},
-                                    {"change", c.change ? json(*c.change) : json(nullptr)}, {"regression", c.regression},
+                                    {"change", c.change ? json(change_name(*c.change)) : json(nullptr)}, {"regression", c.regression},
                                     {"effect", c.effect}, {"change_detail", c.change_detail}};
     }
-    rows.push_back({{"id", r.id}, {"family", r.family}, {"name", r.name}, {"dtype", r.dtype}, {"shape", r.shape},
-                    {"impl", r.impl}, {"cells", cells}});
+    rows.push_back({{"id", r.id}, {"family", r.family}, {"name", r.name}, {"dtype", dtype_name(r.dtype)}, {"shape", r.shape},
+                    {"impl", impl_name(r.impl)}, {"cells", cells}});
   }
   return {{"schema", "archbench.fleet"}, {"schema_version", kFleetSchemaVersion}, {"devices", devices}, {"operators", rows}};
 }

@@ -36,7 +36,7 @@ struct FleetCell {
   std::optional<double> pct_of_ceiling, median_ms, tflops;
   bool failed = false;
   std::string problem;                    // what failed, in words (empty when nothing did)
-  std::optional<std::string> change;      // vs the baseline; nullopt = no baseline for this device
+  std::optional<Change> change;           // vs the baseline; nullopt = no baseline for this device
   bool regression = false;
   double effect = 0;                      // new median / baseline median - 1
   std::string change_detail;
@@ -52,7 +52,10 @@ struct FleetDevice {
 };
 
 struct FleetRow {
-  std::string id, family, name, dtype, shape, impl;
+  std::string id, family, name;
+  DType dtype = DType::F32;
+  std::string shape;
+  Impl impl = Impl::Own;
   std::vector<std::optional<FleetCell>> cells;  // one per device; nullopt = not in that device's results
   [[nodiscard]] bool any_problem() const;
 };

@@ -10,13 +10,13 @@ namespace {
 
 std::string cell_html(const FleetCell& c) {
   using Outcome = OperatorVerdict::Outcome;
-  std::string cls = status_class(c.verdict.outcome == Outcome::Absent ? "error" : c.verdict.name());
+  std::string cls = status_class(c.verdict);
   std::string text = escape(c.verdict.outcome == Outcome::Image ? c.image_label : std::string(c.verdict.name()));
   if (c.pct_of_ceiling) text += fmt::format("<br>{:.0f}%", *c.pct_of_ceiling);
-  if (c.change && *c.change != "same") {
+  if (c.change && *c.change != Change::Same) {
     const bool worse = c.regression;
-    text += fmt::format("<br><span class=\"{}\">{}", worse ? "regression" : "improvement", escape(*c.change));
-    if (*c.change == "slower" || *c.change == "faster") text += fmt::format(" {:+.1f}%", 100 * c.effect);
+    text += fmt::format("<br><span class=\"{}\">{}", worse ? "regression" : "improvement", change_name(*c.change));
+    if (*c.change == Change::Slower || *c.change == Change::Faster) text += fmt::format(" {:+.1f}%", 100 * c.effect);
     text += "</span>";
   }
   const std::string tip = c.failed ? c.problem : c.change_detail;
@@ -48,9 +48,7 @@ std::string fleet_page(const FleetMatrix& m) {
   b += problems.empty() ? "<p>None.</p>\n"
                         : "<table><tr><th>operator</th><th>device</th><th>verdict</th><th>detail</th></tr>\n" + problems + "</table>\n";
   b += "<h2>Matrix</h2>\n<p class=\"legend\">";
-  for (const char* st : {"sass", "library", "ptx-jit", "unsupported", "missing", "wrong"}) {
-    b += fmt::format("<span class=\"{}\">{}</span>", status_class(st), st);
-  }
+  b += status_legend();
   b += "</p>\n<table class=\"matrix\"><tr><th>operator</th>";
   for (const auto& d : m.devices) b += "<th class=\"mono\">" + escape(d.column) + "</th>";
   b += "</tr>\n";

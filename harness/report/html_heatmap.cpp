@@ -34,7 +34,7 @@ std::string svg_heatmap(const HeatMap& map) {
         continue;
       }
       svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#ffffff" data-status="{}"><title>{}</title></rect>)",
-                         x, y, kCol, kRow, status_color(it->second.status), escape(it->second.status),
+                         x, y, kCol, kRow, status_color(it->second.verdict), escape(it->second.verdict.name()),
                          escape(it->second.tooltip));
     }
   }

@@ -7,10 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "harness/result/operator_verdict.hpp"
+
 namespace archbench::html {
 
 struct HeatCell {
-  std::string status;   // image status, or "wrong" for a wrong result with an image
+  OperatorVerdict verdict;  // its colour, and its name in the cell's tooltip
   std::string tooltip;  // plain text; escaped by the writer
 };
 

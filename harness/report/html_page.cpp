@@ -33,21 +33,37 @@ std::string page(std::string_view title, std::string_view body) {
   return out;
 }
 
-std::string status_class(std::string_view status) {
-  for (std::string_view known : {"sass", "library", "ptx-jit", "unsupported", "missing", "ptx-too-new", "jit-disabled",
-                                 "error", "library-error", "wrong"}) {
-    if (status == known) return "st-" + std::string(known);
-  }
-  return status.empty() ? "st-none" : "st-error";
+std::string status_class(const OperatorVerdict& verdict) {
+  if (verdict.is(ImageVerdict::NotProbed)) return "st-none";
+  if (verdict.outcome == OperatorVerdict::Outcome::Absent) return "st-error";
+  return "st-" + std::string(verdict.name());
 }
 
-std::string status_color(std::string_view status) {
-  if (status == "sass") return "#7bc98f";
-  if (status == "library") return "#8fb9e6";
-  if (status == "ptx-jit") return "#f2cc4f";
-  if (status == "unsupported") return "#c4c8cc";
-  if (status.empty()) return "#ffffff";
-  return "#e06666";  // missing, ptx-too-new, jit-disabled, errors, wrong results
+std::string status_color(const OperatorVerdict& verdict) {
+  if (verdict.outcome != OperatorVerdict::Outcome::Image) return "#e06666";  // errors, wrong results, absent
+  switch (verdict.image) {
+    case ImageVerdict::Sass: return "#7bc98f";
+    case ImageVerdict::Library: return "#8fb9e6";
+    case ImageVerdict::PtxJit: return "#f2cc4f";
+    case ImageVerdict::Unsupported: return "#c4c8cc";
+    case ImageVerdict::NotProbed: return "#ffffff";
+    case ImageVerdict::Missing:
+    case ImageVerdict::PtxTooNew:
+    case ImageVerdict::JitDisabled:
+    case ImageVerdict::LibraryError: break;
+  }
+  return "#e06666";
+}
+
+std::string status_legend() {
+  using Outcome = OperatorVerdict::Outcome;
+  std::string s;
+  for (const OperatorVerdict v : {OperatorVerdict{Outcome::Image, ImageVerdict::Sass}, OperatorVerdict{Outcome::Image, ImageVerdict::Library},
+                                  OperatorVerdict{Outcome::Image, ImageVerdict::PtxJit}, OperatorVerdict{Outcome::Image, ImageVerdict::Unsupported},
+                                  OperatorVerdict{Outcome::Image, ImageVerdict::Missing}, OperatorVerdict{Outcome::Wrong, ImageVerdict::NotProbed}}) {
+    s += "<span class=\"" + status_class(v) + "\">" + std::string(v.name()) + "</span>";
+  }
+  return s;
 }
 
 }  // namespace archbench::html

@@ -81,7 +81,7 @@ std::string regressions(const StoredDevice& d, const DeviceResults* baseline, co
   for (const auto& r : d.results.operators) {
     if (!r.failed()) continue;
     ++n;
-    rows += fmt::format("<tr class=\"{}\"><td class=\"mono\">{}</td><td>failed</td><td>{}</td></tr>\n", status_class(operator_verdict(r).name()),
+    rows += fmt::format("<tr class=\"{}\"><td class=\"mono\">{}</td><td>failed</td><td>{}</td></tr>\n", status_class(operator_verdict(r)),
                         escape(r.id), escape(what_failed(r)));
   }
   if (baseline != nullptr) {
@@ -114,10 +114,7 @@ std::string regressions(const StoredDevice& d, const DeviceResults* baseline, co
 
 std::string heat_map(const StoredDevice& d) {
   HeatMap map;
-  std::vector<std::string> dtypes{"f32", "tf32", "f16", "bf16"};
-  for (const auto& r : d.results.operators) {
-    if (std::ranges::find(dtypes, r.dtype) == dtypes.end()) dtypes.push_back(r.dtype);
-  }
+  const auto dtypes = values_of(kDTypes);  // the columns, in the enum's order
   std::vector<bool> used(dtypes.size(), false);
   std::map<std::pair<size_t, size_t>, HeatCell> cells;
   std::vector<std::string> rows;
@@ -128,22 +125,19 @@ std::string heat_map(const StoredDevice& d) {
     if (it == rows.end()) rows.push_back(row);
     const size_t ci = static_cast<size_t>(std::ranges::find(dtypes, r.dtype) - dtypes.begin());
     used[ci] = true;
-    cells[{ri, ci}] = HeatCell{std::string(operator_verdict(r).name()), r.id + ": " + r.image.label + (r.failed() ? " - " + what_failed(r) : "")};
+    cells[{ri, ci}] = HeatCell{operator_verdict(r), r.id + ": " + r.image.label + (r.failed() ? " - " + what_failed(r) : "")};
   }
   // Only the dtypes present become columns.
   std::vector<size_t> remap(dtypes.size());
   for (size_t c = 0; c < dtypes.size(); ++c) {
     if (!used[c]) continue;
     remap[c] = map.columns.size();
-    map.columns.push_back(dtypes[c]);
+    map.columns.emplace_back(dtype_name(dtypes[c]));
   }
   for (auto& [rc, cell] : cells) map.cells[{rc.first, remap[rc.second]}] = cell;
   map.rows = rows;
   std::string s = "<h2>Image verdicts</h2>\n<p class=\"legend\">";
-  for (const char* st : {"sass", "library", "ptx-jit", "unsupported", "missing", "wrong"}) {
-    s += fmt::format("<span class=\"{}\">{}</span>", status_class(st), st);
-  }
-  return s + "</p>\n" + svg_heatmap(map);
+  return s + status_legend() + "</p>\n" + svg_heatmap(map);
 }
 
 std::string bar_charts(const StoredDevice& d, const DeviceResults* baseline) {
@@ -157,7 +151,7 @@ std::string bar_charts(const StoredDevice& d, const DeviceResults* baseline) {
     std::vector<Bar> bars;
     for (const auto& r : d.results.operators) {
       if (r.family != family || !r.timing) continue;
-      Bar b{r.name + "/" + r.dtype + "/" + r.shape, r.timing->pct_of_ceiling, std::nullopt, dtype_color(r.dtype),
+      Bar b{r.name + "/" + std::string(dtype_name(r.dtype)) + "/" + r.shape, r.timing->pct_of_ceiling, std::nullopt, dtype_color(r.dtype),
             fmt::format("{}: {:.1f}% of {} ({:.4f} ms)", r.id, r.timing->pct_of_ceiling, r.timing->ceiling, r.timing->median_ms)};
       if (baseline != nullptr) {
         auto it = std::ranges::find(baseline->operators, r.id, &OperatorResult::id);
@@ -175,10 +169,13 @@ std::string roofline(const StoredDevice& d) {
   std::string s = "<h2>Roofline</h2>\n";
   if (!d.ceilings) return s + "<p class=\"note\">No ceilings in these results (run without timing).</p>\n";
   const auto& c = *d.ceilings;
-  std::vector<Roof> roofs{{fmt::format("f32 {:.0f} TFLOP/s", c.f32_tflops), c.f32_tflops, dtype_color("f32")},
-                          {fmt::format("tf32 {:.0f} TFLOP/s", c.tf32_tflops), c.tf32_tflops, dtype_color("tf32")},
-                          {fmt::format("f16 {:.0f} TFLOP/s", c.f16_tflops), c.f16_tflops, dtype_color("f16")},
-                          {fmt::format("bf16 {:.0f} TFLOP/s", c.bf16_tflops), c.bf16_tflops, dtype_color("bf16")}};
+  std::vector<Roof> roofs;
+  for (const auto& [dtype, tflops] : {std::pair{DType::F32, c.f32_tflops}, std::pair{DType::TF32, c.tf32_tflops},
+                                      std::pair{DType::F16, c.f16_tflops}, std::pair{DType::BF16, c.bf16_tflops},
+                                      std::pair{DType::E4M3, c.e4m3_tflops}}) {
+    if (dtype == DType::E4M3 && tflops <= 0) continue;  // measured only on FP8 devices, for FP8 runs
+    roofs.push_back({fmt::format("{} {:.0f} TFLOP/s", dtype_name(dtype), tflops), tflops, dtype_color(dtype)});
+  }
   std::vector<RooflinePoint> points;
   for (const auto& r : d.results.operators) {
     if (!r.timing) continue;
@@ -194,7 +191,7 @@ std::string paths_table(const StoredDevice& d) {
   if (d.paths.empty()) return "";
   std::string s = "<h2>Which path runs</h2>\n<table><tr><th>family</th><th>dtype</th><th>chosen; the others</th></tr>\n";
   for (const auto& line : summarize_paths(d.paths)) {
-    s += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape(line.family), escape(line.dtype), escape(line.text()));
+    s += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape(line.family), dtype_name(line.dtype), escape(line.text()));
   }
   return s + "</table>\n<p class=\"note\">Per shape, the first of the family's own paths (Hopper wgmma, tensor-core "
              "mma.sync, SIMT) whose image runs here with a correct result; times are geometric means over the shapes of "
@@ -206,8 +203,8 @@ std::string operator_table(const StoredDevice& d) {
                   "<th>ms</th><th>TFLOP/s</th><th>GB/s</th><th>% ceil</th></tr>\n";
   for (const auto& r : d.results.operators) {
     const std::string check = !r.correctness ? "-" : fmt::format("{} {:.1e}", r.correctness->passed ? "ok" : "WRONG", r.correctness->rel_error);
-    s += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td>", escape(r.id), escape(r.impl),
-                     status_class(operator_verdict(r).name()), escape(r.image.label), escape(check));
+    s += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td>", escape(r.id), impl_name(r.impl),
+                     status_class(operator_verdict(r)), escape(r.image.label), escape(check));
     if (r.timing) {
       s += fmt::format("<td class=\"num\">{:.4f}</td><td class=\"num\">{:.1f}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{:.0f}%</td></tr>\n",
                        r.timing->median_ms, r.timing->tflops, r.timing->gbps, r.timing->pct_of_ceiling);
@@ -220,11 +217,14 @@ std::string operator_table(const StoredDevice& d) {
 
 }  // namespace
 
-std::string dtype_color(const std::string& dtype) {
-  if (dtype == "f32") return "#4e79a7";
-  if (dtype == "tf32") return "#9c6ade";
-  if (dtype == "f16") return "#f28e2b";
-  if (dtype == "bf16") return "#3aa39a";
+std::string dtype_color(DType dtype) {
+  switch (dtype) {
+    case DType::F32: return "#4e79a7";
+    case DType::TF32: return "#9c6ade";
+    case DType::F16: return "#f28e2b";
+    case DType::BF16: return "#3aa39a";
+    case DType::E4M3: return "#e15759";
+  }
   return "#8c959f";
 }
 

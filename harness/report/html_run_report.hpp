@@ -26,6 +26,6 @@ struct RunReportInputs {
 [[nodiscard]] std::string run_report_page(const RunReportInputs& in);
 
 // A colour per dtype, shared by the bar charts and the roofline.
-[[nodiscard]] std::string dtype_color(const std::string& dtype);
+[[nodiscard]] std::string dtype_color(DType dtype);
 
 }  // namespace archbench::html

@@ -47,7 +47,7 @@ std::string path_text(const std::string& name, const std::vector<const PathCandi
   std::vector<std::string> fragments;
   for (const auto& [status, cs] : by_status) {
     std::string s = status;
-    if (status == "timed") {
+    if (cs.front() != nullptr && cs.front()->usable && cs.front()->time_ratio) {  // "timed"
       double log_sum = 0;
       for (const PathCandidate* c : cs) log_sum += std::log(*c->time_ratio);
       s = ratio_text(std::exp(log_sum / static_cast<double>(cs.size())));

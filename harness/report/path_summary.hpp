@@ -14,7 +14,8 @@
 namespace archbench {
 
 struct PathSummary {
-  std::string family, dtype;
+  std::string family;
+  DType dtype = DType::F32;
   std::string chosen;               // "gemm_wgmma (sass sm_90a) on 4/4 shapes", or "nothing runs on 4/4 shapes"
   std::vector<std::string> others;  // "gemm_tc 2.20x slower", ...: the other own paths best first, then the twin
   // What follows "matmul f16: ": the chosen part, then "; " and the others joined by ", ".

@@ -12,7 +12,7 @@
 namespace archbench {
 namespace {
 
-using Key = std::tuple<std::string, std::string, std::string, std::string>;  // family, name, dtype, shape
+using Key = std::tuple<std::string, std::string, DType, std::string>;  // family, name, dtype, shape
 
 // What a dispatcher must know before it routes work to a path: its image runs on this device and
 // its result is right, with no error or worker fault on the way.
@@ -23,7 +23,7 @@ bool usable(const OperatorResult& r) {
 PathCandidate candidate(const Key& key, const OperatorResult* r) {
   const auto& [family, name, dtype, shape] = key;
   PathCandidate c;
-  c.id = join_operator_id(family, name, dtype, shape);
+  c.id = join_operator_id(family, name, dtype_name(dtype), shape);
   c.name = name;
   if (r == nullptr) {
     c.verdict.outcome = OperatorVerdict::Outcome::Absent;
@@ -52,20 +52,20 @@ std::vector<PathChoice> choose_paths(const std::vector<OperatorResult>& results,
   };
 
   std::vector<PathChoice> choices;
-  std::set<std::tuple<std::string, std::string, std::string>> opened;  // family, dtype, shape
+  std::set<std::tuple<std::string, DType, std::string>> opened;  // family, dtype, shape
   for (const auto& r : results) {
     const auto pref = std::ranges::find_if(preferences, [&](const PathPreference& p) {
       return p.family == r.family && std::ranges::find(p.dtypes, r.dtype) != p.dtypes.end();
     });
     if (pref == preferences.end()) continue;
     // A path in the problem's own dtype opens a problem; the f32 SIMT fallback only joins one.
-    const bool own_dtype = std::ranges::any_of(pref->paths, [&](const auto& p) { return p.name == r.name && p.dtype.empty(); });
+    const bool own_dtype = std::ranges::any_of(pref->paths, [&](const auto& p) { return p.name == r.name && !p.dtype; });
     if (!own_dtype || !opened.insert({r.family, r.dtype, r.shape}).second) continue;
 
     PathChoice choice{r.family, r.dtype, r.shape, {}, std::nullopt, std::nullopt};
     std::vector<const OperatorResult*> ran;  // per path, its result; null when absent
     for (const auto& path : pref->paths) {
-      const Key key{r.family, path.name, path.dtype.empty() ? r.dtype : path.dtype, r.shape};
+      const Key key{r.family, path.name, path.dtype.value_or(r.dtype), r.shape};
       ran.push_back(find(key));
       choice.own.push_back(candidate(key, ran.back()));
       if (!choice.chosen && choice.own.back().usable) choice.chosen = choice.own.size() - 1;

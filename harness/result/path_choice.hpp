@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/ops/dtype.hpp"
 #include "harness/result/operator_verdict.hpp"
 
 namespace archbench {
@@ -20,11 +21,11 @@ struct OperatorResult;
 // have three paths, FP8 one). The table itself is the kernels' business (kernels/path_preference.hpp).
 struct PathPreference {
   struct Path {
-    std::string name;   // "gemm_wgmma"
-    std::string dtype;  // the dtype it computes in; empty: the problem's own (the SIMT paths are f32 only)
+    std::string name;             // "gemm_wgmma"
+    std::optional<DType> dtype;   // the dtype it computes in; none: the problem's own (the SIMT paths are f32 only)
   };
   std::string family;               // "matmul"
-  std::vector<std::string> dtypes;  // the problem dtypes there is a choice for: "f16", "bf16"
+  std::vector<DType> dtypes;        // the problem dtypes there is a choice for: f16, bf16
   std::vector<Path> paths;          // best first
   std::string twin;                 // the library twin at the problem's dtype: "gemm_cublas"
 };
@@ -41,7 +42,9 @@ struct PathCandidate {
 
 // The choice for one problem.
 struct PathChoice {
-  std::string family, dtype, shape;
+  std::string family;
+  DType dtype = DType::F32;
+  std::string shape;
   std::vector<PathCandidate> own;     // the family's own paths, best first
   std::optional<PathCandidate> twin;  // the library twin, when the run has it
   std::optional<size_t> chosen;       // index into own; none when no own path runs here

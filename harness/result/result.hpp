@@ -12,6 +12,8 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/manifest/build_manifest.hpp"
+#include "harness/ops/dtype.hpp"
+#include "harness/ops/impl.hpp"
 #include "harness/result/image_verdict.hpp"
 #include "harness/result/launch_mode.hpp"
 #include "harness/result/path_choice.hpp"
@@ -116,7 +118,10 @@ struct TimingResult {
 };
 
 struct OperatorResult {
-  std::string id, family, name, dtype, shape, model, impl;
+  std::string id, family, name;
+  DType dtype = DType::F32;
+  std::string shape, model;
+  Impl impl = Impl::Own;
   double flops = 0, bytes = 0;
   ImageResult image;
   std::optional<CorrectnessResult> correctness;

@@ -67,10 +67,8 @@ void operator_fields(R& r, Field&& field) {
   field("id", r.id);
   field("family", r.family);
   field("name", r.name);
-  field("dtype", r.dtype);
   field("shape", r.shape);
   field("model", r.model);
-  field("impl", r.impl);
   field("flops", r.flops);
   field("bytes", r.bytes);
   field("image", r.image);
@@ -88,7 +86,6 @@ void path_candidate_fields(R& c, Field&& field) {
 template <typename R, typename Field>
 void path_choice_fields(R& c, Field&& field) {
   field("family", c.family);
-  field("dtype", c.dtype);
   field("shape", c.shape);
   field("own", c.own);
 }
@@ -206,7 +203,7 @@ std::map<Phase, double> read_phase_seconds(const json& j) {
 }  // namespace
 
 void to_json(json& j, const OperatorResult& r) {
-  j = json{{"failed", r.failed()}};
+  j = json{{"failed", r.failed()}, {"dtype", dtype_name(r.dtype)}, {"impl", impl_name(r.impl)}};
   operator_fields(r, writer(j));
   j["fault"] = r.fault == WorkerFault::None ? json(nullptr) : json(worker_fault_name(r.fault));
   if (!r.implementation.empty()) j["implementation"] = r.implementation;
@@ -217,6 +214,8 @@ void to_json(json& j, const OperatorResult& r) {
 
 void from_json(const json& j, OperatorResult& r) {
   operator_fields(r, reader(j));
+  r.dtype = read_enum(j, "dtype", "dtype", kDTypes);
+  r.impl = read_enum(j, "impl", "impl", kImpls);
   if (j.contains("fault") && !j.at("fault").is_null()) {
     r.fault = read_enum(j, "fault", "fault", kWorkerFaults);
   }
@@ -257,12 +256,14 @@ void from_json(const json& j, PathCandidate& c) {
 
 void to_json(json& j, const PathChoice& c) {
   const PathCandidate* chosen = c.chosen_path();
-  j = json{{"chosen", chosen ? json(chosen->name) : json(nullptr)}, {"twin", c.twin ? json(*c.twin) : json(nullptr)}};
+  j = json{{"chosen", chosen ? json(chosen->name) : json(nullptr)}, {"twin", c.twin ? json(*c.twin) : json(nullptr)},
+           {"dtype", dtype_name(c.dtype)}};
   path_choice_fields(c, writer(j));
 }
 
 void from_json(const json& j, PathChoice& c) {
   path_choice_fields(c, reader(j));
+  c.dtype = read_enum(j, "dtype", "paths.dtype", kDTypes);
   if (!j.at("twin").is_null()) c.twin = j.at("twin").get<PathCandidate>();
   if (j.at("chosen").is_null()) return;
   const auto name = j.at("chosen").get<std::string>();

@@ -41,10 +41,10 @@ OperatorResult describe(const Operator& op) {
   r.id = op.id();
   r.family = s.family;
   r.name = s.name;
-  r.dtype = std::string(dtype_name(s.dtype));
+  r.dtype = s.dtype;
   r.shape = s.shape;
   r.model = s.model;
-  r.impl = std::string(impl_name(s.impl));
+  r.impl = s.impl;
   r.flops = s.flops;
   r.bytes = s.bytes;
   return r;

@@ -17,7 +17,7 @@ ALLOWED = {
     "manifest": {"arch"},
     "device": {"arch", "util"},
     "ops": {"arch", "vendor", "util"},
-    "result": {"device", "manifest", "util"},
+    "result": {"device", "manifest", "ops", "util"},  # of ops, only the value types (NARROW)
     "baseline": {"result", "util"},
     "run": {"result", "ops", "binary", "arch", "device", "manifest", "vendor", "util"},
     "report": {"baseline", "result", "framework", "util"},
@@ -26,6 +26,10 @@ ALLOWED = {
     "history": {"report", "baseline", "result", "util"},
     "doctor": {"stack", "result", "framework", "binary", "arch", "device", "manifest", "util"},
 }
+
+# Edges allowed for some headers only: result names an operator's dtype and implementation kind, and
+# nothing else of ops (no tensors, no CUDA).
+NARROW = {("result", "ops"): {"dtype.hpp", "impl.hpp"}}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:harness|kernels|tools|suites)/[^"]+)"')
 
@@ -74,6 +78,10 @@ def main():
                         elif parts[1] != module and parts[1] not in ALLOWED[module]:
                             problems.append("%s:%d includes %s: harness/%s/ may not depend on harness/%s/" %
                                             (rel, lineno, m.group(1), module, parts[1]))
+                        elif (module, parts[1]) in NARROW and parts[-1] not in NARROW[(module, parts[1])]:
+                            problems.append("%s:%d includes %s: harness/%s/ may include only %s of harness/%s/" %
+                                            (rel, lineno, m.group(1), module,
+                                             ", ".join(sorted(NARROW[(module, parts[1])])), parts[1]))
     for p in problems:
         print("FAIL: " + p)
     if problems:

@@ -30,7 +30,7 @@ inline std::vector<OperatorResult> fake_results(const std::string& family, const
   for (const auto& shape : shapes) {
     for (const auto& p : paths) {
       OperatorResult r = named_result(family + "/" + p.name + "/" + p.dtype + "/" + shape,
-                                      p.image == ImageVerdict::Library ? "cublas" : "own");
+                                      p.image == ImageVerdict::Library ? Impl::CuBLAS : Impl::Own);
       r.image.status = p.image;
       r.image.label = p.label;
       if (r.image.runs()) {

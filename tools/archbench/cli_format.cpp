@@ -60,6 +60,17 @@ std::string HelpFormatter::make_description(const CLI::App* app) const {
 
 CLI::Option* value_name(CLI::Option* opt, const std::string& name) { return opt->type_name(name)->option_text(name); }
 
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : "|") + n;
+  return CLI::Validator(
+      [names = std::move(names), joined](const std::string& given) -> std::string {
+        if (std::ranges::find(names, given) != names.end()) return {};
+        return "'" + given + "' is not one of " + joined;
+      },
+      joined);
+}
+
 CLI::Validator positive_seconds() {
   return CLI::Validator(
       [](std::string& value) -> std::string {

@@ -46,6 +46,9 @@ CLI::Option* add_enum_option(CLI::App* command, const std::string& name, Enum& v
   return value_name(command->add_option(name, value, help)->transform(CLI::Validator(to_index, "")), names);
 }
 
+// A value that must be one of `names` ("--disable-sdpa-backend: 'fast' is not one of cudnn|flash|...").
+[[nodiscard]] CLI::Validator one_of(std::vector<std::string> names);
+
 // A number of seconds above zero ("--op-timeout: must be a number of seconds above 0, not '-1'").
 [[nodiscard]] CLI::Validator positive_seconds();
 

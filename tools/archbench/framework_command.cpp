@@ -126,12 +126,6 @@ framework::ProbeAnswer read_answer(const std::string& path) {
 }
 
 int framework_command(const FrameworkOptions& o) {
-  for (const auto& b : o.disable_sdpa_backends) {
-    if (b != "cudnn" && b != "flash" && b != "efficient" && b != "math") {
-      std::cerr << "archbench framework: --disable-sdpa-backend " << b << ": not one of cudnn, flash, efficient, math\n";
-      return kUsage;
-    }
-  }
   std::vector<FrameworkOp> ops;
   for (auto& f : framework::framework_ops(registry().select("*", {}))) {
     const bool dtype_ok = o.dtypes.empty() || std::ranges::find(o.dtypes, std::string(dtype_name(f.dtype))) != o.dtypes.end();
@@ -427,7 +421,8 @@ void add_framework_command(CLI::App& app, Commands& commands) {
                   "judge a recorded answer (a probe's, or --json of an earlier run) instead of running the probe");
   cmd->add_option("--disable-sdpa-backend", o->disable_sdpa_backends,
                   "run the default dispatch without this SDPA backend (cudnn, flash, efficient, math): a forced "
-                  "fallback, to see what it costs; repeatable");
+                  "fallback, to see what it costs; repeatable")
+      ->check(one_of({"cudnn", "flash", "efficient", "math"}));
   commands.push_back({cmd, [o] { return framework_command(*o); }});
 }
 

@@ -14,7 +14,8 @@ namespace {
 TEST(PathPreference, EveryPathAndTwinIsRegisteredAtEachShapeOfTheProblem) {
   for (const auto& pref : kernels::path_preferences()) {
     ASSERT_FALSE(pref.paths.empty()) << pref.family;
-    for (const auto& dtype : pref.dtypes) {
+    for (const DType d : pref.dtypes) {
+      const std::string dtype(dtype_name(d));
       // The shapes of the problem: those of its first path in the problem's own dtype.
       std::set<std::string> shapes;
       for (const auto* op : registry().select(pref.family + "/" + pref.paths[0].name + "/" + dtype + "/*", {})) {
@@ -22,7 +23,7 @@ TEST(PathPreference, EveryPathAndTwinIsRegisteredAtEachShapeOfTheProblem) {
       }
       ASSERT_FALSE(shapes.empty()) << pref.family << " " << dtype;
       for (const auto& path : pref.paths) {
-        const std::string glob = pref.family + "/" + path.name + "/" + (path.dtype.empty() ? dtype : path.dtype) + "/*";
+        const std::string glob = pref.family + "/" + path.name + "/" + std::string(dtype_name(path.dtype.value_or(d))) + "/*";
         EXPECT_FALSE(registry().select(glob, {}).empty()) << glob;
       }
       for (const auto& shape : shapes) {

@@ -19,7 +19,7 @@ using enum ImageVerdict;
 
 OperatorResult op(const std::string& family, const std::string& name, const std::string& dtype, const std::string& impl,
                   ImageVerdict status) {
-  OperatorResult r = testing_support::named_result(family + "/" + name + "/" + dtype + "/S", impl);
+  OperatorResult r = testing_support::named_result(family + "/" + name + "/" + dtype + "/S", *parse_name(kImpls, impl));
   r.image.status = status;
   r.image.label = status == Sass     ? "sass sm_90"
                   : status == PtxJit ? "ptx-jit from compute_80"

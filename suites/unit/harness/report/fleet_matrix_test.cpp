@@ -45,7 +45,7 @@ TEST(FleetMatrix, TwoDevicesWithVerdictsAndChanges) {
     ASSERT_TRUE(r.cells[0] && r.cells[1]) << r.id;
     EXPECT_FALSE(r.cells[1]->change.has_value());  // no baseline for the H100
     ASSERT_TRUE(r.cells[0]->change.has_value());
-    if (r.impl == "own") {
+    if (r.impl == Impl::Own) {
       ++own;
       EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Missing)) << r.id;
       EXPECT_TRUE(r.cells[1]->failed);

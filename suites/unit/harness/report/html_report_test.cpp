@@ -78,8 +78,9 @@ TEST(HtmlCharts, HeatMapIsBalancedAndEscapesNames) {
   html::HeatMap m;
   m.rows = {"matmul/gemm/M1", "evil/<script>alert(1)</script>/S"};
   m.columns = {"f16", "bf16"};
-  m.cells[{0, 0}] = {"sass", "ok"};
-  m.cells[{1, 1}] = {"missing", "<img src=x onerror=alert(1)>"};
+  using Outcome = OperatorVerdict::Outcome;
+  m.cells[{0, 0}] = {{Outcome::Image, ImageVerdict::Sass}, "ok"};
+  m.cells[{1, 1}] = {{Outcome::Image, ImageVerdict::Missing}, "<img src=x onerror=alert(1)>"};
   const std::string svg = html::svg_heatmap(m);
   expect_inert(svg, "<img", "&lt;script&gt;");
   EXPECT_EQ(count(svg, "<rect"), 4u);  // 2x2, the two empty cells drawn blank

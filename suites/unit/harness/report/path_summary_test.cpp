@@ -22,7 +22,7 @@ using enum ImageVerdict;
 std::vector<std::string> lines(const std::vector<OperatorResult>& results) {
   std::vector<std::string> out;
   for (const auto& s : summarize_paths(choose_paths(results, kernels::path_preferences()))) {
-    out.push_back(s.family + " " + s.dtype + ": " + s.text());
+    out.push_back(s.family + " " + std::string(dtype_name(s.dtype)) + ": " + s.text());
   }
   return out;
 }

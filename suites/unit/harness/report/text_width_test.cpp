@@ -124,7 +124,7 @@ std::vector<OperatorResult> failing_rows() {
                            "ptx-jit from compute_120; the build manifest and the executable disagree";
   OperatorResult nan = jit;
   testing_support::set_identity(nan, "attention/attention_math/bf16/B1_H24_Nq4608_Nk4608_D128");
-  nan.impl = "cublas";
+  nan.impl = Impl::CuBLAS;
   nan.image.status = ImageVerdict::Sass;
   nan.image.label = "sass sm_90";
   nan.image.agrees = true;

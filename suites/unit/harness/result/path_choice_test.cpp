@@ -38,7 +38,7 @@ TEST(PathChoice, HopperRunsEveryPathAndTakesWgmma) {
   ASSERT_EQ(choices.size(), 2u) << "one problem per f16 shape; f32 has no choice";
   const PathChoice& c = choices[1];
   EXPECT_EQ(c.family, "matmul");
-  EXPECT_EQ(c.dtype, "f16");
+  EXPECT_EQ(c.dtype, DType::F16);
   EXPECT_EQ(c.shape, "M4096_N4096_K4096");
   EXPECT_EQ(names(c), (std::vector<std::string>{"gemm_wgmma", "gemm_tc", "gemm_simt"}));
   ASSERT_NE(c.chosen_path(), nullptr);
@@ -148,7 +148,7 @@ TEST(PathChoice, PathsNotInTheRunAreAbsent) {
   const auto tc_only = fake_results("matmul", {{"gemm_tc", "bf16", PtxJit, "ptx-jit from compute_80", 1.0}});
   const auto choices = choose(tc_only);
   ASSERT_EQ(choices.size(), 2u);
-  EXPECT_EQ(choices[0].dtype, "bf16");
+  EXPECT_EQ(choices[0].dtype, DType::BF16);
   EXPECT_EQ(choices[0].chosen_path()->name, "gemm_tc");
   EXPECT_EQ(choices[0].own[0].verdict.name(), "absent");
   EXPECT_EQ(choices[0].own[2].verdict.name(), "absent");
