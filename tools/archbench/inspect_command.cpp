@@ -156,7 +156,7 @@ int inspect_command(const InspectOptions& o) {
     try {
       file = binary::BinaryFile::open(path);
     } catch (const std::exception& e) {
-      std::cerr << "archbench inspect: " << e.what() << "\n";
+      std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
       unreadable = true;
       continue;
     }
@@ -205,7 +205,7 @@ int inspect_command(const InspectOptions& o) {
       try {
         kernels = file->kernels();
       } catch (const std::exception& e) {
-        std::cerr << "archbench inspect: " << e.what() << "\n";
+        std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
         unreadable = true;
         continue;
       }
@@ -323,7 +323,7 @@ int inspect_command(const InspectOptions& o) {
     try {
       write_output(o.json_path, report.dump(2) + "\n");
     } catch (const std::exception& e) {
-      std::cerr << "archbench inspect: " << e.what() << "\n";
+      std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
       return kInternal;
     }
   }

@@ -17,6 +17,7 @@
 #include "harness/stack/readers.hpp"
 #include "harness/stack/scan_report.hpp"
 #include "harness/util/atomic_file.hpp"
+#include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
 #include <memory>
 #include "tools/archbench/commands.hpp"
@@ -77,7 +78,7 @@ int scan_command(const ScanOptions& o) {
   try {
     devices = device_specs(o.devices, o.driver, o.fleet_path);
   } catch (const UsageError& e) {
-    std::cerr << "archbench scan: " << e.what() << "\n";
+    std::cerr << text::wrap_text("archbench scan: " + std::string(e.what()) + "\n");
     return kUsage;
   }
   // No GPU and no --device: the inventory is still an answer (what is installed, with which
@@ -136,7 +137,7 @@ int scan_command(const ScanOptions& o) {
         if (o.json_path == "-") std::cout << stack::scan_to_json(report).dump(2) << "\n";
         else write_file_atomically(o.json_path, stack::scan_to_json(report).dump(2) + "\n");
       } catch (const std::exception& e) {
-        std::cerr << "archbench scan: " << e.what() << "\n";
+        std::cerr << text::wrap_text("archbench scan: " + std::string(e.what()) + "\n");
         return kInternal;
       }
     }
@@ -159,7 +160,7 @@ int scan_command(const ScanOptions& o) {
     else if (!o.json_path.empty()) write_file_atomically(o.json_path, stack::scan_to_json(report).dump(2) + "\n");
     if (!o.markdown_path.empty()) write_file_atomically(o.markdown_path, stack::format_scan_markdown(report));
   } catch (const std::exception& e) {
-    std::cerr << "archbench scan: " << e.what() << "\n";
+    std::cerr << text::wrap_text("archbench scan: " + std::string(e.what()) + "\n");
     return kInternal;
   }
   if (inv.files.empty()) {

@@ -108,10 +108,14 @@ TEST(CliHelp, ErrorsOfTheIssue) {
 }
 
 TEST(CliWidth, UnknownDevice) {
-  const Output o = archbench(std::string("inspect '") + ARCHBENCH_TEST_EXE + "' --device 'Voodoo 5'");
-  EXPECT_EQ(o.code, 2) << o.text;
-  EXPECT_NE(o.text.find("unknown device 'Voodoo 5'"), std::string::npos) << o.text;
-  EXPECT_EQ(too_wide(o.text), "") << o.text;
+  // inspect and scan give the same error, with the product table, both wrapped.
+  for (const std::string command : {"inspect", "scan"}) {
+    const Output o = archbench(command + " '" + ARCHBENCH_TEST_EXE + "' --device 'Voodoo 5'");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find("unknown device 'Voodoo 5'"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("RTX PRO 6000 Blackwell"), std::string::npos) << o.text;
+    EXPECT_EQ(too_wide(o.text), "") << command << ":\n" << o.text;
+  }
 }
 
 }  // namespace
