@@ -2,17 +2,21 @@
 // the kernel module's version against the user-space driver's; the driver's CUDA version against
 // this runtime's; NVML's view (MIG, persistence, clock-event reasons, ECC, row remapping);
 // CUDA_VISIBLE_DEVICES / CUDA_DEVICE_ORDER, judged statically so that a mistake shows even when
-// no driver is there to apply it; container hints. gather_* reads the system, check_* only data.
+// no driver is there to apply it; container hints. gather_hardware_facts reads the system
+// (hardware_facts.cpp, visible_devices.cpp); the checks only judge its facts (hardware_checks.cpp,
+// gpu_checks.cpp).
 #pragma once
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/device/environment.hpp"
 #include "harness/device/nvml.hpp"
+#include "harness/doctor/check_table.hpp"
 #include "harness/doctor/checklist.hpp"
 #include "harness/doctor/runtime_layer.hpp"
 
@@ -65,24 +69,10 @@ struct HardwareFacts {
 [[nodiscard]] HardwareFacts gather_hardware_facts(const Environment& env, const RuntimeFacts& runtime);
 
 // The checks, one per check id, in the order check_hardware runs them (and the report lists them).
+// The layer's checks, in the report's order (hardware_checks.cpp): each a stable id ("device-count",
+// "visible-devices", ...) and a pure judge of the facts.
+[[nodiscard]] std::span<const Check<HardwareFacts>> hardware_checks();
+// Every check of the table.
 void check_hardware(const HardwareFacts& f, Checklist& out);
-void check_device_count(const HardwareFacts& f, Checklist& out);         // device-count, the driver error decoded
-void check_device_nodes(const HardwareFacts& f, Checklist& out);         // device-nodes: /dev/nvidia*
-void check_kernel_module(const HardwareFacts& f, Checklist& out);        // kernel-module vs user-space driver
-void check_driver_cuda_version(const HardwareFacts& f, Checklist& out);  // driver-cuda-version vs the runtime
-void check_nvml(const HardwareFacts& f, Checklist& out);                 // nvml: loaded, or why not
-// Per GPU, in device order; an NVML check adds nothing when NVML did not give its value.
-void check_each_gpu(const HardwareFacts& f, Checklist& out);  // the six below, for every device
-void check_compute_mode(const DeviceInfo& d, const GpuFacts& g, Checklist& out);  // compute-mode: not Default
-void check_gpu_state(const DeviceInfo& d, const GpuFacts& g, bool nvml_available,
-                     Checklist& out);                                    // gpu-state: SKIP, NVML lacks this GPU
-void check_mig(const DeviceInfo& d, const GpuFacts& g, Checklist& out);  // mig: mode, a pending change
-void check_persistence(const DeviceInfo& d, const GpuFacts& g, Checklist& out);   // persistence mode
-void check_clock_events(const DeviceInfo& d, const GpuFacts& g, Checklist& out);  // clock-events: slowdown, power cap
-void check_ecc(const DeviceInfo& d, const GpuFacts& g, Checklist& out);  // ecc: pending, uncorrectable, row remapping
-// The variables and the container.
-void check_visible_devices(const HardwareFacts& f, Checklist& out);  // visible-devices: CUDA_VISIBLE_DEVICES
-void check_device_order(const HardwareFacts& f, Checklist& out);     // device-order: CUDA_DEVICE_ORDER
-void check_container(const HardwareFacts& f, Checklist& out);        // container: GPUs given to it
 
 }  // namespace archbench::doctor

@@ -7,11 +7,13 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/arch/cuda_versions.hpp"
+#include "harness/doctor/check_table.hpp"
 #include "harness/doctor/checklist.hpp"
 
 namespace archbench::doctor {
@@ -81,23 +83,13 @@ struct RuntimeFacts {
 // Call after CUDA initialised (probe_environment), so that libcuda is mapped when there is one.
 [[nodiscard]] RuntimeFacts gather_runtime_facts(arch::CudaVersion runtime, arch::CudaVersion driver);
 
-// The checks, one per check id, in the order check_runtime runs them (and the report lists them).
+// The layer's checks, in the report's order (runtime_checks.cpp): loaded-libraries (what is mapped),
+// duplicate:<family> (a FAIL per family mapped twice), stub-libcuda, other-copies:<family>,
+// loader-cache (SKIP when it was not read), library-versions (runtime, cuBLAS, cuDNN), env:<VARIABLE>
+// (JIT switches, behaviour variables, module loading, the cache path, LD_PRELOAD), environment (what
+// is set). gather_runtime_facts (runtime_facts.cpp) reads the system; the checks only judge its facts.
+[[nodiscard]] std::span<const Check<RuntimeFacts>> runtime_checks();
+// Every check of the table.
 void check_runtime(const RuntimeFacts& f, Checklist& out);
-void check_loaded_libraries(const RuntimeFacts& f, Checklist& out);     // loaded-libraries: PASS, what is mapped
-void check_duplicate_libraries(const RuntimeFacts& f, Checklist& out);  // duplicate:<family>, a FAIL per family
-void check_stub_libcuda(const RuntimeFacts& f, Checklist& out);         // stub-libcuda: loaded FAIL, reachable WARN
-void check_other_copies(const RuntimeFacts& f, Checklist& out);         // other-copies:<family>: WARN
-void check_loader_cache(const RuntimeFacts& f, Checklist& out);         // loader-cache: SKIP when it was not read
-void check_library_versions(const RuntimeFacts& f, Checklist& out);     // library-versions: runtime, cuBLAS, cuDNN
-// The environment: env:<VARIABLE> findings, then the "environment" PASS that lists what is set.
-void check_jit_switches(const RuntimeFacts& f, Checklist& out);         // env:CUDA_{DISABLE,FORCE}_PTX_JIT or alias
-void check_behaviour_variables(const RuntimeFacts& f, Checklist& out);  // env:CUDA_CACHE_DISABLE, tool hooks...
-void check_module_loading(const RuntimeFacts& f, Checklist& out);       // env:CUDA_MODULE_{,DATA_}LOADING values
-void check_cache_path(const RuntimeFacts& f, Checklist& out);           // env:CUDA_CACHE_PATH not writable
-void check_ld_preload(const RuntimeFacts& f, Checklist& out);           // env:LD_PRELOAD with a CUDA library
-void check_environment_summary(const RuntimeFacts& f, Checklist& out);  // environment: PASS, the variables set
-
-// The families the doctor follows, in report order.
-[[nodiscard]] const std::vector<std::string>& followed_families();
 
 }  // namespace archbench::doctor

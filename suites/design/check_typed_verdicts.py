@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Verdicts, changes, dtypes and implementation kinds are compared as types (docs/design.md, "Conventions"):
+"""Verdicts, changes, dtypes and implementation kinds are compared as types (docs/design.md, "Where to change what"):
 no `==` or `!=` between a value and the string name of one of those enums anywhere in harness/, kernels/ or
 tools/archbench/. Names live only in their enum's table (enum_names); JSON, text and HTML writers spell them
 through it. The names are read from the tables themselves, so a new enumerator is covered without editing this.

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "harness/doctor/check_table.hpp"
 #include "harness/doctor/checklist.hpp"
 
 namespace archbench::doctor {
@@ -15,6 +16,14 @@ template <typename Facts>
 [[nodiscard]] Checklist checked(void (*check)(const Facts&, Checklist&), const Facts& facts) {
   Checklist c;
   check(facts, c);
+  return c;
+}
+
+// What the check `id` of a layer's table alone finds in `facts` (check_table.hpp).
+template <typename Facts>
+[[nodiscard]] Checklist judged(std::span<const Check<Facts>> table, Layer layer, std::string_view id, const Facts& facts) {
+  Checklist c;
+  run_check(table, layer, id, facts, c);
   return c;
 }
 

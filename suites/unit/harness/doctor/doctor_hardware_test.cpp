@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/doctor/gpu_checks.hpp"
 #include "harness/doctor/hardware_layer.hpp"
 #include "suites/unit/harness/doctor/checklist_queries.hpp"
 
@@ -297,6 +298,16 @@ std::vector<std::string> ids(const Checklist& c) {
   return out;
 }
 
+// The hardware layer's check `id` alone (its row of the table), on `f`.
+void judge(std::string_view id, const HardwareFacts& f, Checklist& c) {
+  run_check(hardware_checks(), Layer::Hardware, id, f, c);
+}
+
+// The per-GPU check `id` alone, on device `d` whose CUDA and NVML facts are `g`.
+void judge_gpu(std::string_view id, const DeviceInfo& d, const GpuFacts& g, Checklist& c, bool nvml_available = true) {
+  run_check(gpu_checks(), Layer::Hardware, id, GpuView{d, g, nvml_available}, c);
+}
+
 // One finding from one check, or an empty one (and a test failure) when there is not exactly one.
 template <typename Check>
 Finding one(Check check) {
@@ -308,27 +319,27 @@ Finding one(Check check) {
 
 TEST(DoctorHardwareChecks, DeviceNodes) {
   HardwareFacts f = h200();
-  Finding n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  Finding n = one([&](Checklist& c) { judge("device-nodes", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Pass);
   EXPECT_TRUE(contains(n.summary, "device nodes present and accessible")) << n.summary;
 
   f.inaccessible_nodes = {"/dev/nvidia0"};
-  n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  n = one([&](Checklist& c) { judge("device-nodes", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Warn);  // CUDA works here anyway
   EXPECT_TRUE(contains(n.summary, "this user cannot open /dev/nvidia0")) << n.summary;
   EXPECT_TRUE(contains(n.fix, "'video' or 'render'")) << n.fix;
   f.env.devices.clear();
-  EXPECT_EQ(one([&](Checklist& c) { check_device_nodes(f, c); }).outcome, Outcome::Fail);
+  EXPECT_EQ(one([&](Checklist& c) { judge("device-nodes", f, c); }).outcome, Outcome::Fail);
 
   f = h200();
   f.device_nodes = {"/dev/nvidia0", "/dev/nvidiactl"};
-  n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  n = one([&](Checklist& c) { judge("device-nodes", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Warn);
   EXPECT_EQ(n.summary, "missing /dev/nvidia-uvm");
   EXPECT_EQ(n.field_causes, (FieldCauses{FieldCause::NoDriverInContainer}));
 
   f.device_nodes.clear();  // WSL reaches the GPU without them
-  n = one([&](Checklist& c) { check_device_nodes(f, c); });
+  n = one([&](Checklist& c) { judge("device-nodes", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Pass);
   EXPECT_TRUE(contains(n.summary, "yet CUDA works")) << n.summary;
 }
@@ -336,25 +347,25 @@ TEST(DoctorHardwareChecks, DeviceNodes) {
 TEST(DoctorHardwareChecks, KernelModuleWithoutAVersionOrAUserSpaceDriverToCompare) {
   HardwareFacts f = h200();
   f.kernel_module = "garbage\nmore\n";
-  Finding m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  Finding m = one([&](Checklist& c) { judge("kernel-module", f, c); });
   EXPECT_EQ(m.outcome, Outcome::Warn);
   EXPECT_EQ(m.summary, "cannot read a version from /proc/driver/nvidia/version");
   EXPECT_EQ(m.details, (std::vector<std::string>{"garbage"}));
 
   f = h200();
   f.libcuda_version = "1";  // a soname's version, not the driver's: NVML's answer is used
-  m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  m = one([&](Checklist& c) { judge("kernel-module", f, c); });
   EXPECT_EQ(m.outcome, Outcome::Pass);
   EXPECT_TRUE(contains(m.summary, "= user-space driver 580.159.04 (NVML)")) << m.summary;
 
   f.nvml.reset();
-  m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  m = one([&](Checklist& c) { judge("kernel-module", f, c); });
   EXPECT_EQ(m.outcome, Outcome::Pass);
   EXPECT_TRUE(contains(m.summary, "the user-space driver's version is unknown")) << m.summary;
 
   f = h200();
   f.kernel_module.reset();  // WSL, or a container without the host's /proc/driver
-  m = one([&](Checklist& c) { check_kernel_module(f, c); });
+  m = one([&](Checklist& c) { judge("kernel-module", f, c); });
   EXPECT_EQ(m.outcome, Outcome::Warn);
   EXPECT_TRUE(m.field_causes.empty());
 }
@@ -362,19 +373,19 @@ TEST(DoctorHardwareChecks, KernelModuleWithoutAVersionOrAUserSpaceDriverToCompar
 TEST(DoctorHardwareChecks, DriverCudaVersionOlderMinorIsAWarning) {
   HardwareFacts f = h200();
   f.env.runtime = {13010};
-  Finding v = one([&](Checklist& c) { check_driver_cuda_version(f, c); });
+  Finding v = one([&](Checklist& c) { judge("driver-cuda-version", f, c); });
   EXPECT_EQ(v.outcome, Outcome::Warn);
   EXPECT_TRUE(contains(v.summary, "(minor-version compatibility)")) << v.summary;
   EXPECT_EQ(v.field_causes, (FieldCauses{FieldCause::PtxNewerThanDriver}));
   f.env.runtime = {13000};
-  v = one([&](Checklist& c) { check_driver_cuda_version(f, c); });
+  v = one([&](Checklist& c) { judge("driver-cuda-version", f, c); });
   EXPECT_EQ(v.outcome, Outcome::Pass);
   EXPECT_EQ(v.summary, "driver CUDA 13.0 >= runtime CUDA 13.0");
 }
 
 TEST(DoctorHardwareChecks, NvmlLoadedOrWhyNot) {
   HardwareFacts f = h200();
-  Finding n = one([&](Checklist& c) { check_nvml(f, c); });
+  Finding n = one([&](Checklist& c) { judge("nvml", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Pass);
   EXPECT_EQ(n.summary, "NVML: driver 580.159.04 (CUDA 13.0), 1 GPU(s) on the system");
   EXPECT_EQ(n.details, (std::vector<std::string>{"NVML GPU 0: GPU-9e8d35e3-a134-0fdd-0e01-23811fdbd293"}));
@@ -382,36 +393,36 @@ TEST(DoctorHardwareChecks, NvmlLoadedOrWhyNot) {
   f.nvml_available = false;
   f.nvml_init_status = 18;  // NVML_ERROR_LIB_RM_VERSION_MISMATCH
   f.nvml_why = "driver/library version mismatch";
-  n = one([&](Checklist& c) { check_nvml(f, c); });
+  n = one([&](Checklist& c) { judge("nvml", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Warn);
   EXPECT_EQ(n.field_causes, (FieldCauses{FieldCause::KernelModuleMismatch}));
 
   f.nvml_init_status = -1;  // no libnvidia-ml
-  n = one([&](Checklist& c) { check_nvml(f, c); });
+  n = one([&](Checklist& c) { judge("nvml", f, c); });
   EXPECT_EQ(n.outcome, Outcome::Warn);
   EXPECT_TRUE(contains(n.fix, "'utility' to NVIDIA_DRIVER_CAPABILITIES")) << n.fix;
   f.env.devices.clear();
-  EXPECT_EQ(one([&](Checklist& c) { check_nvml(f, c); }).outcome, Outcome::Skip);
+  EXPECT_EQ(one([&](Checklist& c) { judge("nvml", f, c); }).outcome, Outcome::Skip);
 }
 
 TEST(DoctorHardwareChecks, GpuStateSkipsOnlyWhenNvmlLacksThisGpu) {
   const HardwareFacts f = h200();
   const DeviceInfo& d = f.env.devices[0];
   const GpuFacts unknown{"0000:1B:00.0", 0, std::nullopt};
-  const Finding s = one([&](Checklist& c) { check_gpu_state(d, unknown, true, c); });
+  const Finding s = one([&](Checklist& c) { judge_gpu("gpu-state", d, unknown, c, true); });
   EXPECT_EQ(s.outcome, Outcome::Skip);
   EXPECT_EQ(s.summary, "device 0 (NVIDIA H200): NVML has no handle for GPU-9e8d35e3-a134-0fdd-0e01-23811fdbd293");
   Checklist no_nvml, known;
-  check_gpu_state(d, unknown, false, no_nvml);  // the nvml finding says why
-  check_gpu_state(d, f.gpus[0], true, known);
+  judge_gpu("gpu-state", d, unknown, no_nvml, false);  // the nvml finding says why
+  judge_gpu("gpu-state", d, f.gpus[0], known, true);
   EXPECT_TRUE(no_nvml.findings().empty());
   EXPECT_TRUE(known.findings().empty());
   // The NVML checks add nothing without NVML's state.
   Checklist rest;
-  check_mig(d, unknown, rest);
-  check_persistence(d, unknown, rest);
-  check_clock_events(d, unknown, rest);
-  check_ecc(d, unknown, rest);
+  judge_gpu("mig", d, unknown, rest);
+  judge_gpu("persistence", d, unknown, rest);
+  judge_gpu("clock-events", d, unknown, rest);
+  judge_gpu("ecc", d, unknown, rest);
   EXPECT_TRUE(rest.findings().empty());
 }
 
@@ -424,13 +435,13 @@ TEST(DoctorHardwareChecks, MigOnAnInstanceOrAPendingChange) {
   GpuFacts g = f.gpus[0];
   g.nvml->mig_enabled = true;
   g.nvml->mig_pending = true;
-  Finding m = one([&](Checklist& c) { check_mig(d, g, c); });
+  Finding m = one([&](Checklist& c) { judge_gpu("mig", d, g, c); });
   EXPECT_EQ(m.outcome, Outcome::Pass);
   EXPECT_EQ(m.summary,
             "device 0 (NVIDIA H200): MIG mode on; CUDA uses the MIG instance "
             "MIG-89c850dc-0c3a-5d1b-a1e6-2d1cd7b8b6e2 (16 SMs, 18.0 GiB: a slice of the GPU)");
   g.nvml->mig_pending = false;
-  m = one([&](Checklist& c) { check_mig(d, g, c); });
+  m = one([&](Checklist& c) { judge_gpu("mig", d, g, c); });
   EXPECT_EQ(m.outcome, Outcome::Warn);
   EXPECT_EQ(m.summary, "device 0 (NVIDIA H200): MIG mode is on but off is pending");
   EXPECT_EQ(m.field_causes, (FieldCauses{FieldCause::MigInstance}));
@@ -440,7 +451,7 @@ TEST(DoctorHardwareChecks, ClockEventsUnderThePowerCapAlone) {
   const HardwareFacts f = h200();
   GpuFacts g = f.gpus[0];
   g.nvml->event_reasons = 0x4;  // sw power cap
-  const Finding e = one([&](Checklist& c) { check_clock_events(f.env.devices[0], g, c); });
+  const Finding e = one([&](Checklist& c) { judge_gpu("clock-events", f.env.devices[0], g, c); });
   EXPECT_EQ(e.outcome, Outcome::Warn);
   EXPECT_EQ(e.summary, "device 0 (NVIDIA H200): clocks are held down now: sw-power-cap");
   EXPECT_TRUE(contains(e.cause, "the power cap limits the clocks")) << e.cause;
@@ -452,7 +463,7 @@ TEST(DoctorHardwareChecks, EccPendingChangesAndRowRemapping) {
   GpuFacts g = f.gpus[0];
   g.nvml->ecc_pending = false;  // on now, off after a reboot
   g.nvml->remap_pending = true;
-  Finding e = one([&](Checklist& c) { check_ecc(d, g, c); });
+  Finding e = one([&](Checklist& c) { judge_gpu("ecc", d, g, c); });
   EXPECT_EQ(e.outcome, Outcome::Warn);
   EXPECT_EQ(e.summary,
             "device 0 (NVIDIA H200): ECC mode change to off is pending until a reboot; a row remapping is pending");
@@ -460,7 +471,7 @@ TEST(DoctorHardwareChecks, EccPendingChangesAndRowRemapping) {
             "reboot (or reset the GPU) to apply the ECC mode; reset the GPU (nvidia-smi -r) to apply the remapping");
 
   g.nvml->remap_failure = true;  // outranks the pending remapping
-  e = one([&](Checklist& c) { check_ecc(d, g, c); });
+  e = one([&](Checklist& c) { judge_gpu("ecc", d, g, c); });
   EXPECT_TRUE(contains(e.summary, "row remapping failed")) << e.summary;
   EXPECT_FALSE(contains(e.summary, "a row remapping is pending")) << e.summary;
   EXPECT_TRUE(contains(e.fix, "take it out of use")) << e.fix;
@@ -468,7 +479,7 @@ TEST(DoctorHardwareChecks, EccPendingChangesAndRowRemapping) {
   g = f.gpus[0];
   g.nvml->ecc_enabled = false;
   g.nvml->ecc_pending = false;
-  e = one([&](Checklist& c) { check_ecc(d, g, c); });
+  e = one([&](Checklist& c) { judge_gpu("ecc", d, g, c); });
   EXPECT_EQ(e.outcome, Outcome::Pass);
   EXPECT_EQ(e.summary, "device 0 (NVIDIA H200): ECC off");
 }
@@ -479,19 +490,19 @@ TEST(DoctorHardwareChecks, PersistenceAndComputeModeSayNothingWhenUnknownOrDefau
   g.nvml->persistence.reset();
   g.compute_mode = -1;
   Checklist c;
-  check_persistence(f.env.devices[0], g, c);
-  check_compute_mode(f.env.devices[0], g, c);
-  check_compute_mode(f.env.devices[0], f.gpus[0], c);  // Default
+  judge_gpu("persistence", f.env.devices[0], g, c);
+  judge_gpu("compute-mode", f.env.devices[0], g, c);
+  judge_gpu("compute-mode", f.env.devices[0], f.gpus[0], c);  // Default
   EXPECT_TRUE(c.findings().empty());
 }
 
 TEST(DoctorHardwareChecks, DeviceOrderValues) {
   HardwareFacts f = h200();
-  Finding o = one([&](Checklist& c) { check_device_order(f, c); });
+  Finding o = one([&](Checklist& c) { judge("device-order", f, c); });
   EXPECT_EQ(o.outcome, Outcome::Pass);
   EXPECT_EQ(o.summary, "CUDA_DEVICE_ORDER is not set (FASTEST_FIRST); with one GPU the order does not matter");
   f.env_vars["CUDA_DEVICE_ORDER"] = "pci_bus_id";
-  o = one([&](Checklist& c) { check_device_order(f, c); });
+  o = one([&](Checklist& c) { judge("device-order", f, c); });
   EXPECT_EQ(o.outcome, Outcome::Warn);
   EXPECT_EQ(o.summary, "CUDA_DEVICE_ORDER='pci_bus_id' is not a value CUDA knows");
   EXPECT_EQ(o.field_causes, (FieldCauses{FieldCause::VisibleDevicesMistake}));
@@ -500,7 +511,7 @@ TEST(DoctorHardwareChecks, DeviceOrderValues) {
 TEST(DoctorHardwareChecks, ContainerWithoutGpusSaysWhy) {
   HardwareFacts f = no_driver_in_container();
   f.env_vars = {{"NVIDIA_VISIBLE_DEVICES", "void"}};
-  Finding c = one([&](Checklist& out) { check_container(f, out); });
+  Finding c = one([&](Checklist& out) { judge("container", f, out); });
   EXPECT_EQ(c.outcome, Outcome::Fail);
   EXPECT_EQ(c.summary, "NVIDIA_VISIBLE_DEVICES='void' gives this container no GPU");
   EXPECT_EQ(c.field_causes, (FieldCauses{FieldCause::NoDriverInContainer}));
@@ -508,12 +519,12 @@ TEST(DoctorHardwareChecks, ContainerWithoutGpusSaysWhy) {
             (std::vector<std::string>{"container: /.dockerenv exists", "NVIDIA_VISIBLE_DEVICES=void"}));
 
   f.env_vars = {{"NVIDIA_VISIBLE_DEVICES", "all"}};  // asked for, but not started by the NVIDIA runtime
-  c = one([&](Checklist& out) { check_container(f, out); });
+  c = one([&](Checklist& out) { judge("container", f, out); });
   EXPECT_EQ(c.outcome, Outcome::Fail);
   EXPECT_TRUE(contains(c.summary, "is set, but no GPU was injected")) << c.summary;
 
   f.device_nodes = {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"};
-  c = one([&](Checklist& out) { check_container(f, out); });
+  c = one([&](Checklist& out) { judge("container", f, out); });
   EXPECT_EQ(c.outcome, Outcome::Pass);
   EXPECT_EQ(c.summary, "in a container (/.dockerenv exists) with GPU device nodes");
 }
@@ -525,7 +536,8 @@ TEST(DoctorHardwareChecks, EachGpuInDeviceOrder) {
   second.uuid = "GPU-1c20e77d-1c1a-d9ed-fe37-18b8466a78ad";
   f.env.devices.push_back(second);  // no GpuFacts for it: NVML has no handle
   f.gpus[0].compute_mode = 3;
-  Checklist c = checked(check_each_gpu, f);
+  Checklist c;
+  judge("gpus", f, c);
   EXPECT_EQ(ids(c), (std::vector<std::string>{"compute-mode", "mig", "persistence", "clock-events", "ecc",
                                               "gpu-state"}));
   EXPECT_TRUE(contains(c.findings().back().summary, "device 1 ")) << c.findings().back().summary;

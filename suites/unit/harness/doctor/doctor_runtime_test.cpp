@@ -304,7 +304,7 @@ TEST(DoctorRuntimeChecks, LoadedLibrariesListsWhatIsMappedAndWhatIsOnlyReachable
   RuntimeFacts f = consistent_facts();
   f.reachable = {{"libcublas", "/opt/cuda-12/lib/libcublas.so.12", "/opt/cuda-12/lib/libcublas.so.12.8.4.1",
                   "12.8.4.1", "loader cache"}};
-  Checklist c = checked(check_loaded_libraries, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "loaded-libraries", f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"loaded-libraries"}));
   const Finding& l = c.findings()[0];
   EXPECT_EQ(l.outcome, Outcome::Pass);
@@ -317,7 +317,7 @@ TEST(DoctorRuntimeChecks, LoadedLibrariesListsWhatIsMappedAndWhatIsOnlyReachable
   EXPECT_TRUE(contains(l.details, "cudaDriverGetVersion: 13.0"));
 
   RuntimeFacts none;
-  Checklist empty = checked(check_loaded_libraries, none);
+  Checklist empty = judged(runtime_checks(), Layer::Runtime, "loaded-libraries", none);
   EXPECT_EQ(empty.findings()[0].summary, "no CUDA library is mapped into this process");
   EXPECT_EQ(empty.findings()[0].details, (std::vector<std::string>{"cudaDriverGetVersion: no driver"}));
 }
@@ -327,7 +327,7 @@ TEST(DoctorRuntimeChecks, OneFileMappedUnderTwoNamesIsNoDuplicate) {
   LibraryCopy alias = f.mapped[0];
   alias.path = "/usr/local/cuda-13.0/lib/libcudart.so.13.0.96";  // same real path
   f.mapped.push_back(alias);
-  Checklist c = checked(check_duplicate_libraries, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "duplicate", f);
   EXPECT_TRUE(c.findings().empty());
 }
 
@@ -337,7 +337,7 @@ TEST(DoctorRuntimeChecks, OtherCopiesOfAFamilyNotLoadedAndInTheLoaderCache) {
       {"libnccl", "/opt/a/libnccl.so.2", "/opt/a/libnccl.so.2.21.5", "2.21.5", "LD_LIBRARY_PATH (/opt/a)"},
       {"libnccl", "/usr/lib/libnccl.so.2", "/usr/lib/libnccl.so.2.27.3", "2.27.3", "loader cache"},
       {"libcublas", "/opt/b/libcublas.so.13", "/opt/b/libcublas.so.13", "13", "LD_LIBRARY_PATH (/opt/b)"}};
-  Checklist c = checked(check_other_copies, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "other-copies", f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"other-copies:libnccl"}))
       << "one version of a family that is not loaded is no conflict";
   const Finding& w = c.findings()[0];
@@ -352,10 +352,10 @@ TEST(DoctorRuntimeChecks, OtherCopiesOfAFamilyNotLoadedAndInTheLoaderCache) {
 
 TEST(DoctorRuntimeChecks, LoaderCacheSkipsOnlyWhenNotRead) {
   RuntimeFacts f = consistent_facts();
-  Checklist read = checked(check_loader_cache, f);
+  Checklist read = judged(runtime_checks(), Layer::Runtime, "loader-cache", f);
   EXPECT_TRUE(read.findings().empty());
   f.loader_cache_read = false;
-  Checklist unread = checked(check_loader_cache, f);
+  Checklist unread = judged(runtime_checks(), Layer::Runtime, "loader-cache", f);
   ASSERT_EQ(ids(unread), (std::vector<std::string>{"loader-cache"}));
   EXPECT_EQ(unread.findings()[0].outcome, Outcome::Skip);
   EXPECT_EQ(unread.findings()[0].summary, "the loader cache was not read");
@@ -364,14 +364,14 @@ TEST(DoctorRuntimeChecks, LoaderCacheSkipsOnlyWhenNotRead) {
 TEST(DoctorRuntimeChecks, LibraryVersionsWarnsForAnOlderRuntimeAndFailsForAnotherMajor) {
   RuntimeFacts f = consistent_facts();
   f.nvcc_version = "13.1";  // built with a newer toolkit than the runtime loaded
-  Checklist warn = checked(check_library_versions, f);
+  Checklist warn = judged(runtime_checks(), Layer::Runtime, "library-versions", f);
   ASSERT_EQ(ids(warn), (std::vector<std::string>{"library-versions"}));
   EXPECT_EQ(warn.findings()[0].outcome, Outcome::Warn);
   EXPECT_EQ(warn.findings()[0].summary, "built with nvcc 13.1 but the loaded CUDA runtime is 13.0");
   EXPECT_EQ(warn.findings()[0].field_causes, (FieldCauses{FieldCause::MixedCudaLibraries}));
 
   f.cublas_version = "12.8.4";  // another major than the 13.1.0 headers: FAIL outranks the WARN
-  Checklist fail = checked(check_library_versions, f);
+  Checklist fail = judged(runtime_checks(), Layer::Runtime, "library-versions", f);
   const Finding& v = fail.findings()[0];
   EXPECT_EQ(v.outcome, Outcome::Fail);
   EXPECT_EQ(v.summary, "built with nvcc 13.1 but the loaded CUDA runtime is 13.0 (and 1 more)");
@@ -384,20 +384,20 @@ TEST(DoctorRuntimeChecks, LibraryVersionsWarnsForAnOlderRuntimeAndFailsForAnothe
 TEST(DoctorRuntimeChecks, JitSwitchesReportTheSpellingTheDriverHonours) {
   RuntimeFacts f;
   f.env = {{"CUDA_DISABLE_JIT", "1"}, {"CUDA_FORCE_PTX_JIT", "1"}, {"CUDA_FORCE_JIT", "0"}};
-  Checklist both = checked(check_jit_switches, f);
+  Checklist both = judged(runtime_checks(), Layer::Runtime, "env", f);
   EXPECT_EQ(ids(both), (std::vector<std::string>{"env:CUDA_DISABLE_JIT", "env:CUDA_FORCE_PTX_JIT"}));
   EXPECT_EQ(both.findings()[0].summary, "CUDA_DISABLE_JIT=1 is set");
   EXPECT_NE(both.findings()[1].cause.find("(209)"), std::string::npos) << both.findings()[1].cause;
 
   f.env = {{"CUDA_FORCE_PTX_JIT", ""}, {"CUDA_FORCE_JIT", "1"}, {"CUDA_DISABLE_PTX_JIT", "0"}};
-  Checklist off = checked(check_jit_switches, f);
+  Checklist off = judged(runtime_checks(), Layer::Runtime, "env", f);
   EXPECT_TRUE(off.findings().empty()) << "a PTX_ spelling set to empty or 0 turns its switch off";
 }
 
 TEST(DoctorRuntimeChecks, BehaviourVariablesCountWhenOnOrForToolHooksWhenSet) {
   RuntimeFacts f;
   f.env = {{"CUDA_CACHE_DISABLE", "1"}, {"CUDA_LAUNCH_BLOCKING", "0"}, {"CUDA_PROFILE", "0"}, {"HOME", "/root"}};
-  Checklist c = checked(check_behaviour_variables, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "env", f);
   EXPECT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_CACHE_DISABLE", "env:CUDA_PROFILE"}));
   EXPECT_EQ(c.findings()[0].field_causes,
             (FieldCauses{FieldCause::PtxJitReliance, FieldCause::LazyLoadingDefersFailure}));
@@ -407,7 +407,7 @@ TEST(DoctorRuntimeChecks, BehaviourVariablesCountWhenOnOrForToolHooksWhenSet) {
 TEST(DoctorRuntimeChecks, ModuleLoadingValuesAreCaseSensitive) {
   RuntimeFacts f;
   f.env = {{"CUDA_MODULE_LOADING", "LAZY"}, {"CUDA_MODULE_DATA_LOADING", "lazy"}};
-  Checklist c = checked(check_module_loading, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "env", f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_MODULE_DATA_LOADING"}));
   EXPECT_EQ(c.findings()[0].summary, "CUDA_MODULE_DATA_LOADING=lazy is not a value CUDA knows");
   EXPECT_NE(c.findings()[0].cause.find("one of LAZY, EAGER, DEFAULT (inherits CUDA_MODULE_LOADING)"),
@@ -419,16 +419,16 @@ TEST(DoctorRuntimeChecks, CachePathWarnsWhenItCannotBeWrittenAndTheCacheIsOn) {
   RuntimeFacts f;
   f.env = {{"CUDA_CACHE_PATH", "/ro/cache"}};
   f.cuda_cache_path_writable = false;
-  Checklist c = checked(check_cache_path, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "env", f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"env:CUDA_CACHE_PATH"}));
   EXPECT_EQ(c.findings()[0].summary, "CUDA_CACHE_PATH=/ro/cache cannot be written by this user");
 
-  f.env["CUDA_CACHE_DISABLE"] = "1";  // nothing is written there
-  Checklist disabled = checked(check_cache_path, f);
-  EXPECT_TRUE(disabled.findings().empty());
+  f.env["CUDA_CACHE_DISABLE"] = "1";  // nothing is written there; the variable is a finding of its own
+  Checklist disabled = judged(runtime_checks(), Layer::Runtime, "env", f);
+  EXPECT_EQ(ids(disabled), (std::vector<std::string>{"env:CUDA_CACHE_DISABLE"}));
   f.env.erase("CUDA_CACHE_DISABLE");
   f.cuda_cache_path_writable = true;
-  Checklist writable = checked(check_cache_path, f);
+  Checklist writable = judged(runtime_checks(), Layer::Runtime, "env", f);
   EXPECT_TRUE(writable.findings().empty());
 }
 
@@ -443,7 +443,7 @@ TEST(DoctorRuntimeChecks, GatherJudgesWhetherTheCachePathCanBeCreated) {
 TEST(DoctorRuntimeChecks, LdPreloadWarnsPerCudaLibrary) {
   RuntimeFacts f;
   f.env = {{"LD_PRELOAD", "libjemalloc.so.2 /opt/cudnn/libcudnn.so.9:libcublasLt.so.13"}};
-  Checklist c = checked(check_ld_preload, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "env", f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"env:LD_PRELOAD", "env:LD_PRELOAD"}));
   EXPECT_EQ(c.findings()[0].summary, "LD_PRELOAD loads /opt/cudnn/libcudnn.so.9 into every process");
   EXPECT_EQ(c.findings()[1].summary, "LD_PRELOAD loads libcublasLt.so.13 into every process");
@@ -452,13 +452,13 @@ TEST(DoctorRuntimeChecks, LdPreloadWarnsPerCudaLibrary) {
 TEST(DoctorRuntimeChecks, EnvironmentSummaryListsTheCudaRelatedVariables) {
   RuntimeFacts f;
   f.env = {{"HOME", "/root"}, {"TORCH_CUDA_ARCH_LIST", "9.0"}, {"CUDA_VISIBLE_DEVICES", "0"}};
-  Checklist c = checked(check_environment_summary, f);
+  Checklist c = judged(runtime_checks(), Layer::Runtime, "environment", f);
   ASSERT_EQ(ids(c), (std::vector<std::string>{"environment"}));
   EXPECT_EQ(c.findings()[0].outcome, Outcome::Pass);
   EXPECT_EQ(c.findings()[0].summary, "2 CUDA-related variable(s) set (listed)");
   EXPECT_EQ(c.findings()[0].details, (std::vector<std::string>{"CUDA_VISIBLE_DEVICES=0", "TORCH_CUDA_ARCH_LIST=9.0"}));
   f.env = {{"HOME", "/root"}};
-  Checklist none = checked(check_environment_summary, f);
+  Checklist none = judged(runtime_checks(), Layer::Runtime, "environment", f);
   EXPECT_EQ(none.findings()[0].summary, "no CUDA_* / NVIDIA_* / LD_* variables are set");
 }
 

@@ -1,4 +1,8 @@
+// The runtime layer's checks (runtime_layer.hpp): pure judges of RuntimeFacts, in the order of the
+// table at the end.
 #include "harness/doctor/runtime_layer.hpp"
+
+#include "harness/doctor/check_table.hpp"
 
 #include <cublas_v2.h>
 #include <cudnn.h>
@@ -39,109 +43,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_hex(std::string_view s) {
-  return !s.empty() && std::ranges::all_of(s, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-}
-
-bool is_version(std::string_view s) {
-  return !s.empty() && std::isdigit(static_cast<unsigned char>(s.front())) != 0 &&
-         std::ranges::all_of(s, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '.'; });
-}
-
-bool followed(std::string_view family) {
-  static const std::set<std::string, std::less<>> known{
-      "libcuda",      "libcudart", "libcublas",   "libcublasLt",  "libcudnn",
-      "libnvidia-ml", "libnccl",   "libnvrtc",    "libnvJitLink", "libnvidia-ptxjitcompiler",
-      "libcufft",     "libcurand", "libcusparse", "libcusolver",  "libcupti"};
-  return known.contains(family) || family.starts_with("libcudnn_");
-}
-
-std::vector<std::string> split_version(std::string_view v) {
-  std::vector<std::string> parts;
-  for (const auto& p : split(v, '.')) parts.push_back(p);
-  return parts;
-}
-
-// `ldconfig -p`, from the usual places; nullopt when there is none or it fails.
-std::optional<std::string> run_ldconfig(std::string& note) {
-  std::string exe;
-  for (const char* candidate : {"/sbin/ldconfig", "/usr/sbin/ldconfig", "/bin/ldconfig", "/usr/bin/ldconfig"}) {
-    if (access(candidate, X_OK) == 0) {
-      exe = candidate;
-      break;
-    }
-  }
-  if (exe.empty()) {
-    note = "no ldconfig in /sbin, /usr/sbin, /bin or /usr/bin (a minimal image?): the loader cache was not searched";
-    return std::nullopt;
-  }
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    note = "cannot create a pipe for " + exe;
-    return std::nullopt;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::string arg0 = exe, arg1 = "-p";
-  std::array<char*, 3> argv{arg0.data(), arg1.data(), nullptr};
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out[1]);
-  if (rc != 0) {
-    close(out[0]);
-    note = "cannot run " + exe + " -p";
-    return std::nullopt;
-  }
-  std::string text;
-  std::array<char, 65536> buf{};
-  for (;;) {
-    const ssize_t n = read(out[0], buf.data(), buf.size());
-    if (n > 0)
-      text.append(buf.data(), static_cast<size_t>(n));
-    else if (n == 0 || errno != EINTR)
-      break;
-  }
-  close(out[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    note = exe + " -p failed: the loader cache was not searched";
-    return std::nullopt;
-  }
-  return text;
-}
-
-// Whether this user can create `path`: it, or the nearest of its parents that exists, is writable.
-bool can_create(const std::string& path) {
-  std::error_code ec;
-  fs::path p = path;
-  while (!p.empty() && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
-  return !p.empty() && access(p.c_str(), W_OK) == 0;
-}
-
 std::string describe(const LibraryCopy& c) {
   return c.family + " " + (c.version.empty() ? std::string("(version unknown)") : c.version) + "  " + c.real_path +
          (c.path != c.real_path ? " (as " + c.path + ")" : "");
-}
-
-// "13.1.0" from cuBLAS itself.
-std::string cublas_version() {
-  int major = 0, minor = 0, patch = 0;
-  if (cublasGetProperty(MAJOR_VERSION, &major) != CUBLAS_STATUS_SUCCESS ||
-      cublasGetProperty(MINOR_VERSION, &minor) != CUBLAS_STATUS_SUCCESS ||
-      cublasGetProperty(PATCH_LEVEL, &patch) != CUBLAS_STATUS_SUCCESS) {
-    return {};
-  }
-  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-}
-
-std::string cudnn_version() {
-  const size_t v = cudnnGetVersion();  // major*10000 + minor*100 + patch since cuDNN 9
-  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
 std::string cuda_version_text(int v) { return arch::CudaVersion{v}.str(); }
@@ -160,8 +64,8 @@ struct EnvEffect {
   FieldCauses causes;
 };
 
-Finding variable_is_set(const std::string& name, const std::string& value, const EnvEffect& e) {
-  return Finding(Layer::Runtime, "env:" + name, Outcome::Warn, name + "=" + value + " is set", e.effect, e.fix,
+Finding variable_is_set(const CheckOutput& out, const std::string& name, const std::string& value, const EnvEffect& e) {
+  return out.finding_about(name, Outcome::Warn, name + "=" + value + " is set", e.effect, e.fix,
                  e.causes);
 }
 
@@ -284,7 +188,7 @@ std::optional<VersionProblem> runtime_older_than_nvcc(const RuntimeFacts& f) {
 std::optional<VersionProblem> library_against_headers(const std::string& lib, const std::string& loaded,
                                                       const std::string& headers) {
   if (loaded.empty() || headers.empty() || headers == "not found") return std::nullopt;
-  const auto l = split_version(loaded), h = split_version(headers);
+  const auto l = split(loaded, '.'), h = split(headers, '.');
   if (l.empty() || h.empty()) return std::nullopt;
   if (l[0] != h[0]) {
     return VersionProblem{lib + " " + loaded + " is loaded, but archbench was compiled against " + lib + " " + headers,
@@ -307,207 +211,8 @@ std::optional<VersionProblem> library_against_runtime(const std::string& lib, in
       "install the " + lib + " build for CUDA " + std::to_string(runtime.major()), Outcome::Fail};
 }
 
-}  // namespace
-
-const std::vector<std::string>& followed_families() {
-  static const std::vector<std::string> families{
-      "libcuda",  "libcudart",    "libcublas", "libcublasLt", "libcudnn", "libnvidia-ml", "libnvidia-ptxjitcompiler",
-      "libnvrtc", "libnvJitLink", "libnccl"};
-  return families;
-}
-
-std::optional<LibraryName> cuda_library_name(std::string_view file_name) {
-  const auto so = file_name.find(".so");
-  if (so == std::string_view::npos || so == 0) return std::nullopt;
-  const std::string_view rest = file_name.substr(so + 3);
-  if (!rest.empty() && rest.front() != '.') return std::nullopt;  // "libfoo.something"
-  std::string_view base = file_name.substr(0, so);
-  // A wheel's vendored copy: "libcudart-9335f6a2" (auditwheel appends 8 hex digits).
-  if (const auto dash = base.rfind('-');
-      dash != std::string_view::npos && base.size() - dash - 1 == 8 && is_hex(base.substr(dash + 1))) {
-    base = base.substr(0, dash);
-  }
-  if (!followed(base)) return std::nullopt;
-  std::string version = rest.empty() ? std::string() : std::string(rest.substr(1));
-  if (!version.empty() && !is_version(version)) {
-    // "libcudnn.so.9.bak": keep the leading dotted number only.
-    size_t n = 0;
-    while (n < version.size() && (std::isdigit(static_cast<unsigned char>(version[n])) != 0 || version[n] == '.')) ++n;
-    version = version.substr(0, n);
-    while (!version.empty() && version.back() == '.') version.pop_back();
-  }
-  return LibraryName{std::string(base), version};
-}
-
-bool versions_conflict(std::string_view a, std::string_view b) {
-  const auto pa = split_version(a), pb = split_version(b);
-  for (size_t i = 0; i < std::min(pa.size(), pb.size()); ++i) {
-    const bool numeric = is_version(pa[i]) && is_version(pb[i]);
-    if (numeric ? std::stoll(pa[i]) != std::stoll(pb[i]) : pa[i] != pb[i]) return true;
-  }
-  return false;
-}
-
-std::vector<std::string> mapped_files(std::string_view maps_text) {
-  std::vector<std::string> out;
-  std::set<std::string, std::less<>> seen;
-  for (const auto& line : split(maps_text, '\n')) {
-    // address perms offset dev inode [path]; the path may contain spaces.
-    std::string_view rest = line;
-    for (int field = 0; field < 5; ++field) {
-      const auto start = rest.find_first_not_of(' ');
-      if (start == std::string_view::npos) {
-        rest = {};
-        break;
-      }
-      rest.remove_prefix(start);
-      const auto end = rest.find(' ');
-      rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
-    }
-    const auto start = rest.find_first_not_of(' ');
-    if (start == std::string_view::npos) continue;
-    std::string_view path = rest.substr(start);
-    if (path.empty() || path.front() != '/') continue;  // [heap], [vdso], anonymous
-    if (path.ends_with(" (deleted)")) path.remove_suffix(10);
-    if (seen.insert(std::string(path)).second) out.emplace_back(path);
-  }
-  return out;
-}
-
-std::vector<LoaderCacheEntry> parse_loader_cache(std::string_view ldconfig_output) {
-  std::vector<LoaderCacheEntry> out;
-  for (const auto& raw : split(ldconfig_output, '\n')) {
-    const std::string line = trim(raw);
-    const auto open = line.find(" (");
-    const auto arrow = line.find(") => ");
-    if (open == std::string::npos || arrow == std::string::npos || arrow < open) continue;
-    LoaderCacheEntry e;
-    e.name = line.substr(0, open);
-    e.flags = line.substr(open + 2, arrow - open - 2);
-    e.path = line.substr(arrow + 5);
-    if (e.name.empty() || e.path.empty()) continue;
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-bool LibraryCopy::stub() const {
-  return path.find("/stubs/") != std::string::npos || real_path.find("/stubs/") != std::string::npos;
-}
-
-LibraryCopy describe_copy(const std::string& path, const std::string& via) {
-  LibraryCopy c;
-  c.path = path;
-  c.via = via;
-  std::error_code ec;
-  const fs::path real = fs::canonical(path, ec);
-  c.real_path = ec ? path : real.string();
-  const auto name = cuda_library_name(fs::path(c.real_path).filename().string());
-  const auto as_found = cuda_library_name(fs::path(path).filename().string());
-  c.family = name ? name->family : as_found ? as_found->family : std::string();
-  c.version = name ? name->version : std::string();
-  if (split_version(c.version).size() < 2) {
-    // "libcudart.so.13" or an unversioned file: the SONAME may say more, never less.
-    if (auto soname = binary::read_soname(c.real_path)) {
-      if (auto n = cuda_library_name(*soname);
-          n && split_version(n->version).size() > split_version(c.version).size()) {
-        c.version = n->version;
-      }
-    }
-  }
-  return c;
-}
-
-std::vector<LibraryCopy> find_reachable_copies(const std::vector<std::string>& families,
-                                               std::string_view ld_library_path,
-                                               const std::vector<LoaderCacheEntry>& cache) {
-  std::vector<LibraryCopy> out;
-  std::set<std::string> real_paths;
-  auto wanted = [&](const std::string& file) {
-    const auto n = cuda_library_name(file);
-    return n && std::ranges::find(families, n->family) != families.end();
-  };
-  auto add = [&](const std::string& path, const std::string& via) {
-    LibraryCopy c = describe_copy(path, via);
-    if (real_paths.insert(c.real_path).second) out.push_back(std::move(c));
-  };
-  for (const auto& dir : split(ld_library_path, ':')) {
-    if (dir.empty()) continue;
-    std::error_code ec;
-    std::vector<std::string> names;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      names.push_back(it->path().filename().string());
-    }
-    std::ranges::sort(names);  // versioned names after the bare symlink: a stable report
-    for (const auto& name : names) {
-      if (wanted(name)) add((fs::path(dir) / name).string(), "LD_LIBRARY_PATH (" + dir + ")");
-    }
-  }
-  for (const auto& e : cache) {
-#if defined(__x86_64__)
-    if (e.flags.find("x86-64") == std::string::npos) continue;  // 32-bit or foreign entries
-#elif defined(__aarch64__)
-    if (e.flags.find("AArch64") == std::string::npos) continue;
-#endif
-    if (wanted(e.name)) add(e.path, "loader cache");
-  }
-  return out;
-}
-
-RuntimeFacts gather_runtime_facts(arch::CudaVersion runtime, arch::CudaVersion driver) {
-  RuntimeFacts f;
-  f.runtime = runtime;
-  f.driver = driver;
-  f.cublas_version = cublas_version();
-  f.cublas_cudart = static_cast<int>(cublasGetCudartVersion());
-  f.cudnn_version = cudnn_version();
-  f.cudnn_cudart = static_cast<int>(cudnnGetCudartVersion());
-  const auto& m = build_manifest();
-  f.nvcc_version = m.nvcc_version;
-  f.cublas_headers = m.cublas_header_version;
-  f.cudnn_headers = m.cudnn_header_version;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string kv = *e;
-    const auto eq = kv.find('=');
-    f.env[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
-  }
-  if (const auto it = f.env.find("CUDA_CACHE_PATH"); it != f.env.end())
-    f.cuda_cache_path_writable = can_create(it->second);
-
-  std::ifstream maps("/proc/self/maps");
-  std::stringstream text;
-  text << maps.rdbuf();
-  std::vector<std::string> families = followed_families();
-  for (const auto& path : mapped_files(text.str())) {
-    auto n = cuda_library_name(fs::path(path).filename().string());
-    if (!n) continue;
-    LibraryCopy c = describe_copy(path, "mapped");
-    // The library's own answer is more precise than "libcudart.so.13".
-    auto refine = [&](const std::string& api) {
-      if (!api.empty() && !versions_conflict(c.version, api) && api.size() > c.version.size()) c.version = api;
-    };
-    if (c.family == "libcudart" && runtime.known()) refine(runtime.str());
-    if (c.family == "libcublas" || c.family == "libcublasLt") refine(f.cublas_version);
-    if (c.family == "libcudnn" || c.family.starts_with("libcudnn_")) refine(f.cudnn_version);
-    if (std::ranges::find(families, c.family) == families.end()) families.push_back(c.family);
-    f.mapped.push_back(std::move(c));
-  }
-
-  std::vector<LoaderCacheEntry> cache;
-  if (auto out = run_ldconfig(f.loader_cache_note)) {
-    cache = parse_loader_cache(*out);
-    f.loader_cache_read = true;
-  }
-  const auto ld = f.env.contains("LD_LIBRARY_PATH") ? f.env.at("LD_LIBRARY_PATH") : std::string();
-  for (auto& c : find_reachable_copies(families, ld, cache)) {
-    const bool loaded = std::ranges::any_of(f.mapped, [&](const LibraryCopy& m) { return m.real_path == c.real_path; });
-    if (!loaded) f.reachable.push_back(std::move(c));
-  }
-  return f;
-}
-
-void check_loaded_libraries(const RuntimeFacts& f, Checklist& out) {
-  Finding loaded(Layer::Runtime, "loaded-libraries", Outcome::Pass, {});
+void loaded_libraries(const RuntimeFacts& f, CheckOutput& out) {
+  Finding loaded = out.finding(Outcome::Pass, {});
   std::vector<std::string> names;
   for (const auto& c : f.mapped) {
     loaded.details.push_back("loaded: " + describe(c));
@@ -521,10 +226,10 @@ void check_loaded_libraries(const RuntimeFacts& f, Checklist& out) {
   out.add(std::move(loaded));
 }
 
-void check_duplicate_libraries(const RuntimeFacts& f, Checklist& out) {
+void duplicate_libraries(const RuntimeFacts& f, CheckOutput& out) {
   for (const auto& [family, copies] : loaded_by_family(f)) {
     if (copies.size() < 2) continue;
-    Finding d(Layer::Runtime, "duplicate:" + family, Outcome::Fail,
+    Finding d = out.finding_about(family, Outcome::Fail,
               std::to_string(copies.size()) + " copies of " + family + " are loaded in this process",
               "two builds of the same CUDA library in one process: each keeps its own state and symbols "
               "resolve to whichever loaded first (mixed CUDA libraries)",
@@ -536,12 +241,12 @@ void check_duplicate_libraries(const RuntimeFacts& f, Checklist& out) {
   }
 }
 
-void check_stub_libcuda(const RuntimeFacts& f, Checklist& out) {
+void stub_libcuda(const RuntimeFacts& f, CheckOutput& out) {
   // The stub is fine to link against, never to load. Either way the fix takes its directory
   // off LD_LIBRARY_PATH.
   auto add = [&](Outcome outcome, std::string summary, const char* cause, const LibraryCopy& c,
                  const std::string& path, const char* so_that) {
-    out.add(Finding(Layer::Runtime, "stub-libcuda", outcome, std::move(summary), cause,
+    out.add(out.finding(outcome, std::move(summary), cause,
                     "remove " + fs::path(path).parent_path().string() + " from LD_LIBRARY_PATH" + so_that,
                     {MixedCudaLibraries})
                 .with_details({describe(c)}));
@@ -562,7 +267,7 @@ void check_stub_libcuda(const RuntimeFacts& f, Checklist& out) {
   }
 }
 
-void check_other_copies(const RuntimeFacts& f, Checklist& out) {
+void other_copies(const RuntimeFacts& f, CheckOutput& out) {
   auto loaded_copies = loaded_by_family(f);
   std::map<std::string, std::vector<const LibraryCopy*>> reachable_by_family;
   for (const auto& c : f.reachable) {
@@ -574,7 +279,7 @@ void check_other_copies(const RuntimeFacts& f, Checklist& out) {
     if (conflicting.empty()) continue;
     std::vector<std::string> where;
     for (const auto* c : conflicting) where.push_back((c->version.empty() ? "?" : c->version) + " via " + c->via);
-    Finding w(Layer::Runtime, "other-copies:" + family, Outcome::Warn,
+    Finding w = out.finding_about(family, Outcome::Warn,
               loaded.empty() ? "different versions of " + family + " are reachable: " + join(where, "; ")
                              : "another " + family + " is reachable besides the loaded " + loaded.front()->version +
                                    ": " + join(where, "; "),
@@ -588,13 +293,13 @@ void check_other_copies(const RuntimeFacts& f, Checklist& out) {
   }
 }
 
-void check_loader_cache(const RuntimeFacts& f, Checklist& out) {
+void loader_cache(const RuntimeFacts& f, CheckOutput& out) {
   if (f.loader_cache_read) return;
-  out.add(Finding(Layer::Runtime, "loader-cache", Outcome::Skip,
+  out.add(out.finding(Outcome::Skip,
                   f.loader_cache_note.empty() ? "the loader cache was not read" : f.loader_cache_note));
 }
 
-void check_library_versions(const RuntimeFacts& f, Checklist& out) {
+void library_versions(const RuntimeFacts& f, CheckOutput& out) {
   std::vector<VersionProblem> problems;
   for (const auto& p : {runtime_older_than_nvcc(f),
                         library_against_headers("cuBLAS", f.cublas_version, f.cublas_headers),
@@ -604,7 +309,7 @@ void check_library_versions(const RuntimeFacts& f, Checklist& out) {
     if (p) problems.push_back(*p);
   }
   const std::string runtime = f.runtime.known() ? f.runtime.str() : "unknown";
-  Finding v(Layer::Runtime, "library-versions", Outcome::Pass, {});
+  Finding v = out.finding(Outcome::Pass, {});
   v.details = {"CUDA runtime " + runtime + " (nvcc " + f.nvcc_version + " at build time)",
                "cuBLAS " + (f.cublas_version.empty() ? std::string("unknown") : f.cublas_version) + " (headers " +
                    f.cublas_headers + ", built for CUDA " + cuda_version_text(f.cublas_cudart) + ")",
@@ -629,28 +334,28 @@ void check_library_versions(const RuntimeFacts& f, Checklist& out) {
   out.add(std::move(v));
 }
 
-void check_jit_switches(const RuntimeFacts& f, Checklist& out) {
+void jit_switches(const RuntimeFacts& f, CheckOutput& out) {
   for (const JitSwitch s : kJitSwitches) {
     // Only the spelling the driver honours is reported (harness/device/environment.hpp).
     if (const auto setting = jit_switch(f.env, s); setting && setting->on)
-      out.add(variable_is_set(setting->name, setting->value, jit_switch_effect(s)));
+      out.add(variable_is_set(out, setting->name, setting->value, jit_switch_effect(s)));
   }
 }
 
-void check_behaviour_variables(const RuntimeFacts& f, Checklist& out) {
+void behaviour_variables(const RuntimeFacts& f, CheckOutput& out) {
   for (const auto& rule : env_rules()) {
     for (const auto name : rule.names) {
       const auto value = env_value(f, std::string(name));
-      if (value && (!rule.flag || flag_set(*value))) out.add(variable_is_set(std::string(name), *value, rule.what));
+      if (value && (!rule.flag || flag_set(*value))) out.add(variable_is_set(out, std::string(name), *value, rule.what));
     }
   }
 }
 
-void check_module_loading(const RuntimeFacts& f, Checklist& out) {
+void module_loading(const RuntimeFacts& f, CheckOutput& out) {
   auto check_value = [&](const char* name, std::initializer_list<std::string_view> valid, const char* meaning) {
     const auto value = env_value(f, name);
     if (!value || std::ranges::find(valid, std::string_view(*value)) != valid.end()) return;
-    out.add(Finding(Layer::Runtime, std::string("env:") + name, Outcome::Warn,
+    out.add(out.finding_about(name, Outcome::Warn,
                     std::string(name) + "=" + *value + " is not a value CUDA knows",
                     std::string("CUDA reads ") + name + " as one of " +
                         join(std::vector<std::string>(valid.begin(), valid.end()), ", ") + " (" + meaning +
@@ -661,24 +366,24 @@ void check_module_loading(const RuntimeFacts& f, Checklist& out) {
   check_value("CUDA_MODULE_DATA_LOADING", {"LAZY", "EAGER", "DEFAULT"}, "inherits CUDA_MODULE_LOADING");
 }
 
-void check_cache_path(const RuntimeFacts& f, Checklist& out) {
+void cache_path(const RuntimeFacts& f, CheckOutput& out) {
   const auto path = env_value(f, "CUDA_CACHE_PATH");
   // With the cache disabled nothing is written there.
   if (!path || flag_set(env_value(f, "CUDA_CACHE_DISABLE").value_or("")) || f.cuda_cache_path_writable) return;
-  out.add(Finding(Layer::Runtime, "env:CUDA_CACHE_PATH", Outcome::Warn,
+  out.add(out.finding_about("CUDA_CACHE_PATH", Outcome::Warn,
                   "CUDA_CACHE_PATH=" + *path + " cannot be written by this user",
                   "the driver cannot store JIT-compiled PTX there, so every process start compiles it again",
                   "point CUDA_CACHE_PATH at a writable directory (default ~/.nv/ComputeCache), or unset it",
                   {PtxJitReliance, LazyLoadingDefersFailure}));
 }
 
-void check_ld_preload(const RuntimeFacts& f, Checklist& out) {
+void ld_preload(const RuntimeFacts& f, CheckOutput& out) {
   const auto preload = env_value(f, "LD_PRELOAD");
   if (!preload) return;
   for (const auto& entry : split(*preload, ':')) {
     for (const auto& word : split(entry, ' ')) {
       if (!cuda_library_name(fs::path(word).filename().string())) continue;
-      out.add(Finding(Layer::Runtime, "env:LD_PRELOAD", Outcome::Warn,
+      out.add(out.finding_about("LD_PRELOAD", Outcome::Warn,
                       "LD_PRELOAD loads " + word + " into every process",
                       "a preloaded CUDA library wins over the one each program was built and packaged with "
                       "(mixed CUDA libraries in one process)",
@@ -687,7 +392,7 @@ void check_ld_preload(const RuntimeFacts& f, Checklist& out) {
   }
 }
 
-void check_environment_summary(const RuntimeFacts& f, Checklist& out) {
+void environment_summary(const RuntimeFacts& f, CheckOutput& out) {
   std::vector<std::string> seen;
   for (const auto& [k, v] : f.env) {
     if (k.starts_with("CUDA_") || k.starts_with("NVIDIA_") || k == "LD_LIBRARY_PATH" || k == "LD_PRELOAD" ||
@@ -696,25 +401,36 @@ void check_environment_summary(const RuntimeFacts& f, Checklist& out) {
       seen.push_back(k + "=" + v);
     }
   }
-  out.add(Finding(Layer::Runtime, "environment", Outcome::Pass,
+  out.add(out.finding(Outcome::Pass,
                   seen.empty() ? "no CUDA_* / NVIDIA_* / LD_* variables are set"
                                : std::to_string(seen.size()) + " CUDA-related variable(s) set (listed)")
               .with_details(seen));
 }
 
-void check_runtime(const RuntimeFacts& f, Checklist& out) {
-  check_loaded_libraries(f, out);
-  check_duplicate_libraries(f, out);
-  check_stub_libcuda(f, out);
-  check_other_copies(f, out);
-  check_loader_cache(f, out);
-  check_library_versions(f, out);
-  check_jit_switches(f, out);
-  check_behaviour_variables(f, out);
-  check_module_loading(f, out);
-  check_cache_path(f, out);
-  check_ld_preload(f, out);
-  check_environment_summary(f, out);
+// env:<VARIABLE>: each variable that changes how CUDA loads or runs code, and its values' mistakes.
+void environment_variables(const RuntimeFacts& f, CheckOutput& out) {
+  jit_switches(f, out);
+  behaviour_variables(f, out);
+  module_loading(f, out);
+  cache_path(f, out);
+  ld_preload(f, out);
 }
+
+constexpr Check<RuntimeFacts> kRuntimeChecks[] = {
+    {"loaded-libraries", loaded_libraries},
+    {"duplicate", duplicate_libraries},   // duplicate:<library family>
+    {"stub-libcuda", stub_libcuda},
+    {"other-copies", other_copies},       // other-copies:<library family>
+    {"loader-cache", loader_cache},
+    {"library-versions", library_versions},
+    {"env", environment_variables},       // env:<VARIABLE>
+    {"environment", environment_summary},
+};
+
+}  // namespace
+
+std::span<const Check<RuntimeFacts>> runtime_checks() { return kRuntimeChecks; }
+
+void check_runtime(const RuntimeFacts& f, Checklist& out) { run_checks(runtime_checks(), Layer::Runtime, f, out); }
 
 }  // namespace archbench::doctor
