@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <tuple>
+#include <variant>
 #include <stdexcept>
 #include <iterator>
 #include <iostream>
@@ -125,66 +128,53 @@ framework::ProbeAnswer read_answer(const std::string& path) {
   return framework::parse_probe_answer(json::parse(in));
 }
 
-int framework_command(const FrameworkOptions& o) {
+// The framework ops --filter and --dtype select, in registry order.
+std::vector<FrameworkOp> selected_ops(const FrameworkOptions& o) {
   std::vector<FrameworkOp> ops;
   for (auto& f : framework::framework_ops(registry().select("*", {}))) {
     const bool dtype_ok = o.dtypes.empty() || std::ranges::find(o.dtypes, std::string(dtype_name(f.dtype))) != o.dtypes.end();
     if (dtype_ok && (id_matches(o.filter, f.id) || id_matches(o.filter, f.twin))) ops.push_back(std::move(f));
   }
-  if (ops.empty() && o.plugin_files.empty()) {
-    std::cerr << "archbench framework: --filter '" << o.filter << "' matches no framework op (`archbench framework "
-                 "--list` shows them)\n";
-    return kUsage;
-  }
-  if (o.list) {
-    for (const auto& f : ops) std::cout << fmt::format("{:<58} {}\n", f.id, f.twin);
-    return kOk;
-  }
-  std::string answer_text;
-  int code = 0;
+  return ops;
+}
+
+// The answer to judge: the probe's, run now, or a recorded one (--answer). An exit code when there
+// is none; `probe_code` is the probe's own exit code (0 for a recorded answer).
+std::variant<std::string, int> obtain_answer(const FrameworkOptions& o, const std::vector<FrameworkOp>& ops,
+                                             int& probe_code) {
+  probe_code = 0;
   if (!o.answer_path.empty()) {  // a recorded answer: judged again, nothing run
     std::ifstream in(o.answer_path);
     if (!in) {
       std::cerr << "archbench framework: cannot read " << o.answer_path << "\n";
       return kBadInput;
     }
-    answer_text.assign(std::istreambuf_iterator<char>(in), {});
-  } else {
-    ProbeRun run;
-    try {
-      run = run_framework_probe(ops, o);
-    } catch (const std::exception& e) {
-      std::cerr << "archbench framework: " << e.what() << "\n";
-      return kInternal;
-    }
-    if (run.outcome == ProbeRun::Outcome::Timeout) {
-      std::cerr << fmt::format("archbench framework: the probe ran past its {:.0f} s deadline and was stopped "
-                               "(--timeout raises it)\n", o.timeout_s);
-      return kInternal;
-    }
-    if (run.outcome == ProbeRun::Outcome::NoInterpreter) {
-      std::cerr << "archbench framework: cannot run " << o.python << " (give the interpreter with --python)\n";
-      return kBadInput;
-    }
-    code = run.exit_code;
-    answer_text = std::move(run.text);
+    return std::string(std::istreambuf_iterator<char>(in), {});
   }
-  framework::ProbeAnswer a;
-  json raw;
+  ProbeRun run;
   try {
-    raw = json::parse(answer_text);
-    a = framework::parse_probe_answer(raw);
+    run = run_framework_probe(ops, o);
   } catch (const std::exception& e) {
-    if (!o.answer_path.empty()) {
-      std::cerr << "archbench framework: " << o.answer_path << " is not a probe answer: " << e.what() << "\n";
-      return kBadInput;
-    }
-    std::cerr << "archbench framework: the probe's answer is not readable (" << e.what() << "; exit " << code << ")\n";
+    std::cerr << "archbench framework: " << e.what() << "\n";
     return kInternal;
   }
-  // A recorded answer is judged whole; --filter and --dtype select what is run, not what was.
+  if (run.outcome == ProbeRun::Outcome::Timeout) {
+    std::cerr << fmt::format("archbench framework: the probe ran past its {:.0f} s deadline and was stopped "
+                             "(--timeout raises it)\n", o.timeout_s);
+    return kInternal;
+  }
+  if (run.outcome == ProbeRun::Outcome::NoInterpreter) {
+    std::cerr << "archbench framework: cannot run " << o.python << " (give the interpreter with --python)\n";
+    return kBadInput;
+  }
+  probe_code = run.exit_code;
+  return std::move(run.text);
+}
+
+// The exit code for an answer whose status means nothing was measured; nullopt when it was.
+std::optional<int> status_exit(const framework::ProbeAnswer& a, const json& raw, const FrameworkOptions& o) {
   switch (a.status) {
-    case framework::ProbeStatus::Ok: break;
+    case framework::ProbeStatus::Ok: return std::nullopt;
     case framework::ProbeStatus::NoTorch:
     case framework::ProbeStatus::TorchTooOld:
       std::cerr << text::wrap_text(fmt::format("archbench framework: {}: {} (the interpreter: {})\n",
@@ -199,36 +189,41 @@ int framework_command(const FrameworkOptions& o) {
       std::cerr << "archbench framework: the probe failed: " << a.reason << "\n" << raw.value("traceback", "") << "\n";
       return kInternal;
   }
+  return kInternal;
+}
 
-  std::cout << text::wrap_text(fmt::format("archbench framework | torch {} (CUDA {}, cuDNN {}) | Python {} | {} ({})\n",
-                                           a.torch_version, a.torch_cuda, a.cudnn ? std::to_string(*a.cudnn) : "none",
-                                           a.python, a.device_name, a.device_cc));
-  if (!a.disabled_sdpa_backends.empty()) {
-    std::cout << fmt::format("default dispatch with these SDPA backends disabled: {}\n", fmt::join(a.disabled_sdpa_backends, ", "));
-  }
-  text::Table table({{"op"}, {"dtype"}, {"shape"}, {"default ran"}, {"check"}, {"GPU us", true}, {"host us", true},
-                     {"fastest"}, {"x", true}});
+// What the ops' table and findings amount to, and their JSON.
+struct OpsOutcome {
   std::vector<framework::OpVerdict> verdicts;
   size_t failing = 0, wrong = 0, slower = 0;
-  json out_ops = json::array();
+  json ops = json::array();
+};
+
+// An image-missing finding names the file without the image: among what the op's plug-in loaded,
+// else what the process had; a recorded --json judged on another machine keeps the verdict made there.
+void name_the_file(framework::Finding& f, const framework::ProbeOp& op, const framework::ProbeAnswer& a,
+                   const json& raw, arch::ComputeCapability cc) {
+  const auto lacking = framework::libraries_without_image(op.libraries.empty() ? a.loaded_libraries : op.libraries, cc);
+  for (const auto& l : lacking) f.what += "; " + l;
+  if (!lacking.empty()) {
+    f.fix = "rebuild it with " + cc.str() + " in TORCH_CUDA_ARCH_LIST (or +PTX of an older one), or install a build that "
+            "carries it";
+  } else if (const json* recorded = recorded_finding(raw, op.id, "image-missing")) {
+    f.what = recorded->value("what", f.what);
+    f.fix = recorded->value("fix", f.fix);
+  }
+}
+
+OpsOutcome judge_ops(const framework::ProbeAnswer& a, const json& raw) {
+  OpsOutcome out;
+  text::Table table({{"op"}, {"dtype"}, {"shape"}, {"default ran"}, {"check"}, {"GPU us", true}, {"host us", true},
+                     {"fastest"}, {"x", true}});
   const arch::ComputeCapability cc = arch::parse_device_spec(a.device_cc.empty() ? "0.0" : a.device_cc).cc;
   for (const auto& op : a.ops) {
-    verdicts.push_back(framework::judge_op(op));
-    auto& v = verdicts.back();
+    out.verdicts.push_back(framework::judge_op(op));
+    auto& v = out.verdicts.back();
     for (auto& f : v.findings) {
-      if (f.kind != framework::FindingKind::ImageMissing) continue;
-      // The file that lacks the image: among what the op's plug-in loaded, else what the process had.
-      const auto lacking = framework::libraries_without_image(op.libraries.empty() ? a.loaded_libraries : op.libraries, cc);
-      for (const auto& l : lacking) f.what += "; " + l;
-      if (!lacking.empty()) f.fix = "rebuild it with " + cc.str() + " in TORCH_CUDA_ARCH_LIST (or +PTX of an older one), "
-                                    "or install a build that carries it";
-      // A recorded --json judged on another machine: the files are not here, the verdict made there is.
-      if (lacking.empty()) {
-        if (const json* recorded = recorded_finding(raw, op.id, "image-missing")) {
-          f.what = recorded->value("what", f.what);
-          f.fix = recorded->value("fix", f.fix);
-        }
-      }
+      if (f.kind == framework::FindingKind::ImageMissing) name_the_file(f, op, a, raw, cc);
     }
     const auto& def = op.variants.front();
     const std::string check = v.check == framework::Check::Pass    ? fmt::format("ok {:.1e}", *def.rel_error)
@@ -240,9 +235,9 @@ int framework_command(const FrameworkOptions& o) {
                    ran(def), check, us(def.gpu_us), us(def.host_us), fastest, ratio});
     json jf = json::array();
     for (const auto& f : v.findings) {
-      failing += f.fails() && f.kind != framework::FindingKind::WrongResult;
-      wrong += f.kind == framework::FindingKind::WrongResult;
-      slower += f.kind == framework::FindingKind::DefaultSlower;
+      out.failing += f.fails() && f.kind != framework::FindingKind::WrongResult;
+      out.wrong += f.kind == framework::FindingKind::WrongResult;
+      out.slower += f.kind == framework::FindingKind::DefaultSlower;
       jf.push_back({{"kind", name_of(framework::kFindingKinds, f.kind)}, {"what", f.what}, {"fix", f.fix}});
     }
     json jv = json::array();
@@ -252,14 +247,14 @@ int framework_command(const FrameworkOptions& o) {
                     {"gpu_us", var.gpu_us ? json(*var.gpu_us) : json(nullptr)},
                     {"host_us", var.host_us ? json(*var.host_us) : json(nullptr)}});
     }
-    out_ops.push_back({{"id", op.id}, {"check", v.check == framework::Check::Pass ? "pass" : v.check == framework::Check::Wrong ? "wrong" : "not-checked"},
+    out.ops.push_back({{"id", op.id}, {"check", v.check == framework::Check::Pass ? "pass" : v.check == framework::Check::Wrong ? "wrong" : "not-checked"},
                        {"tolerance", v.tolerance ? json(*v.tolerance) : json(nullptr)},
                        {"fastest", v.fastest ? json(v.fastest->backend) : json(nullptr)}, {"variants", jv}, {"findings", jf}});
   }
   std::cout << table.render();
-  if (const std::string ext = extension_summary(a, verdicts); !ext.empty()) std::cout << text::wrap_text(ext + "\n");
+  if (const std::string ext = extension_summary(a, out.verdicts); !ext.empty()) std::cout << text::wrap_text(ext + "\n");
   bool any_finding = false;
-  for (const auto& v : verdicts) {
+  for (const auto& v : out.verdicts) {
     for (const auto& f : v.findings) {
       if (!any_finding) std::cout << "\nfindings:\n";
       any_finding = true;
@@ -268,101 +263,162 @@ int framework_command(const FrameworkOptions& o) {
       if (!f.fix.empty()) std::cout << text::wrap("fix: " + f.fix, text::kColumns, "      ", "           ");
     }
   }
+  return out;
+}
+
+// The denoiser steps' table and lines, and their JSON; a step that failed or computed NaN counts in
+// `failing`.
+json report_steps(const framework::ProbeAnswer& a, size_t& failing) {
   json out_steps = json::array();
-  if (a.steps_source != framework::StepsSource::NotAsked) {
-    if (a.steps_source == framework::StepsSource::NoDiffusers) {
-      std::cout << "\n" << text::wrap_text(fmt::format("denoiser steps: not run ({}); pip install diffusers to run them\n",
-                                                      a.steps_reason));
-    } else {
-      std::cout << "\n"
-                << text::wrap_text(a.steps_source == framework::StepsSource::Diffusers
-                                       ? fmt::format("denoiser steps (diffusers {}, published configs, random weights):\n",
-                                                     a.diffusers_version)
-                                       : fmt::format("denoiser steps, composites of each model's ops at its shapes (torch.nn "
-                                                     "only, random weights; {}; pip install diffusers for the real "
-                                                     "models):\n", a.steps_reason));
-      text::Table steps({{"model"}, {"dtype"}, {"params", true}, {"build s", true}, {"wall ms", true}, {"GPU busy ms", true},
-                         {"launches", true}, {"err vs fp32"}, {"best fix (wall ms)"}});
-      std::vector<std::string> lines;
-      const auto all_ops = framework::framework_ops(registry().select("*", {}));
-      for (const auto& d : a.steps) {
-        if (!d.ran) {
-          steps.add_row({d.model, d.dtype, "-", "-", "-", "-", "-", "failed", d.reason.substr(0, 40)});
-          ++failing;
-          continue;
-        }
-        std::string best = "-";
-        double best_ms = d.wall_ms.value_or(0);
-        for (const auto& [fix, ms] : d.fixes_wall_ms) {
-          if (ms && *ms < best_ms * 0.95) {
-            best_ms = *ms;
-            best = fmt::format("{} {:.1f} ({:.2f}x)", fix, *ms, *d.wall_ms / *ms);
-          }
-        }
-        failing += d.nan ? 1 : 0;
-        steps.add_row({d.model, d.dtype, fmt::format("{:.2f}B", d.parameters / 1e9), fmt::format("{:.1f}", d.build_s),
-                       d.wall_ms ? fmt::format("{:.1f}", *d.wall_ms) : "-",
-                       d.gpu_busy_ms ? fmt::format("{:.1f}", *d.gpu_busy_ms) : "-",
-                       d.launches ? fmt::format("{:.0f}", *d.launches) : "-",
-                       d.nan ? std::string("NaN") : fmt::format("{:.1e}", d.rel_error_vs_fp32.value_or(NAN)), best});
-        // Where the GPU time goes, by backend family.
-        std::map<framework::KernelFamily, double> by;
-        double all = 0;
-        for (const auto& k : d.kernels) {
-          by[k.family] += k.us;
-          all += k.us;
-        }
-        std::vector<std::pair<double, framework::KernelFamily>> order;
-        for (const auto& [f, us] : by) order.emplace_back(us, f);
-        std::ranges::sort(order, std::greater<>{});
-        std::string shares;
-        for (size_t i = 0; i < std::min<size_t>(order.size(), 5); ++i) {
-          shares += fmt::format("{}{} {:.0f}%", i ? ", " : "", framework::family_name(order[i].second), 100 * order[i].first / all);
-        }
-        lines.push_back(fmt::format("{}: GPU time by family: {}", d.model, shares));
-        const StepOps measured = step_ops(d, all_ops);
-        if (!d.calls.empty()) lines.push_back(measured.line(d.model, all));
-        json fixes = json::object();
-        for (const auto& [fix, ms] : d.fixes_wall_ms) fixes[fix] = ms ? json(*ms) : json(nullptr);
-        json archbench_ops = json::array();
-        for (const auto& [us, id] : measured.by_op) archbench_ops.push_back({{"id", id}, {"us", us}});
-        out_steps.push_back({{"model", d.model}, {"wall_ms", d.wall_ms ? json(*d.wall_ms) : json(nullptr)},
-                             {"gpu_busy_ms", d.gpu_busy_ms ? json(*d.gpu_busy_ms) : json(nullptr)}, {"nan", d.nan},
-                             {"best_fix", best}, {"fixes_wall_ms", fixes}, {"archbench_ops", archbench_ops},
-                             {"other_shapes_us", measured.other_shapes_us}});
+  if (a.steps_source == framework::StepsSource::NotAsked) return out_steps;
+  if (a.steps_source == framework::StepsSource::NoDiffusers) {
+    std::cout << "\n" << text::wrap_text(fmt::format("denoiser steps: not run ({}); pip install diffusers to run them\n",
+                                                    a.steps_reason));
+  } else {
+    std::cout << "\n"
+              << text::wrap_text(a.steps_source == framework::StepsSource::Diffusers
+                                     ? fmt::format("denoiser steps (diffusers {}, published configs, random weights):\n",
+                                                   a.diffusers_version)
+                                     : fmt::format("denoiser steps, composites of each model's ops at its shapes (torch.nn "
+                                                   "only, random weights; {}; pip install diffusers for the real "
+                                                   "models):\n", a.steps_reason));
+    text::Table steps({{"model"}, {"dtype"}, {"params", true}, {"build s", true}, {"wall ms", true}, {"GPU busy ms", true},
+                       {"launches", true}, {"err vs fp32"}, {"best fix (wall ms)"}});
+    std::vector<std::string> lines;
+    const auto all_ops = framework::framework_ops(registry().select("*", {}));
+    for (const auto& d : a.steps) {
+      if (!d.ran) {
+        steps.add_row({d.model, d.dtype, "-", "-", "-", "-", "-", "failed", d.reason.substr(0, 40)});
+        ++failing;
+        continue;
       }
-      std::cout << steps.render();
-      for (const auto& l : lines) std::cout << text::wrap(l, text::kColumns, "  ", "    ");
+      std::string best = "-";
+      double best_ms = d.wall_ms.value_or(0);
+      for (const auto& [fix, ms] : d.fixes_wall_ms) {
+        if (ms && *ms < best_ms * 0.95) {
+          best_ms = *ms;
+          best = fmt::format("{} {:.1f} ({:.2f}x)", fix, *ms, *d.wall_ms / *ms);
+        }
+      }
+      failing += d.nan ? 1 : 0;
+      steps.add_row({d.model, d.dtype, fmt::format("{:.2f}B", d.parameters / 1e9), fmt::format("{:.1f}", d.build_s),
+                     d.wall_ms ? fmt::format("{:.1f}", *d.wall_ms) : "-",
+                     d.gpu_busy_ms ? fmt::format("{:.1f}", *d.gpu_busy_ms) : "-",
+                     d.launches ? fmt::format("{:.0f}", *d.launches) : "-",
+                     d.nan ? std::string("NaN") : fmt::format("{:.1e}", d.rel_error_vs_fp32.value_or(NAN)), best});
+      // Where the GPU time goes, by backend family.
+      std::map<framework::KernelFamily, double> by;
+      double all = 0;
+      for (const auto& k : d.kernels) {
+        by[k.family] += k.us;
+        all += k.us;
+      }
+      std::vector<std::pair<double, framework::KernelFamily>> order;
+      for (const auto& [f, us] : by) order.emplace_back(us, f);
+      std::ranges::sort(order, std::greater<>{});
+      std::string shares;
+      for (size_t i = 0; i < std::min<size_t>(order.size(), 5); ++i) {
+        shares += fmt::format("{}{} {:.0f}%", i ? ", " : "", framework::family_name(order[i].second), 100 * order[i].first / all);
+      }
+      lines.push_back(fmt::format("{}: GPU time by family: {}", d.model, shares));
+      const StepOps measured = step_ops(d, all_ops);
+      if (!d.calls.empty()) lines.push_back(measured.line(d.model, all));
+      json fixes = json::object();
+      for (const auto& [fix, ms] : d.fixes_wall_ms) fixes[fix] = ms ? json(*ms) : json(nullptr);
+      json archbench_ops = json::array();
+      for (const auto& [us, id] : measured.by_op) archbench_ops.push_back({{"id", id}, {"us", us}});
+      out_steps.push_back({{"model", d.model}, {"wall_ms", d.wall_ms ? json(*d.wall_ms) : json(nullptr)},
+                           {"gpu_busy_ms", d.gpu_busy_ms ? json(*d.gpu_busy_ms) : json(nullptr)}, {"nan", d.nan},
+                           {"best_fix", best}, {"fixes_wall_ms", fixes}, {"archbench_ops", archbench_ops},
+                           {"other_shapes_us", measured.other_shapes_us}});
     }
+    std::cout << steps.render();
+    for (const auto& l : lines) std::cout << text::wrap(l, text::kColumns, "  ", "    ");
   }
+  return out_steps;
+}
+
+// --baseline: the changes against an earlier answer, printed, and their JSON; an exit code when the
+// baseline cannot be read.
+std::variant<std::pair<size_t, json>, int> compare_baseline(const FrameworkOptions& o, const framework::ProbeAnswer& a) {
+  size_t regressions = 0;
+  json out_changes = json::array();
+  framework::ProbeAnswer base;
+  try {
+    base = read_answer(o.baseline_path);
+  } catch (const std::exception& e) {
+    std::cerr << "archbench framework: --baseline " << o.baseline_path << ": " << e.what() << "\n";
+    return kBadInput;
+  }
+  const auto changes = framework::compare_answers(base, a);
+  for (const auto& c : changes) regressions += c.regression();
+  // Nothing in common is nothing compared, which is not a pass.
+  const auto fresh = std::ranges::count(changes, framework::ChangeKind::New, &framework::Change::kind);
+  if (static_cast<size_t>(fresh) == a.ops.size()) {
+    std::cout << "no framework op of this run is in the baseline: nothing compared\n";
+    ++regressions;
+  }
+  std::cout << "\n" << text::wrap_text(fmt::format("against {} (torch {}, {}): {} regression(s)\n", o.baseline_path,
+                                                  base.torch_version, base.device_name, regressions));
+  for (const auto& c : changes) {
+    if (c.kind == framework::ChangeKind::New || c.kind == framework::ChangeKind::Missing) continue;
+    std::cout << text::wrap(fmt::format("{} {}: {}", name_of(framework::kChangeKinds, c.kind), c.id, c.what),
+                            text::kColumns, "  ", "      ");
+    out_changes.push_back({{"kind", name_of(framework::kChangeKinds, c.kind)}, {"id", c.id}, {"what", c.what},
+                           {"regression", c.regression()}});
+  }
+  return std::pair{regressions, out_changes};
+}
+
+int framework_command(const FrameworkOptions& o) {
+  const std::vector<FrameworkOp> ops = selected_ops(o);
+  if (ops.empty() && o.plugin_files.empty()) {
+    std::cerr << "archbench framework: --filter '" << o.filter << "' matches no framework op (`archbench framework "
+                 "--list` shows them)\n";
+    return kUsage;
+  }
+  if (o.list) {
+    for (const auto& f : ops) std::cout << fmt::format("{:<58} {}\n", f.id, f.twin);
+    return kOk;
+  }
+  int code = 0;
+  auto answer = obtain_answer(o, ops, code);
+  if (const int* exit = std::get_if<int>(&answer)) return *exit;
+  framework::ProbeAnswer a;
+  json raw;
+  try {
+    raw = json::parse(std::get<std::string>(answer));
+    a = framework::parse_probe_answer(raw);
+  } catch (const std::exception& e) {
+    if (!o.answer_path.empty()) {
+      std::cerr << "archbench framework: " << o.answer_path << " is not a probe answer: " << e.what() << "\n";
+      return kBadInput;
+    }
+    std::cerr << "archbench framework: the probe's answer is not readable (" << e.what() << "; exit " << code << ")\n";
+    return kInternal;
+  }
+  // A recorded answer is judged whole; --filter and --dtype select what is run, not what was.
+  if (const auto exit = status_exit(a, raw, o)) return *exit;
+
+  std::cout << text::wrap_text(fmt::format("archbench framework | torch {} (CUDA {}, cuDNN {}) | Python {} | {} ({})\n",
+                                           a.torch_version, a.torch_cuda, a.cudnn ? std::to_string(*a.cudnn) : "none",
+                                           a.python, a.device_name, a.device_cc));
+  if (!a.disabled_sdpa_backends.empty()) {
+    std::cout << fmt::format("default dispatch with these SDPA backends disabled: {}\n", fmt::join(a.disabled_sdpa_backends, ", "));
+  }
+  OpsOutcome judged = judge_ops(a, raw);
+  size_t failing = judged.failing;
+  const json out_steps = report_steps(a, failing);
   size_t regressions = 0;
   json out_changes = json::array();
   if (!o.baseline_path.empty()) {
-    framework::ProbeAnswer base;
-    try {
-      base = read_answer(o.baseline_path);
-    } catch (const std::exception& e) {
-      std::cerr << "archbench framework: --baseline " << o.baseline_path << ": " << e.what() << "\n";
-      return kBadInput;
-    }
-    const auto changes = framework::compare_answers(base, a);
-    for (const auto& c : changes) regressions += c.regression();
-    // Nothing in common is nothing compared, which is not a pass.
-    const auto fresh = std::ranges::count(changes, framework::ChangeKind::New, &framework::Change::kind);
-    if (static_cast<size_t>(fresh) == a.ops.size()) {
-      std::cout << "no framework op of this run is in the baseline: nothing compared\n";
-      ++regressions;
-    }
-    std::cout << "\n" << text::wrap_text(fmt::format("against {} (torch {}, {}): {} regression(s)\n", o.baseline_path,
-                                                    base.torch_version, base.device_name, regressions));
-    for (const auto& c : changes) {
-      if (c.kind == framework::ChangeKind::New || c.kind == framework::ChangeKind::Missing) continue;
-      std::cout << text::wrap(fmt::format("{} {}: {}", name_of(framework::kChangeKinds, c.kind), c.id, c.what),
-                              text::kColumns, "  ", "      ");
-      out_changes.push_back({{"kind", name_of(framework::kChangeKinds, c.kind)}, {"id", c.id}, {"what", c.what},
-                             {"regression", c.regression()}});
-    }
+    auto compared = compare_baseline(o, a);
+    if (const int* exit = std::get_if<int>(&compared)) return *exit;
+    std::tie(regressions, out_changes) = std::get<std::pair<size_t, json>>(compared);
   }
+  const size_t wrong = judged.wrong, slower = judged.slower;
+  const auto& verdicts = judged.verdicts;
+  const json& out_ops = judged.ops;
   const bool pass = failing == 0 && wrong == 0 && regressions == 0;
   std::cout << "\n" << text::wrap_text(fmt::format("summary: {} framework op(s) in {:.1f} s: {} failed, {} wrong, {} where the "
                                                    "default dispatch is slower than another backend -> {}\n",
