@@ -136,6 +136,125 @@ std::string cause_lines(const std::string& cause, const std::vector<std::string>
          text::wrap(cause, text::kColumns, "      ", "      ", 3);
 }
 
+// The file's fatbin entries counted by target (SASS, PTX), by other kind and by compression; the
+// problems that left part of it unread.
+void print_inventory(const std::string& path, const binary::BinaryFile& file, json& jf) {
+  TargetCounts sass, ptx;
+  std::map<std::string, size_t> other, compression;
+  for (const auto& e : file.entries()) {
+    if (!e.is_image) ++other["kind " + std::to_string(e.raw_kind)];
+    else (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[entry_label(e)]++;
+    ++compression[std::string(binary::compression_name(e.compression))];
+  }
+  std::cout << text::wrap_text(fmt::format("{}: {} entries in {} fatbin container(s)\n", path,
+                                           grouped(file.entries().size()), file.container_count()));
+  auto line = [](const char* title, const auto& m) {
+    std::string s;
+    if (m.empty()) s += " none";
+    for (const auto& [k, v] : m) s += fmt::format(" {} x{}", k, grouped(v));
+    return text::wrap(s.substr(1), text::kColumns, fmt::format("  {:<6} ", title), std::string(9, ' '));
+  };
+  std::cout << line("SASS", sass) << line("PTX", ptx);
+  for (const auto& problem : file.problems()) {
+    std::cout << text::wrap("not read: " + problem + "; the rest of the file is judged", text::kColumns, "  ", "    ");
+  }
+  jf["problems"] = file.problems();
+  if (!other.empty()) std::cout << line("other", other);
+  std::cout << line("compr.", compression);
+  jf["sass"] = sass;
+  jf["ptx"] = ptx;
+  jf["other"] = other;
+  jf["compression"] = compression;
+}
+
+// Each kernel's images and its verdict on every device: listed (--kernels), kept in the JSON.
+void list_kernels(const std::vector<binary::KernelImages>& kernels, const std::vector<arch::DeviceSpec>& devices,
+                  const std::vector<arch::DeviceFacts>& facts, bool print, json& jf) {
+  jf["kernels"] = json::array();
+  for (const auto& k : kernels) {
+    json jk{{"mangled", k.mangled}, {"demangled", k.demangled}, {"images", json::array()}, {"verdicts", json::object()}};
+    for (const auto& img : k.images) jk["images"].push_back(img.name());
+    std::string verdicts;
+    for (size_t d = 0; d < devices.size(); ++d) {
+      const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, facts[d]);
+      jk["verdicts"][devices[d].label] = {{"status", arch::status_name(v.status)}, {"label", v.label()},
+                                          {"cause", v.cause}, {"fix", v.fix}};
+      verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
+    }
+    if (print) {  // the name on its line (cut when long: --json has it whole), images and verdicts below
+      std::string images;
+      for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
+      std::cout << text::shorten("    " + k.demangled, text::kColumns) << "\n"
+                << text::wrap(fmt::format("<{}>{}", images, verdicts), text::kColumns, "      ", "        ");
+    }
+    jf["kernels"].push_back(std::move(jk));
+  }
+}
+
+// The file's verdict on every device, by its kernels' images and by the CUDA runtime it pins: printed,
+// with the failing kernels grouped by cause and the fix, and kept in the JSON. True when it does not
+// run on one of them.
+bool judge_on_devices(const std::string& path, const binary::BinaryFile& file,
+                      const std::vector<binary::KernelImages>& kernels, binary::BinaryKind kind,
+                      const std::vector<arch::DeviceSpec>& devices, const std::vector<arch::DeviceFacts>& facts,
+                      json& jf) {
+  bool any_missing = false;
+  // The CUDA runtime the file pins (what it links, its own name, its cubins' toolkit notes)
+  // against each device's driver: scan's rule.
+  std::vector<std::string> names = file.needed();
+  names.push_back(std::filesystem::path(path).filename().string());
+  const auto runtime = stack::runtime_need(names, file.toolkit_release());
+  jf["needed"] = file.needed();
+  jf["devices"] = json::array();
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const binary::CoverageTally t = binary::tally_kernels(kernels, facts[d]);
+    const binary::Coverage images = binary::judge(kind, t);  // by the images alone
+    const bool runtime_too_new = runtime && devices[d].driver.known() && devices[d].driver.major() < runtime->cuda_major;
+    const binary::Coverage verdict = runtime_too_new ? binary::Coverage::NeedsNewerDriver : images;
+    any_missing |= !binary::runs(verdict);
+    std::cout << text::wrap_text(fmt::format("  on {}\n", device_title(devices[d])) +
+                                 device_summary(devices[d], t, kind, images));
+    if (!t.images_used.empty()) std::cout << images_used_line(t.images_used);
+    std::string fix;
+    if (runtime_too_new) {
+      const int branch = arch::minimum_driver_branch_for_runtime(runtime->cuda_major);
+      std::cout << text::wrap(fmt::format("built for the CUDA {} runtime ({}): it needs a driver of branch {} or "
+                                          "newer; this one reports CUDA {}", runtime->cuda_major, runtime->library,
+                                          branch, devices[d].driver.str()),
+                              text::kColumns, "    ", "      ");
+      fix = fmt::format("update the driver to branch {}+, or use a build for CUDA {}.x", branch, devices[d].driver.major());
+    }
+    // A dispatching library's kernels for other GPUs are not failures: only its verdict is said.
+    if (kind == binary::BinaryKind::WholeList || !binary::runs(images)) {
+      int shown = 0;
+      for (const auto& [cause, names_failing] : t.failing_by_cause) {
+        if (++shown > 5) {
+          std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.failing_by_cause.size() - 5);
+          break;
+        }
+        std::cout << cause_lines(cause, names_failing);
+      }
+      if (fix.empty() && !binary::runs(images)) {
+        const bool own = std::filesystem::exists(path) && std::filesystem::exists("/proc/self/exe") &&
+                         std::filesystem::equivalent(path, "/proc/self/exe");
+        fix = own ? t.first_fix
+                  : stack::arch_fix(kind == binary::BinaryKind::Dispatching ? stack::PackageRole::VendorLibrary
+                                                                                  : stack::PackageRole::Extension,
+                                    std::filesystem::path(path).filename().string(), devices[d].cc,
+                                    stack::AdviceContext{std::atoi(build_manifest().nvcc_version.c_str())});
+      }
+    }
+    if (!fix.empty()) std::cout << text::wrap(fix, text::kColumns, "    fix: ", "         ");
+    json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
+            {"kernels", kernels.size()}, {"counts", json::object()}, {"verdict", binary::coverage_name(verdict)},
+            {"runs", binary::runs(verdict)}, {"fix", fix}, {"images_used", t.images_used},
+            {"runtime", runtime ? json{{"cuda_major", runtime->cuda_major}, {"library", runtime->library}} : json(nullptr)}};
+    for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
+    jf["devices"].push_back(std::move(jd));
+  }
+  return any_missing;
+}
+
 int inspect_command(const InspectOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   std::vector<arch::DeviceSpec> devices;
@@ -173,32 +292,7 @@ int inspect_command(const InspectOptions& o) {
       report["files"].push_back(std::move(jf));
       continue;
     }
-    TargetCounts sass, ptx;
-    std::map<std::string, size_t> other, compression;
-    for (const auto& e : file->entries()) {
-      if (!e.is_image) ++other["kind " + std::to_string(e.raw_kind)];
-      else (e.target.kind == arch::ImageKind::Sass ? sass : ptx)[entry_label(e)]++;
-      ++compression[std::string(binary::compression_name(e.compression))];
-    }
-    std::cout << text::wrap_text(fmt::format("{}: {} entries in {} fatbin container(s)\n", path,
-                                             grouped(file->entries().size()), file->container_count()));
-    auto line = [](const char* title, const auto& m) {
-      std::string s;
-      if (m.empty()) s += " none";
-      for (const auto& [k, v] : m) s += fmt::format(" {} x{}", k, grouped(v));
-      return text::wrap(s.substr(1), text::kColumns, fmt::format("  {:<6} ", title), std::string(9, ' '));
-    };
-    std::cout << line("SASS", sass) << line("PTX", ptx);
-    for (const auto& problem : file->problems()) {
-      std::cout << text::wrap("not read: " + problem + "; the rest of the file is judged", text::kColumns, "  ", "    ");
-    }
-    jf["problems"] = file->problems();
-    if (!other.empty()) std::cout << line("other", other);
-    std::cout << line("compr.", compression);
-    jf["sass"] = sass;
-    jf["ptx"] = ptx;
-    jf["other"] = other;
-    jf["compression"] = compression;
+    print_inventory(path, *file, jf);
 
     if (need_kernels) {
       std::vector<binary::KernelImages> kernels;
@@ -235,80 +329,8 @@ int inspect_command(const InspectOptions& o) {
       jf["kind_why"] = kind.why;
       std::vector<arch::DeviceFacts> facts;
       for (const auto& d : devices) facts.push_back(arch::DeviceFacts{d.cc, d.driver});
-      if (o.kernels || !o.json_path.empty()) {  // each kernel's verdicts: listed, or kept in the JSON
-        jf["kernels"] = json::array();
-        for (const auto& k : kernels) {
-          json jk{{"mangled", k.mangled}, {"demangled", k.demangled}, {"images", json::array()}, {"verdicts", json::object()}};
-          for (const auto& img : k.images) jk["images"].push_back(img.name());
-          std::string verdicts;
-          for (size_t d = 0; d < devices.size(); ++d) {
-            const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, facts[d]);
-            jk["verdicts"][devices[d].label] = {{"status", arch::status_name(v.status)}, {"label", v.label()},
-                                                {"cause", v.cause}, {"fix", v.fix}};
-            verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
-          }
-          if (o.kernels) {  // the name on its line (cut when long: --json has it whole), images and verdicts below
-            std::string images;
-            for (const auto& img : k.images) images += (images.empty() ? "" : " ") + img.name();
-            std::cout << text::shorten("    " + k.demangled, text::kColumns) << "\n"
-                      << text::wrap(fmt::format("<{}>{}", images, verdicts), text::kColumns, "      ", "        ");
-          }
-          jf["kernels"].push_back(std::move(jk));
-        }
-      }
-      // The CUDA runtime the file pins (what it links, its own name, its cubins' toolkit notes)
-      // against each device's driver: scan's rule.
-      std::vector<std::string> names = file->needed();
-      names.push_back(std::filesystem::path(path).filename().string());
-      const auto runtime = stack::runtime_need(names, file->toolkit_release());
-      jf["needed"] = file->needed();
-      jf["devices"] = json::array();
-      for (size_t d = 0; d < devices.size(); ++d) {
-        const binary::CoverageTally t = binary::tally_kernels(kernels, facts[d]);
-        const binary::Coverage images = binary::judge(kind.kind, t);  // by the images alone
-        const bool runtime_too_new = runtime && devices[d].driver.known() && devices[d].driver.major() < runtime->cuda_major;
-        const binary::Coverage verdict = runtime_too_new ? binary::Coverage::NeedsNewerDriver : images;
-        any_missing |= !binary::runs(verdict);
-        std::cout << text::wrap_text(fmt::format("  on {}\n", device_title(devices[d])) +
-                                     device_summary(devices[d], t, kind.kind, images));
-        if (!t.images_used.empty()) std::cout << images_used_line(t.images_used);
-        std::string fix;
-        if (runtime_too_new) {
-          const int branch = arch::minimum_driver_branch_for_runtime(runtime->cuda_major);
-          std::cout << text::wrap(fmt::format("built for the CUDA {} runtime ({}): it needs a driver of branch {} or "
-                                              "newer; this one reports CUDA {}", runtime->cuda_major, runtime->library,
-                                              branch, devices[d].driver.str()),
-                                  text::kColumns, "    ", "      ");
-          fix = fmt::format("update the driver to branch {}+, or use a build for CUDA {}.x", branch, devices[d].driver.major());
-        }
-        // A dispatching library's kernels for other GPUs are not failures: only its verdict is said.
-        if (kind.kind == binary::BinaryKind::WholeList || !binary::runs(images)) {
-          int shown = 0;
-          for (const auto& [cause, names_failing] : t.failing_by_cause) {
-            if (++shown > 5) {
-              std::cout << fmt::format("    ... and {} more cause(s) (see --kernels or --json)\n", t.failing_by_cause.size() - 5);
-              break;
-            }
-            std::cout << cause_lines(cause, names_failing);
-          }
-          if (fix.empty() && !binary::runs(images)) {
-            const bool own = std::filesystem::exists(path) && std::filesystem::exists("/proc/self/exe") &&
-                             std::filesystem::equivalent(path, "/proc/self/exe");
-            fix = own ? t.first_fix
-                      : stack::arch_fix(kind.kind == binary::BinaryKind::Dispatching ? stack::PackageRole::VendorLibrary
-                                                                                      : stack::PackageRole::Extension,
-                                        std::filesystem::path(path).filename().string(), devices[d].cc,
-                                        stack::AdviceContext{std::atoi(build_manifest().nvcc_version.c_str())});
-          }
-        }
-        if (!fix.empty()) std::cout << text::wrap(fix, text::kColumns, "    fix: ", "         ");
-        json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
-                {"kernels", kernels.size()}, {"counts", json::object()}, {"verdict", binary::coverage_name(verdict)},
-                {"runs", binary::runs(verdict)}, {"fix", fix}, {"images_used", t.images_used},
-                {"runtime", runtime ? json{{"cuda_major", runtime->cuda_major}, {"library", runtime->library}} : json(nullptr)}};
-        for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
-        jf["devices"].push_back(std::move(jd));
-      }
+      if (o.kernels || !o.json_path.empty()) list_kernels(kernels, devices, facts, o.kernels, jf);
+      any_missing |= judge_on_devices(path, *file, kernels, kind.kind, devices, facts, jf);
     }
     report["files"].push_back(std::move(jf));
   }
