@@ -225,6 +225,147 @@ std::vector<std::string> mixed_cuda_runtimes(const Inventory& inv) {
   return out;
 }
 
+namespace {
+
+// One file of package `p` on `device`: its coverage by its images, and the CUDA runtime it pins
+// against the driver; notes for the package (arch-specific units for other devices, unread parts).
+FileJudgement judge_file(size_t fi, const Inventory& inv, const Package& p, const arch::DeviceSpec& device,
+                         const arch::DeviceFacts& facts, PackageJudgement& pj) {
+  const DeviceCodeFile& f = inv.files[fi];
+  FileJudgement fj;
+  fj.file = fi;
+  fj.tally = f.kernels.empty() ? binary::tally_containers(f.judged_entries(), facts)
+                               : binary::tally_kernels(f.kernels, facts);
+  fj.coverage = binary::judge(f.kind.kind, fj.tally);
+  // The CUDA major it pins: by what it links, by its own name (libcublasLt.so.13 is CUDA 13's),
+  // or by what its package declares (nvidia-cudnn-cu13, +cu128).
+  std::vector<std::string> names = f.needed;
+  names.push_back(std::filesystem::path(f.path).filename().string());
+  fj.runtime = runtime_need(names, f.toolkit);
+  // NVIDIA's CUDA 13 wheels install into site-packages/nvidia/cu13/: the directory says it.
+  static const std::regex nvidia_dir(R"((^|/)nvidia/cu(\d{2})/)");
+  if (std::smatch m; std::regex_search(f.path, m, nvidia_dir) && (!fj.runtime || fj.runtime->cuda_major < std::stoi(m[2]))) {
+    fj.runtime = RuntimeNeed{std::stoi(m[2]), "nvidia/cu" + m[2].str() + "/"};
+  }
+  if (p.declared_cuda_major && (!fj.runtime || fj.runtime->cuda_major < *p.declared_cuda_major)) {
+    fj.runtime = RuntimeNeed{*p.declared_cuda_major, p.name + " (" + p.declared_from + ")"};
+  }
+  if (fj.runtime && device.driver.known() && device.driver.major() < fj.runtime->cuda_major) {
+    fj.runtime_too_new = true;
+    if (binary::runs(fj.coverage) || fj.coverage == Coverage::Partial) fj.coverage = Coverage::NeedsNewerDriver;
+  }
+  if (f.kind.kind == binary::BinaryKind::WholeList && fj.tally.arch_specific_elsewhere > 0) {
+    pj.notes.push_back(fmt::format(
+        "{}: {} unit(s) hold only arch-specific code (`a`/`f`) for other devices: no image on {}; fine unless "
+        "the package launches them here (as xformers' FA3 kernels on RTX 50, xformers#1323)",
+        f.path, fj.tally.arch_specific_elsewhere, device.cc.str()));
+  }
+  for (const auto& problem : f.problems) {
+    pj.notes.push_back(problem + "; judged on the sections that could be read");
+  }
+  return fj;
+}
+
+// The package's summary, cause and fix on `device`, from its worst counted file.
+void explain(PackageJudgement& pj, const FileJudgement* worst, const Package& p, const Inventory& inv,
+             const arch::DeviceSpec& device, PackageRole role, const AdviceContext& ctx) {
+  const DeviceCodeFile& wf = inv.files[worst->file];
+  const std::string cc = device.cc.str();
+  const auto& t = worst->tally;
+  const std::string unit = wf.kernels.empty() ? "container" : "kernel";
+  switch (pj.coverage) {
+    case Coverage::Native:
+    case Coverage::PtxJit: {
+      std::string used;
+      for (const auto& fj : pj.files) {
+        if (!fj.counted) continue;
+        for (const auto& [label, n] : fj.tally.images_used) {
+          if (used.find(label) == std::string::npos) used += (used.empty() ? "" : ", ") + label;
+        }
+      }
+      pj.summary = used;
+      if (pj.coverage == Coverage::PtxJit) {
+        pj.cause = fmt::format("no SASS for {} in {}: the driver JIT-compiles its PTX at first use (a slow start, "
+                               "and it fails with CUDA_DISABLE_PTX_JIT=1)", cc, wf.path);
+        pj.fix = arch_fix(role, p.name, device.cc, ctx);
+      }
+      break;
+    }
+    case Coverage::NeedsNewerDriver:
+      if (worst->runtime_too_new) {
+        const int branch = arch::minimum_driver_branch_for_runtime(worst->runtime->cuda_major);
+        pj.summary = fmt::format("built for the CUDA {} runtime ({})", worst->runtime->cuda_major,
+                                 worst->runtime->library);
+        pj.cause = fmt::format("{} is built for CUDA {}.x ({}), which needs a driver of branch {} or newer; this one "
+                               "reports CUDA {}",
+                               wf.path, worst->runtime->cuda_major, worst->runtime->library, branch,
+                               device.driver.str());
+        pj.fix = fmt::format("update the driver to branch {}+, or install a build of {} for CUDA {}.x", branch,
+                             p.name, device.driver.major());
+      } else {
+        pj.summary = fmt::format("only PTX newer than CUDA {} can JIT", device.driver.str());
+        pj.cause = fmt::format("{}: no SASS for {}, and its PTX is newer than this driver can JIT (error 222)", wf.path, cc);
+        pj.fix = t.driver_needed ? fmt::format("update the driver to {} (CUDA {}) or newer, or {}", t.driver_needed->branch,
+                                               t.driver_needed->cuda.str(), arch_fix(role, p.name, device.cc, ctx))
+                                 : arch_fix(role, p.name, device.cc, ctx);
+      }
+      break;
+    case Coverage::Partial:
+    case Coverage::NoImage:
+    case Coverage::JitDisabled: {
+      const size_t failing = t.failing();
+      pj.summary = pj.coverage == Coverage::NoImage ? fmt::format("none of {} {}(s) loads on {}", t.units, unit, cc)
+                                                    : fmt::format("{} of {} {}(s) have no image for {}", failing,
+                                                                  t.units, unit, cc);
+      if (wf.kind.kind == binary::BinaryKind::Dispatching) {
+        // A library's kernels are per architecture: say which it serves.
+        std::set<std::pair<int, std::string>> targets;  // by arch, so sm_75 comes before sm_100
+        for (const auto& e : wf.entries) {
+          if (e.is_image) targets.emplace(e.target.arch, e.target.name());
+        }
+        std::vector<std::string> names;
+        for (const auto& t : targets) names.push_back(t.second);
+        pj.cause = fmt::format("{} carries code for {} only; nothing it has runs on {}", wf.path,
+                               fmt::join(names, ", "), cc);
+      } else {
+        pj.cause = t.failing_by_cause.empty() ? std::string() : wf.path + ": " + t.failing_by_cause.begin()->first;
+      }
+      pj.fix = pj.coverage == Coverage::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p.name, device.cc, ctx)
+                                                    : arch_fix(role, p.name, device.cc, ctx);
+      break;
+    }
+    case Coverage::NoDeviceCode: pj.summary = "no device code"; break;
+  }
+}
+
+// What is worth saying beside the verdict: a runtime newer than the driver when an image gap is the
+// worse news, and what the package declares against what it ships.
+void add_notes(PackageJudgement& pj, const Package& p, const Inventory& inv) {
+  // A runtime newer than the driver stays worth saying when an image gap is the worse news.
+  if (pj.coverage != Coverage::NeedsNewerDriver) {
+    for (const auto& fj : pj.files) {
+      if (!fj.runtime_too_new || !fj.counted) continue;
+      pj.notes.push_back(fmt::format("{} is also built for the CUDA {} runtime ({}): it needs a driver of branch {} "
+                                     "or newer", inv.files[fj.file].path, fj.runtime->cuda_major, fj.runtime->library,
+                                     arch::minimum_driver_branch_for_runtime(fj.runtime->cuda_major)));
+      break;
+    }
+  }
+  // What the package declares against what it ships.
+  for (auto& note : declared_arch_list_mismatches(p, inv)) pj.notes.push_back(std::move(note));
+  if (p.declared_cuda_major) {
+    for (const auto& fj : pj.files) {
+      if (fj.counted && fj.runtime && fj.runtime->cuda_major != *p.declared_cuda_major) {
+        pj.notes.push_back(fmt::format("declares CUDA {} ({}) but {} links {}", *p.declared_cuda_major,
+                                       p.declared_from, inv.files[fj.file].path, fj.runtime->library));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::vector<arch::DeviceSpec>& devices,
                                              const AdviceContext& ctx) {
   std::vector<DeviceJudgement> out;
@@ -237,41 +378,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
       PackageJudgement pj;
       pj.package = pi;
       const FileJudgement* worst = nullptr;
-      for (size_t fi : p.files) {
-        const DeviceCodeFile& f = inv.files[fi];
-        FileJudgement fj;
-        fj.file = fi;
-        fj.tally = f.kernels.empty() ? binary::tally_containers(f.judged_entries(), facts)
-                                     : binary::tally_kernels(f.kernels, facts);
-        fj.coverage = binary::judge(f.kind.kind, fj.tally);
-        // The CUDA major it pins: by what it links, by its own name (libcublasLt.so.13 is CUDA 13's),
-        // or by what its package declares (nvidia-cudnn-cu13, +cu128).
-        std::vector<std::string> names = f.needed;
-        names.push_back(std::filesystem::path(f.path).filename().string());
-        fj.runtime = runtime_need(names, f.toolkit);
-        // NVIDIA's CUDA 13 wheels install into site-packages/nvidia/cu13/: the directory says it.
-        static const std::regex nvidia_dir(R"((^|/)nvidia/cu(\d{2})/)");
-        if (std::smatch m; std::regex_search(f.path, m, nvidia_dir) && (!fj.runtime || fj.runtime->cuda_major < std::stoi(m[2]))) {
-          fj.runtime = RuntimeNeed{std::stoi(m[2]), "nvidia/cu" + m[2].str() + "/"};
-        }
-        if (p.declared_cuda_major && (!fj.runtime || fj.runtime->cuda_major < *p.declared_cuda_major)) {
-          fj.runtime = RuntimeNeed{*p.declared_cuda_major, p.name + " (" + p.declared_from + ")"};
-        }
-        if (fj.runtime && device.driver.known() && device.driver.major() < fj.runtime->cuda_major) {
-          fj.runtime_too_new = true;
-          if (binary::runs(fj.coverage) || fj.coverage == Coverage::Partial) fj.coverage = Coverage::NeedsNewerDriver;
-        }
-        if (f.kind.kind == binary::BinaryKind::WholeList && fj.tally.arch_specific_elsewhere > 0) {
-          pj.notes.push_back(fmt::format(
-              "{}: {} unit(s) hold only arch-specific code (`a`/`f`) for other devices: no image on {}; fine unless "
-              "the package launches them here (as xformers' FA3 kernels on RTX 50, xformers#1323)",
-              f.path, fj.tally.arch_specific_elsewhere, device.cc.str()));
-        }
-        for (const auto& problem : f.problems) {
-          pj.notes.push_back(problem + "; judged on the sections that could be read");
-        }
-        pj.files.push_back(std::move(fj));
-      }
+      for (size_t fi : p.files) pj.files.push_back(judge_file(fi, inv, p, device, facts, pj));
       const auto variant_missing = count_loading_variants(p, inv, ctx, pj);
       // A whole-list file whose every unit is arch-specific code for other devices (xformers' FlashAttention-3
       // library, torchao's sm_90a CUTLASS kernels) is one the package launches only on those devices: it stays
@@ -303,94 +410,8 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
         dj.packages.push_back(std::move(pj));
         continue;
       }
-      const DeviceCodeFile& wf = inv.files[worst->file];
-      const std::string cc = device.cc.str();
-      const auto& t = worst->tally;
-      const std::string unit = wf.kernels.empty() ? "container" : "kernel";
-      switch (pj.coverage) {
-        case Coverage::Native:
-        case Coverage::PtxJit: {
-          std::string used;
-          for (const auto& fj : pj.files) {
-            if (!fj.counted) continue;
-            for (const auto& [label, n] : fj.tally.images_used) {
-              if (used.find(label) == std::string::npos) used += (used.empty() ? "" : ", ") + label;
-            }
-          }
-          pj.summary = used;
-          if (pj.coverage == Coverage::PtxJit) {
-            pj.cause = fmt::format("no SASS for {} in {}: the driver JIT-compiles its PTX at first use (a slow start, "
-                                   "and it fails with CUDA_DISABLE_PTX_JIT=1)", cc, wf.path);
-            pj.fix = arch_fix(role, p.name, device.cc, ctx);
-          }
-          break;
-        }
-        case Coverage::NeedsNewerDriver:
-          if (worst->runtime_too_new) {
-            const int branch = arch::minimum_driver_branch_for_runtime(worst->runtime->cuda_major);
-            pj.summary = fmt::format("built for the CUDA {} runtime ({})", worst->runtime->cuda_major,
-                                     worst->runtime->library);
-            pj.cause = fmt::format("{} is built for CUDA {}.x ({}), which needs a driver of branch {} or newer; this one "
-                                   "reports CUDA {}",
-                                   wf.path, worst->runtime->cuda_major, worst->runtime->library, branch,
-                                   device.driver.str());
-            pj.fix = fmt::format("update the driver to branch {}+, or install a build of {} for CUDA {}.x", branch,
-                                 p.name, device.driver.major());
-          } else {
-            pj.summary = fmt::format("only PTX newer than CUDA {} can JIT", device.driver.str());
-            pj.cause = fmt::format("{}: no SASS for {}, and its PTX is newer than this driver can JIT (error 222)", wf.path, cc);
-            pj.fix = t.driver_needed ? fmt::format("update the driver to {} (CUDA {}) or newer, or {}", t.driver_needed->branch,
-                                                   t.driver_needed->cuda.str(), arch_fix(role, p.name, device.cc, ctx))
-                                     : arch_fix(role, p.name, device.cc, ctx);
-          }
-          break;
-        case Coverage::Partial:
-        case Coverage::NoImage:
-        case Coverage::JitDisabled: {
-          const size_t failing = t.failing();
-          pj.summary = pj.coverage == Coverage::NoImage ? fmt::format("none of {} {}(s) loads on {}", t.units, unit, cc)
-                                                        : fmt::format("{} of {} {}(s) have no image for {}", failing,
-                                                                      t.units, unit, cc);
-          if (wf.kind.kind == binary::BinaryKind::Dispatching) {
-            // A library's kernels are per architecture: say which it serves.
-            std::set<std::pair<int, std::string>> targets;  // by arch, so sm_75 comes before sm_100
-            for (const auto& e : wf.entries) {
-              if (e.is_image) targets.emplace(e.target.arch, e.target.name());
-            }
-            std::vector<std::string> names;
-            for (const auto& t : targets) names.push_back(t.second);
-            pj.cause = fmt::format("{} carries code for {} only; nothing it has runs on {}", wf.path,
-                                   fmt::join(names, ", "), cc);
-          } else {
-            pj.cause = t.failing_by_cause.empty() ? std::string() : wf.path + ": " + t.failing_by_cause.begin()->first;
-          }
-          pj.fix = pj.coverage == Coverage::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p.name, device.cc, ctx)
-                                                        : arch_fix(role, p.name, device.cc, ctx);
-          break;
-        }
-        case Coverage::NoDeviceCode: pj.summary = "no device code"; break;
-      }
-      // A runtime newer than the driver stays worth saying when an image gap is the worse news.
-      if (pj.coverage != Coverage::NeedsNewerDriver) {
-        for (const auto& fj : pj.files) {
-          if (!fj.runtime_too_new || !fj.counted) continue;
-          pj.notes.push_back(fmt::format("{} is also built for the CUDA {} runtime ({}): it needs a driver of branch {} "
-                                         "or newer", inv.files[fj.file].path, fj.runtime->cuda_major, fj.runtime->library,
-                                         arch::minimum_driver_branch_for_runtime(fj.runtime->cuda_major)));
-          break;
-        }
-      }
-      // What the package declares against what it ships.
-      for (auto& note : declared_arch_list_mismatches(p, inv)) pj.notes.push_back(std::move(note));
-      if (p.declared_cuda_major) {
-        for (const auto& fj : pj.files) {
-          if (fj.counted && fj.runtime && fj.runtime->cuda_major != *p.declared_cuda_major) {
-            pj.notes.push_back(fmt::format("declares CUDA {} ({}) but {} links {}", *p.declared_cuda_major,
-                                           p.declared_from, inv.files[fj.file].path, fj.runtime->library));
-            break;
-          }
-        }
-      }
+      explain(pj, worst, p, inv, device, role, ctx);
+      add_notes(pj, p, inv);
       dj.packages.push_back(std::move(pj));
     }
     std::ranges::stable_sort(dj.packages, std::greater<>{}, [](const PackageJudgement& p) { return binary::severity(p.coverage); });
