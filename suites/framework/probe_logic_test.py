@@ -12,6 +12,7 @@ import unittest
 
 sys.path.insert(0, sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../tools/framework"))
 import framework_probe as probe  # noqa: E402
+import probe_timing  # noqa: E402
 
 
 class FakeTensor:
@@ -90,11 +91,11 @@ class StreamHold(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "hold.ptx")
             with open(src, "wb") as f:
-                f.write(probe._HOLD_PTX)
+                f.write(probe_timing._HOLD_PTX)
             done = subprocess.run([ptxas, "-arch=sm_80", src, "-o", os.path.join(d, "hold.cubin")],
                                   capture_output=True, text=True)
             self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b".entry archbench_wait_for_release", probe._HOLD_PTX)
+        self.assertIn(b".entry archbench_wait_for_release", probe_timing._HOLD_PTX)
 
     def test_without_a_driver_the_hold_is_off_and_says_so(self):
         try:
@@ -102,7 +103,7 @@ class StreamHold(unittest.TestCase):
             self.skipTest("a driver is installed here")
         except OSError:
             pass
-        self.assertFalse(probe.GpuHold(None).ok)
+        self.assertFalse(probe_timing.GpuHold(None).ok)
 
 
 class CompareTwins(unittest.TestCase):
