@@ -115,12 +115,24 @@ def dist_info(name, version, files):
     return meta, record
 
 
-def main():
-    shutil.rmtree(OUT, ignore_errors=True)
-    os.makedirs(WORK)
-    ext = shared("ext_sm80.so", ["-gencode", "arch=compute_80,code=sm_80"])
-    hopper = shared("ext_sm90a.so", ["-gencode", "arch=compute_90a,code=sm_90a"], "hopper")
-    ptx = shared("ext_ptx80.so", ["-gencode", "arch=compute_80,code=compute_80"], "jit")
+def w(rel, data):
+    path = os.path.join(OUT, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def b(name):
+    """The bytes of a binary compile_binaries made."""
+    return read(os.path.join(WORK, name))
+
+
+def compile_binaries():
+    """Every binary the fixtures hold, compiled into WORK with the toolkit's nvcc and g++."""
+    shared("ext_sm80.so", ["-gencode", "arch=compute_80,code=sm_80"])
+    shared("ext_sm90a.so", ["-gencode", "arch=compute_90a,code=sm_90a"], "hopper")
+    shared("ext_ptx80.so", ["-gencode", "arch=compute_80,code=compute_80"], "jit")
     # A library that dispatches per architecture: one compilation unit per arch.
     objs = []
     for arch in ("75", "80", "90"):
@@ -139,7 +151,6 @@ def main():
         f.write('extern "C" const char* cuda_arch_flags() { return "sm_80 sm_90 compute_90"; }\n')
     sh("g++", "-shared", "-fPIC", "-O1", "torch_python.cpp", "-o", "libtorch_python.so")
     sh(NVCC, "-fatbin", "-gencode", "arch=compute_80,code=sm_80", source("win"), "-o", "win.fatbin")
-    fatbin = read(os.path.join(WORK, "win.fatbin"))
     # The CUDA runtime linked statically (nvcc's default): no libcudart in DT_NEEDED.
     sh(NVCC, "-shared", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_80,code=sm_80", source("static_rt"), "-o", "ext_static.so")
     # Relocatable device code: a cubin with CUDA's .nv.global section (type 0x70000007, no file
@@ -149,7 +160,6 @@ def main():
     sh(NVCC, "-rdc=true", "-c", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_80,code=[sm_80,compute_80]", "globals.cu",
        "-o", "globals_rdc.o")
     sh(NVCC, "-rdc=true", "-fatbin", "-gencode", "arch=compute_80,code=[sm_80,compute_80]", "globals.cu", "-o", "rel.fatbin")
-    relfatbin = read(os.path.join(WORK, "rel.fatbin"))
     # One library per CUDA runtime (bitsandbytes' layout): the cuda126 variant for sm_80, the
     # cuda130 one for sm_90. The tags in their names are what a loader picks by.
     shared("libfam_cuda126.so", ["-gencode", "arch=compute_80,code=sm_80"], "fam126")
@@ -163,19 +173,14 @@ def main():
     sh(NVCC, "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-gencode", "arch=compute_75,code=sm_75", "nokernel.cu",
        "-o", "libnokernel.so")
 
-    def w(rel, data):
-        path = os.path.join(OUT, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-        return path
 
-    b = lambda n: read(os.path.join(WORK, n))
+def write_trees_and_wheels():
+    """Directories, site-packages, model folders and wheels built from the binaries."""
     for n in ("ext_sm80.so", "ext_sm90a.so", "ext_ptx80.so", "libdispatch.so", "host_only.so", "ext_static.so",
               "globals_rdc.o", "libnokernel.so"):
         shutil.copy(os.path.join(WORK, n), os.path.join(OUT, n))
-    w("ext_win.pyd", pe_dll(fatbin))
-    w("ext_win_rdc.dll", pe_dll(fatbin, relocatable=relfatbin))
+    w("ext_win.pyd", pe_dll(b("win.fatbin")))
+    w("ext_win_rdc.dll", pe_dll(b("win.fatbin"), relocatable=b("rel.fatbin")))
     w("tritonsite/home/.triton/cache/4f2a/triton_add.cubin", b("triton_add.cubin"))
     w("tritonsite/elsewhere/9c1e/triton_add.cubin", b("triton_add.cubin"))
     w("tritonsite/elsewhere/9c1e/triton_add.json",
@@ -215,7 +220,7 @@ def main():
         w(site + "/torch-%s.dist-info/METADATA" % torch_version, tmeta.encode())
         w(site + "/torch-%s.dist-info/RECORD" % torch_version, trecord.encode())
         w(site + "/torch/__init__.py", b"")
-    w("hostile/pe_section_past_end.dll", pe_dll(fatbin, bad_section=True))
+    w("hostile/pe_section_past_end.dll", pe_dll(b("win.fatbin"), bad_section=True))
 
     # A fake site-packages: two distributions, one loose extension, one host-only library.
     meta, record = dist_info("pkga", "1.0+cu130", ["pkga/__init__.py", "pkga/_C.so"])
@@ -263,6 +268,9 @@ def main():
         z.writestr("pkga-1.0+cu126.dist-info/METADATA", meta)
         z.writestr("pkga-1.0+cu126.dist-info/RECORD", record)
 
+
+def write_images():
+    """A container image with two layers (whiteouts, an opaque directory), as docker save and as OCI."""
     # docker save: layer 1 holds four libraries; layer 2 (gzip) whites one out, makes /opt/gone
     # opaque and adds a fifth.
     sp = "usr/lib/python3/site-packages/"
@@ -293,6 +301,9 @@ def main():
     with open(os.path.join(OUT, "image_oci.tar"), "wb") as f:
         f.write(tar_bytes([("oci-layout", b'{"imageLayoutVersion": "1.0.0"}'), ("index.json", index)] + blobs))
 
+
+def write_hostile():
+    """Inputs a scan must refuse or survive: path escapes, a zip bomb, truncated and corrupt archives, loops."""
     # Hostile inputs.
     hostile = os.path.join(OUT, "hostile")
     os.makedirs(hostile, exist_ok=True)
@@ -322,6 +333,15 @@ def main():
     os.symlink("other", os.path.join(loops, "back"))
     os.symlink("back", os.path.join(loops, "other"))
     shutil.copy(os.path.join(WORK, "ext_sm80.so"), os.path.join(loops, "lib.so"))
+
+
+def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(WORK)
+    compile_binaries()
+    write_trees_and_wheels()
+    write_images()
+    write_hostile()
     shutil.rmtree(WORK)
 
 
