@@ -92,22 +92,23 @@ void mma_16816(int (&acc)[32][4], const int (&a)[32][4][2], const int (&b)[32][2
   }
 }
 
+// One block of the kernel replayed on the host, element by element: the copies of each k-tile into
+// its stage, the fragments and mma steps read from it, and the epilogue's stores into c.
 template <class Tl>
-void replay_block(const Operands& o, int tile_m, int tile_n, std::vector<int>& c) {
-  const int M = o.M;
-  const int N = o.N;
-  const int K = o.K;
-  std::vector<int> smem(static_cast<size_t>(Tl::kSmemBytes / 2), kUnwritten);
-  const int k_tiles = (K + Tl::kBlockK - 1) / Tl::kBlockK;
+struct BlockReplay {
+  const Operands& o;
+  int tile_m, tile_n;
+  int M = o.M, N = o.N, K = o.K;
+  std::vector<int> smem = std::vector<int>(static_cast<size_t>(Tl::kSmemBytes / 2), kUnwritten);
   // acc[warp][mi][ni][lane][4]
-  std::vector<int> acc(static_cast<size_t>(Tl::kWarps * kFragsM * kFragsN * 32 * 4), 0);
-  auto acc_at = [&](int warp, int mi, int ni) {
-    return reinterpret_cast<int(*)[4]>(&acc[static_cast<size_t>(((warp * kFragsM + mi) * kFragsN + ni) * 32 * 4)]);
-  };
+  std::vector<int> acc = std::vector<int>(static_cast<size_t>(Tl::kWarps * kFragsM * kFragsN * 32 * 4), 0);
 
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    // ---- Copies of k-tile kt into stage kt % kStages, as every thread makes them.
-    const std::uint32_t stage = static_cast<std::uint32_t>((kt % Tl::kStages) * Tl::kStageBytes);
+  int (*acc_at(int warp, int mi, int ni))[4] {
+    return reinterpret_cast<int(*)[4]>(&acc[static_cast<size_t>(((warp * kFragsM + mi) * kFragsN + ni) * 32 * 4)]);
+  }
+
+  // The copies of k-tile kt into `stage`, as every thread makes them.
+  void copy_tile(int kt, std::uint32_t stage) {
     std::fill(smem.begin() + stage / 2, smem.begin() + (stage + Tl::kStageBytes) / 2, kUnwritten);
     for (int copy = 0; copy < Tl::kACopies + Tl::kBCopies; ++copy) {
       const bool is_a = copy < Tl::kACopies;
@@ -141,116 +142,134 @@ void replay_block(const Operands& o, int tile_m, int tile_n, std::vector<int>& c
     for (std::uint32_t e = stage / 2; e < (stage + Tl::kStageBytes) / 2; ++e) written += smem[e] != kUnwritten;
     ASSERT_EQ(written, (Tl::kBlockM + Tl::kBlockN) * Tl::kBlockK);
 
-    // ---- Fragments and mma, per warp and k step, at the kernel's addresses.
-    for (int warp = 0; warp < Tl::kWarps; ++warp) {
-      const int warp_m = warp / Tl::kWarpsN;
-      const int warp_n = warp % Tl::kWarpsN;
-      for (int ks = 0; ks < Tl::kKSteps; ++ks) {
-        int a[kFragsM][32][4][2];
-        int b[kFragsN][32][2][2];
-        for (int mi = 0; mi < kFragsM; ++mi) {
-          std::uint32_t addr[32];
-          for (int lane = 0; lane < 32; ++lane) {
-            addr[lane] = stage + Tl::at_k_step(Tl::a_lane_offset(warp_m, lane), ks) +
-                         static_cast<std::uint32_t>(mi * Tl::kFragRowsBytes);
-          }
-          ldmatrix_x4(smem, addr, a[mi]);
+  }
+
+  // The fragments and mma steps of every warp and k step, at the kernel's addresses.
+  void mma_tile(std::uint32_t stage) {
+  for (int warp = 0; warp < Tl::kWarps; ++warp) {
+    const int warp_m = warp / Tl::kWarpsN;
+    const int warp_n = warp % Tl::kWarpsN;
+    for (int ks = 0; ks < Tl::kKSteps; ++ks) {
+      int a[kFragsM][32][4][2];
+      int b[kFragsN][32][2][2];
+      for (int mi = 0; mi < kFragsM; ++mi) {
+        std::uint32_t addr[32];
+        for (int lane = 0; lane < 32; ++lane) {
+          addr[lane] = stage + Tl::at_k_step(Tl::a_lane_offset(warp_m, lane), ks) +
+                       static_cast<std::uint32_t>(mi * Tl::kFragRowsBytes);
         }
-        for (int j = 0; j < kFragsN / 2; ++j) {
-          std::uint32_t addr[32];
-          for (int lane = 0; lane < 32; ++lane) {
-            addr[lane] = stage + Tl::at_k_step(Tl::b_lane_offset(warp_n, lane), ks) +
-                         static_cast<std::uint32_t>(j * Tl::kFragRowsBytes);
+        ldmatrix_x4(smem, addr, a[mi]);
+      }
+      for (int j = 0; j < kFragsN / 2; ++j) {
+        std::uint32_t addr[32];
+        for (int lane = 0; lane < 32; ++lane) {
+          addr[lane] = stage + Tl::at_k_step(Tl::b_lane_offset(warp_n, lane), ks) +
+                       static_cast<std::uint32_t>(j * Tl::kFragRowsBytes);
+        }
+        int regs[32][4][2];
+        ldmatrix_x4(smem, addr, regs);
+        for (int lane = 0; lane < 32; ++lane) {
+          for (int e = 0; e < 2; ++e) {
+            b[2 * j][lane][0][e] = regs[lane][0][e];
+            b[2 * j][lane][1][e] = regs[lane][1][e];
+            b[2 * j + 1][lane][0][e] = regs[lane][2][e];
+            b[2 * j + 1][lane][1][e] = regs[lane][3][e];
           }
-          int regs[32][4][2];
-          ldmatrix_x4(smem, addr, regs);
+        }
+      }
+      for (int mi = 0; mi < kFragsM; ++mi) {
+        for (int ni = 0; ni < kFragsN; ++ni) {
           for (int lane = 0; lane < 32; ++lane) {
-            for (int e = 0; e < 2; ++e) {
-              b[2 * j][lane][0][e] = regs[lane][0][e];
-              b[2 * j][lane][1][e] = regs[lane][1][e];
-              b[2 * j + 1][lane][0][e] = regs[lane][2][e];
-              b[2 * j + 1][lane][1][e] = regs[lane][3][e];
+            for (int r = 0; r < 4; ++r) {
+              ASSERT_NE(a[mi][lane][r][0], kUnwritten) << "ldmatrix read an unwritten element";
+            }
+          }
+          mma_16816(*reinterpret_cast<int(*)[32][4]>(acc_at(warp, mi, ni)), a[mi], b[ni]);
+        }
+      }
+    }
+  }
+  }
+
+  void epilogue(std::vector<int>& c) {
+    auto store = [&](int row, int col, int v) {
+      ASSERT_LT(row, M);
+      ASSERT_LT(col, N);
+      int& slot = c[static_cast<size_t>(row * N + col)];
+      ASSERT_EQ(slot, kUnwritten) << "output (" << row << ", " << col << ") written twice";
+      slot = v;
+    };
+    for (int warp = 0; warp < Tl::kWarps; ++warp) {
+      const int row0 = tile_m * Tl::kBlockM + (warp / Tl::kWarpsN) * kWarpM;
+      const int col0 = tile_n * Tl::kBlockN + (warp % Tl::kWarpsN) * kWarpN;
+      if constexpr (Tl::kEpilogue == Epilogue::Staged) {
+        ASSERT_LE((warp + 1) * kWarpM * kStagingRowBytes, Tl::kSmemBytes);
+        std::vector<int> staging(static_cast<size_t>(kWarpM * kStagingRowBytes / 2), kUnwritten);
+        for (int mi = 0; mi < kFragsM; ++mi) {
+          for (int ni = 0; ni < kFragsN; ++ni) {
+            for (int half = 0; half < 2; ++half) {
+              std::set<std::uint32_t> banks;
+              for (int lane = 0; lane < 32; ++lane) {
+                const std::uint32_t at = staging_store_offset(lane, mi, ni, half);
+                ASSERT_EQ(at % 4, 0u);
+                banks.insert((at / 4) % 32);
+                for (int e = 0; e < 2; ++e) {
+                  int& slot = staging.at(at / 2 + static_cast<std::uint32_t>(e));
+                  ASSERT_EQ(slot, kUnwritten) << "staging element written twice";
+                  slot = acc_at(warp, mi, ni)[lane][2 * half + e];
+                }
+              }
+              EXPECT_EQ(banks.size(), 32u) << "staging store bank conflict";
             }
           }
         }
+        for (int p = 0; p < kStagingReads; ++p) {
+          std::uint32_t at[32];
+          for (int lane = 0; lane < 32; ++lane) at[lane] = staging_read_offset(lane, p);
+          for (int q = 0; q < 4; ++q) {
+            std::uint32_t quarter[8];
+            for (int l = 0; l < 8; ++l) quarter[l] = at[8 * q + l];
+            expect_distinct_bank_groups(quarter, "staging read");
+          }
+          for (int lane = 0; lane < 32; ++lane) {
+            const int row = row0 + staging_read_row(lane, p);
+            const int col = col0 + staging_read_col(lane);
+            for (int e = 0; e < kChunkElems; ++e) {
+              const int v = staging.at(at[lane] / 2 + static_cast<std::uint32_t>(e));
+              ASSERT_NE(v, kUnwritten) << "staging read an unwritten element";
+              if (row < M && col + e < N) store(row, col + e, v);
+            }
+          }
+        }
+      } else {
         for (int mi = 0; mi < kFragsM; ++mi) {
           for (int ni = 0; ni < kFragsN; ++ni) {
             for (int lane = 0; lane < 32; ++lane) {
-              for (int r = 0; r < 4; ++r) {
-                ASSERT_NE(a[mi][lane][r][0], kUnwritten) << "ldmatrix read an unwritten element";
+              for (int e = 0; e < 4; ++e) {
+                const int row = row0 + mi * kMmaM + (e / 2) * 8 + lane / 4;
+                const int col = col0 + ni * kMmaN + (lane % 4) * 2 + e % 2;
+                if (row < M && col < N) store(row, col, acc_at(warp, mi, ni)[lane][e]);
               }
             }
-            mma_16816(*reinterpret_cast<int(*)[32][4]>(acc_at(warp, mi, ni)), a[mi], b[ni]);
           }
         }
       }
     }
   }
+};
 
-  // ---- Epilogue.
-  auto store = [&](int row, int col, int v) {
-    ASSERT_LT(row, M);
-    ASSERT_LT(col, N);
-    int& slot = c[static_cast<size_t>(row * N + col)];
-    ASSERT_EQ(slot, kUnwritten) << "output (" << row << ", " << col << ") written twice";
-    slot = v;
-  };
-  for (int warp = 0; warp < Tl::kWarps; ++warp) {
-    const int row0 = tile_m * Tl::kBlockM + (warp / Tl::kWarpsN) * kWarpM;
-    const int col0 = tile_n * Tl::kBlockN + (warp % Tl::kWarpsN) * kWarpN;
-    if constexpr (Tl::kEpilogue == Epilogue::Staged) {
-      ASSERT_LE((warp + 1) * kWarpM * kStagingRowBytes, Tl::kSmemBytes);
-      std::vector<int> staging(static_cast<size_t>(kWarpM * kStagingRowBytes / 2), kUnwritten);
-      for (int mi = 0; mi < kFragsM; ++mi) {
-        for (int ni = 0; ni < kFragsN; ++ni) {
-          for (int half = 0; half < 2; ++half) {
-            std::set<std::uint32_t> banks;
-            for (int lane = 0; lane < 32; ++lane) {
-              const std::uint32_t at = staging_store_offset(lane, mi, ni, half);
-              ASSERT_EQ(at % 4, 0u);
-              banks.insert((at / 4) % 32);
-              for (int e = 0; e < 2; ++e) {
-                int& slot = staging.at(at / 2 + static_cast<std::uint32_t>(e));
-                ASSERT_EQ(slot, kUnwritten) << "staging element written twice";
-                slot = acc_at(warp, mi, ni)[lane][2 * half + e];
-              }
-            }
-            EXPECT_EQ(banks.size(), 32u) << "staging store bank conflict";
-          }
-        }
-      }
-      for (int p = 0; p < kStagingReads; ++p) {
-        std::uint32_t at[32];
-        for (int lane = 0; lane < 32; ++lane) at[lane] = staging_read_offset(lane, p);
-        for (int q = 0; q < 4; ++q) {
-          std::uint32_t quarter[8];
-          for (int l = 0; l < 8; ++l) quarter[l] = at[8 * q + l];
-          expect_distinct_bank_groups(quarter, "staging read");
-        }
-        for (int lane = 0; lane < 32; ++lane) {
-          const int row = row0 + staging_read_row(lane, p);
-          const int col = col0 + staging_read_col(lane);
-          for (int e = 0; e < kChunkElems; ++e) {
-            const int v = staging.at(at[lane] / 2 + static_cast<std::uint32_t>(e));
-            ASSERT_NE(v, kUnwritten) << "staging read an unwritten element";
-            if (row < M && col + e < N) store(row, col + e, v);
-          }
-        }
-      }
-    } else {
-      for (int mi = 0; mi < kFragsM; ++mi) {
-        for (int ni = 0; ni < kFragsN; ++ni) {
-          for (int lane = 0; lane < 32; ++lane) {
-            for (int e = 0; e < 4; ++e) {
-              const int row = row0 + mi * kMmaM + (e / 2) * 8 + lane / 4;
-              const int col = col0 + ni * kMmaN + (lane % 4) * 2 + e % 2;
-              if (row < M && col < N) store(row, col, acc_at(warp, mi, ni)[lane][e]);
-            }
-          }
-        }
-      }
-    }
+template <class Tl>
+void replay_block(const Operands& o, int tile_m, int tile_n, std::vector<int>& c) {
+  BlockReplay<Tl> r{o, tile_m, tile_n};
+  const int k_tiles = (o.K + Tl::kBlockK - 1) / Tl::kBlockK;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const std::uint32_t stage = static_cast<std::uint32_t>((kt % Tl::kStages) * Tl::kStageBytes);
+    r.copy_tile(kt, stage);
+    if (::testing::Test::HasFatalFailure()) return;
+    r.mma_tile(stage);
+    if (::testing::Test::HasFatalFailure()) return;
   }
+  r.epilogue(c);
 }
 
 template <class Tl>
