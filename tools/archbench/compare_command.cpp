@@ -288,19 +288,14 @@ int compare_command(const CompareOptions& o) {
                        regressions ? "FAIL" : "PASS");
   }
   if (!o.json_path.empty()) {
-    try {
-      // device_key and operators of the first device stay at the top (schema v1 as before); every
-      // device is under "devices".
-      nlohmann::json j{{"schema", "archbench.compare"}, {"schema_version", 1}, {"devices", devices}};
-      if (!devices.empty()) {
-        j["device_key"] = devices[0]["device_key"];
-        j["operators"] = devices[0]["operators"];
-      }
-      write_output(o.json_path, j.dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "archbench compare: " << e.what() << "\n";
-      return kInternal;
+    // device_key and operators of the first device stay at the top (schema v1 as before); every
+    // device is under "devices".
+    nlohmann::json j{{"schema", "archbench.compare"}, {"schema_version", 1}, {"devices", devices}};
+    if (!devices.empty()) {
+      j["device_key"] = devices[0]["device_key"];
+      j["operators"] = devices[0]["operators"];
     }
+    if (!write_or_say("compare", o.json_path, j.dump(2) + "\n")) return kInternal;
   }
   if (o.list_slower) return kOk;  // a query: the ids are the answer
   return regressions > 0 ? kOperatorFailed : kOk;

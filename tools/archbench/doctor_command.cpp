@@ -303,11 +303,8 @@ int doctor_command(const DoctorOptions& o) {
     j["environment"] = env;
     j["workload"] = workload;
     j["framework"] = framework_answer;  // the probe's answer, null when the check did not run
-    try {
-      // Paths and kernel names are bytes from the system: never let one invalid UTF-8 byte lose the report.
-      write_output(o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "archbench doctor: " << e.what() << "\n";
+    // Paths and kernel names are bytes from the system: never let one invalid UTF-8 byte lose the report.
+    if (!write_or_say("doctor", o.json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) {
       return kInternal;
     }
   }

@@ -424,14 +424,7 @@ int framework_command(const FrameworkOptions& o) {
                                                    "default dispatch is slower than another backend -> {}\n",
                                                    a.ops.size(), a.seconds, failing, wrong, slower, pass ? "PASS" : "FAIL"));
   if (regressions > 0) std::cout << fmt::format("{} regression(s) against the baseline -> FAIL\n", regressions);
-  if (!o.html_path.empty()) {
-    try {
-      write_output(o.html_path, html::framework_page(a, verdicts));
-    } catch (const std::exception& e) {
-      std::cerr << "archbench framework: " << e.what() << "\n";
-      return kInternal;
-    }
-  }
+  if (!o.html_path.empty() && !write_or_say("framework", o.html_path, html::framework_page(a, verdicts))) return kInternal;
   if (!o.json_path.empty()) {
     // A recorded --json judged again keeps the probe's schema it names; a probe answer names its own.
     if (raw.value("schema", "") != "archbench.framework") raw["probe_schema"] = raw.value("schema", "");
@@ -440,12 +433,7 @@ int framework_command(const FrameworkOptions& o) {
     raw["verdicts"] = out_ops;
     raw["step_verdicts"] = out_steps;
     raw["changes"] = out_changes;
-    try {
-      write_output(o.json_path, raw.dump(1) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "archbench framework: " << e.what() << "\n";
-      return kInternal;
-    }
+    if (!write_or_say("framework", o.json_path, raw.dump(1) + "\n")) return kInternal;
   }
   return pass ? kOk : kOperatorFailed;
 }

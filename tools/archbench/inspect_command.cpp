@@ -341,14 +341,7 @@ int inspect_command(const InspectOptions& o) {
               << "\n";
     return kUsage;
   }
-  if (!o.json_path.empty()) {
-    try {
-      write_output(o.json_path, report.dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
-      return kInternal;
-    }
-  }
+  if (!o.json_path.empty() && !write_or_say("inspect", o.json_path, report.dump(2) + "\n")) return kInternal;
   if (unreadable) return kBadInput;
   return any_missing || nothing_judged ? kOperatorFailed : kOk;
 }

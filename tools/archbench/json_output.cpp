@@ -6,8 +6,19 @@
 #include <string>
 
 #include "harness/util/atomic_file.hpp"
+#include "harness/util/text_wrap.hpp"
 
 namespace archbench::cli {
+
+bool write_or_say(std::string_view command, const std::string& path, const std::string& content) {
+  try {
+    write_output(path, content);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << text::wrap_text("archbench " + std::string(command) + ": " + e.what() + "\n");
+    return false;
+  }
+}
 
 void write_output(const std::string& path, const std::string& content) {
   if (!is_stdout(path)) {

@@ -17,6 +17,10 @@ namespace archbench::cli {
 // naming the path when a file cannot be written.
 void write_output(const std::string& path, const std::string& content);
 
+// write_output, and when it fails, "archbench COMMAND: <why>" on stderr (wrapped); false then (the
+// command exits kInternal: nothing the user gave was wrong).
+[[nodiscard]] bool write_or_say(std::string_view command, const std::string& path, const std::string& content);
+
 // While it lives and `active` is true, std::cout writes to stderr; write_output("-", ...) still
 // reaches the real stdout.
 class TextToStderr {

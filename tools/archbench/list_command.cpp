@@ -46,12 +46,7 @@ int list_command(const ListOptions& o) {
   if (!selected) return kUsage;
   const std::vector<const Operator*>& ops = *selected;
   if (!o.json_path.empty()) {
-    try {
-      write_output(o.json_path, operators_to_json(ops).dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "archbench list: " << e.what() << "\n";
-      return kInternal;
-    }
+    if (!write_or_say("list", o.json_path, operators_to_json(ops).dump(2) + "\n")) return kInternal;
     if (is_stdout(o.json_path)) return kOk;  // the JSON is the answer; the table would say the same
   }
   // The id stays whole on its line (it is what --filter takes); the model wraps.

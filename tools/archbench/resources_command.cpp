@@ -39,12 +39,7 @@ int resources_command(const ResourcesOptions& o) {
                 << "; writing a spec with no GPUs\n";
     }
   }
-  try {
-    write_output(o.json_path, ctest_resource_spec(count, o.slots).dump(2) + "\n");
-  } catch (const std::exception& e) {
-    std::cerr << "archbench resources: " << e.what() << "\n";
-    return kInternal;
-  }
+  if (!write_or_say("resources", o.json_path, ctest_resource_spec(count, o.slots).dump(2) + "\n")) return kInternal;
   std::cout << fmt::format("wrote {}: {} GPU(s), {} slot(s) each\n", is_stdout(o.json_path) ? "the spec to stdout" : o.json_path,
                            count, o.slots);
   return usable ? kOk : kNoDevice;

@@ -198,14 +198,10 @@ int run_command(const RunOptions& o) {
   if (report.selection.narrowed()) std::cout << "selection: " << report.selection.describe() << "\n";
   std::cout << format_summary(report);
 
-  if (!o.json_path.empty() || !o.gbench_json_path.empty()) {
-    try {
-      if (!o.json_path.empty()) write_output(o.json_path, report_to_json(report).dump(2) + "\n");
-      if (!o.gbench_json_path.empty()) write_output(o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "archbench run: " << e.what() << "\n";
-      return kInternal;
-    }
+  if (!o.json_path.empty() && !write_or_say("run", o.json_path, report_to_json(report).dump(2) + "\n")) return kInternal;
+  if (!o.gbench_json_path.empty() &&
+      !write_or_say("run", o.gbench_json_path, report_to_gbench_json(report).dump(1) + "\n")) {
+    return kInternal;
   }
   for (const auto& d : report.devices) {
     for (const auto& r : d.operators) if (r.failed()) return kOperatorFailed;
