@@ -4,7 +4,7 @@
 #   2. the FP8 GEMMs' GPU tests: image, correctness against float64, the error oracle against cuBLASLt;
 #   3. RUNS timed runs of every matmul operator in e4m3 and bf16: own / cuBLASLt from the same run,
 #      the median over the runs, per shape (fp8_ratios.txt);
-#   4. the SASS of the own FP8 kernel: its wgmma instructions (HGMMA ... E4M3) must be there;
+#   4. the SASS of the own FP8 kernel: its wgmma instructions (QGMMA ... E4M3) must be there;
 #   5. compute-sanitizer memcheck and racecheck over the own FP8 operators' tests (check shapes).
 # Usage: GITREV=<sha> RUNS=5 ci/h200_fp8.sh    Logs, run JSON and a summary go to $OUT (./h200-out).
 set -uo pipefail
@@ -54,8 +54,9 @@ cp "$work/fp8_1.txt" "$final/fp8_run1.txt"; cp "$work/fp8_1.json" "$final/fp8_ru
 cuobjdump -sass "$b/libarchbench_kernels.a" 2>/dev/null > "$work/sass.txt" ||
   cuobjdump -sass "$b/archbench" > "$work/sass.txt" 2>&1
 {
-  echo "HGMMA instructions with E4M3 operands: $(grep -c 'HGMMA.*E4M3' "$work/sass.txt")"
-  grep -o 'HGMMA[^;]*E4M3[^;]*' "$work/sass.txt" | sort | uniq -c | head -8
+  # Hopper's FP8 wgmma is QGMMA in SASS (HGMMA is the 16-bit one).
+  echo "QGMMA instructions with E4M3 operands: $(grep -c 'QGMMA.*E4M3' "$work/sass.txt")"
+  grep -o 'QGMMA[^ ;]*E4M3[^ ;]*' "$work/sass.txt" | sort | uniq -c | head -8
 } | tee "$final/fp8_sass.txt"
 
 for tool in memcheck racecheck; do

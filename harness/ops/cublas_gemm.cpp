@@ -40,13 +40,17 @@ cublasLtHandle_t cublaslt_handle() {
 // per thread, device and shape (the heuristic costs host time on every call otherwise).
 class Fp8Plan {
  public:
-  Fp8Plan(cublasLtHandle_t h, int m, int n, int k, bool fast_accumulation) {
+  // The scales are set before the heuristic: an algorithm chosen without them may not take them
+  // (cuBLASLt then refuses the matmul with CUBLAS_STATUS_NOT_SUPPORTED, seen on the H200).
+  Fp8Plan(cublasLtHandle_t h, int m, int n, int k, bool fast_accumulation, const float* scale_a, const float* scale_b) {
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t t = CUBLAS_OP_T, nop = CUBLAS_OP_N;
     set(CUBLASLT_MATMUL_DESC_TRANSA, t);
     set(CUBLASLT_MATMUL_DESC_TRANSB, nop);
     const int8_t fast = fast_accumulation ? 1 : 0;
     set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast);
+    set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, scale_b);  // cuBLASLt's A is our B
+    set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, scale_a);
     // Column-major, as cublas_gemm_nt: cuBLASLt's A is our B ([K,N], op T), its B our A ([K,M]).
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_a_, CUDA_R_8F_E4M3, k, n, k));
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_b_, CUDA_R_8F_E4M3, k, m, k));
@@ -102,7 +106,7 @@ void cublas_gemm_nt_e4m3(const void* a, const void* b, void* c, const float* sca
   thread_local std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<Fp8Plan>> plans;
   cublasLtHandle_t h = cublaslt_handle();
   auto& plan = plans[{device, m, n, k, fast_accumulation}];
-  if (!plan) plan = std::make_unique<Fp8Plan>(h, m, n, k, fast_accumulation);
+  if (!plan) plan = std::make_unique<Fp8Plan>(h, m, n, k, fast_accumulation, scale_a, scale_b);
   plan->run(h, a, b, c, scale_a, scale_b, stream);
 }
 
