@@ -21,12 +21,11 @@ double gemm_tflops_at(int n, DType math, cudaStream_t stream, size_t l2_bytes, c
   // Random (never zero) operands: zeros run measurably faster on tensor cores.
   const DeviceTensor a = random_device_tensor(storage, n2, 1234), b = random_device_tensor(storage, n2, 5678);
   const DeviceTensor c = allocate(result_dtype(math), n2);
-  const DeviceTensor scales = upload(HostTensor{DType::F32, {1.0, 1.0}});
+  const DeviceTensor scale_a = upload(HostTensor{DType::F32, {1.0}}), scale_b = upload(HostTensor{DType::F32, {1.0}});
   auto launch = [&](cudaStream_t s) {
     if (math == DType::E4M3) {
-      const float* scale = scales.as<float>();
-      cublas_gemm_nt_e4m3(a.buffer.get(), b.buffer.get(), c.buffer.get(), scale, scale + 1, n, n, n,
-                          /*fast_accumulation=*/true, s);
+      cublas_gemm_nt_e4m3(a.buffer.get(), b.buffer.get(), c.buffer.get(), scale_a.as<float>(), scale_b.as<float>(), n,
+                          n, n, /*fast_accumulation=*/true, s);
     } else {
       cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), n, n, n, s);
     }

@@ -27,13 +27,17 @@ GemmProblem::GemmProblem(GemmDims dims, DType math, GemmLaunch launch, ProblemSc
   b_ = random_input(storage, static_cast<size_t>(dims_.N) * dims_.K, rng, keep ? &host_b_ : nullptr, -range, range);
   c_ = allocate(result_dtype(math), static_cast<size_t>(dims_.M) * dims_.N);
   if (math == DType::E4M3) {
-    scales_ = upload(HostTensor{DType::F32, {kFp8ScaleA, kFp8ScaleB}});
+    // Each scale in its own allocation, as a framework's scale tensors are: cuBLASLt refuses a scale
+    // pointer 4 bytes into a buffer (CUBLAS_STATUS_NOT_SUPPORTED on Hopper).
+    scale_a_ = upload(HostTensor{DType::F32, {kFp8ScaleA}});
+    scale_b_ = upload(HostTensor{DType::F32, {kFp8ScaleB}});
   }
 }
 
 void GemmProblem::launch(cudaStream_t stream) {
-  const float* scales = scales_.numel == 2 ? scales_.as<float>() : nullptr;
-  launch_(GemmOperands{a_, b_, c_, dims_, scales, scales == nullptr ? nullptr : scales + 1}, stream);
+  const bool fp8 = math_ == DType::E4M3;
+  launch_(GemmOperands{a_, b_, c_, dims_, fp8 ? scale_a_.as<float>() : nullptr, fp8 ? scale_b_.as<float>() : nullptr},
+          stream);
 }
 
 CheckResult GemmProblem::check() const {

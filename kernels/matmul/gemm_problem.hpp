@@ -59,7 +59,7 @@ class GemmProblem final : public Problem {
   GemmLaunch launch_;
   HostTensor host_a_, host_b_;  // kept only at the check scale
   DeviceTensor a_, b_, c_;
-  DeviceTensor scales_;  // FP8: scale_a, scale_b
+  DeviceTensor scale_a_, scale_b_;  // FP8's per-tensor scales, one float each
 };
 
 }  // namespace archbench::kernels::matmul
