@@ -3,7 +3,8 @@
 #   1. the default-arch-list build (its 9.0 brings the sm_90a kernels), tests included;
 #   2. the FP8 GEMMs' GPU tests: image, correctness against float64, the error oracle against cuBLASLt;
 #   3. RUNS timed runs of every matmul operator in e4m3 and bf16: own / cuBLASLt from the same run,
-#      the median over the runs, per shape (fp8_ratios.txt);
+#      the median over the runs, per shape (fp8_ratios.txt; e4m3 has no cuBLASLt twin yet, so its
+#      own times are in the run files alone);
 #   4. the SASS of the own FP8 kernel: its wgmma instructions (QGMMA ... E4M3) must be there;
 #   5. compute-sanitizer memcheck and racecheck over the own FP8 operators' tests (check shapes).
 # Usage: GITREV=<sha> RUNS=5 ci/h200_fp8.sh    Logs, run JSON and a summary go to $OUT (./h200-out).
