@@ -185,22 +185,22 @@ bool ptx_can_target(const CodeTarget& t, ComputeCapability device) {
   return d >= t.arch;
 }
 
-int expected_cuda_error(ImageStatus s) {
+int expected_cuda_error(ImageOutcome s) {
   switch (s) {
-    case ImageStatus::Missing: return 209;      // cudaErrorNoKernelImageForDevice
-    case ImageStatus::PtxTooNew: return 222;    // cudaErrorUnsupportedPtxVersion
-    case ImageStatus::JitDisabled: return 223;  // cudaErrorJitCompilationDisabled
+    case ImageOutcome::Missing: return 209;      // cudaErrorNoKernelImageForDevice
+    case ImageOutcome::NeedsNewerDriver: return 222;    // cudaErrorUnsupportedPtxVersion
+    case ImageOutcome::JitDisabled: return 223;  // cudaErrorJitCompilationDisabled
     default: return 0;
   }
 }
 
 std::string Verdict::label() const {
   switch (status) {
-    case ImageStatus::Sass:
+    case ImageOutcome::Sass:
       if (!image) return "sass";
       return "sass " + image->name() + (image->virtual_arch != image->arch ? " (from " + image->virtual_name() + ")" : "");
-    case ImageStatus::PtxJit: return image ? "ptx-jit from " + image->name() : "ptx-jit";
-    default: return std::string(status_name(status));
+    case ImageOutcome::PtxJit: return image ? "ptx-jit from " + image->name() : "ptx-jit";
+    default: return std::string(outcome_name(status));
   }
 }
 
@@ -213,20 +213,20 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
   Verdict v;
   const ComputeCapability dev = device.cc;
   if (dev < images.needs) {
-    v.status = ImageStatus::Unsupported;
+    v.status = ImageOutcome::Unsupported;
     v.cause = unsupported_cause(images.needs, {}, dev);
     return v;
   }
   if (images.only && dev != images.only->target.cc()) {
     const CodeTarget& t = images.only->target;
-    v.status = ImageStatus::Unsupported;
+    v.status = ImageOutcome::Unsupported;
     v.cause = "unsupported on this device: " + t.name() + " code runs only on " + t.cc().str() + " (" +
               images.only->why + "), device is " + dev.str();
     return v;
   }
   if (images.only && images.targets.empty()) {
     const CodeTarget& t = images.only->target;
-    v.status = ImageStatus::Missing;
+    v.status = ImageOutcome::Missing;
     v.cause = "this build has no " + t.name() + " target: " + images.only->why;
     v.fix = "add " + t.cc().str() + " or " + t.cc().str() + std::string(suffix_letter(t.suffix)) +
             " to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)";
@@ -250,7 +250,7 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
       if (sass_runs_on(t, dev) && (best == nullptr || t.arch > best->arch)) best = &t;
     }
     if (best != nullptr) {
-      v.status = ImageStatus::Sass;
+      v.status = ImageOutcome::Sass;
       v.image = *best;
       return v;
     }
@@ -270,7 +270,7 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
   }
 
   if (jit == nullptr) {
-    v.status = ImageStatus::Missing;
+    v.status = ImageOutcome::Missing;
     const std::string ptx_reason = why_no_ptx(ptx, dev);
     v.cause = built + "; " + a_cc(dev) + " device needs SASS " + std::to_string(dev.major) + ".x (<= " +
               dev.str() + ") or PTX <= compute_" + std::to_string(dev.number()) + ": " + sass_reason + "; " +
@@ -281,13 +281,13 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
   }
   v.image = *jit;
   if (device.jit_disabled) {
-    v.status = ImageStatus::JitDisabled;
+    v.status = ImageOutcome::JitDisabled;
     v.cause = "only PTX " + jit->name() + " fits (" + sass_reason + ") and CUDA_DISABLE_PTX_JIT is set";
     v.fix = "unset CUDA_DISABLE_PTX_JIT, or " + fix_for(usable, dev);
     return v;
   }
   if (auto max_isa = ptx_isa_of_cuda(device.driver); max_isa && jit->ptx_isa.known() && jit->ptx_isa > *max_isa) {
-    v.status = ImageStatus::PtxTooNew;
+    v.status = ImageOutcome::NeedsNewerDriver;
     auto need = driver_needed_for(jit->ptx_isa);
     v.cause = "PTX " + jit->name() + " is ISA " + jit->ptx_isa.str() + ", newer than the " + max_isa->str() +
               " this driver (CUDA " + device.driver.str() + ") can JIT";
@@ -296,7 +296,7 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
             fix_for(usable, dev, false);
     return v;
   }
-  v.status = ImageStatus::PtxJit;
+  v.status = ImageOutcome::PtxJit;
   v.cause = "no SASS fits (" + sass_reason + "); the driver JIT-compiles " + jit->name() + " at first use";
   v.fix = "add " + dev.str() + " to ARCHBENCH_ARCH_LIST for SASS (no JIT cost, no JIT cache dependence)";
   return v;
@@ -304,7 +304,7 @@ Verdict predict(const ImageSet& images, const DeviceFacts& device) {
 
 ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe, const ImageSet& images) {
   ReconciledVerdict r{predicted, true, {}};
-  if (predicted.status == ImageStatus::Unsupported) return r;  // never probed on such a device
+  if (predicted.status == ImageOutcome::Unsupported) return r;  // never probed on such a device
 
   auto disagree = [&](Verdict runtime, const std::string& what) {
     r.agrees = false;
@@ -314,9 +314,9 @@ ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe,
 
   if (probe.error != 0) {
     Verdict runtime;
-    runtime.status = probe.error == 222 ? ImageStatus::PtxTooNew
-                   : probe.error == 223 ? ImageStatus::JitDisabled
-                                        : ImageStatus::Missing;
+    runtime.status = probe.error == 222 ? ImageOutcome::NeedsNewerDriver
+                   : probe.error == 223 ? ImageOutcome::JitDisabled
+                                        : ImageOutcome::Missing;
     runtime.cause = "cudaFuncGetAttributes returned " + probe.error_name + " (" + std::to_string(probe.error) + ")";
     if (probe.error == expected_cuda_error(predicted.status)) return r;
     disagree(runtime, runtime.cause);
@@ -324,10 +324,10 @@ ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe,
   }
   const std::string loaded = "loaded SASS " + std::to_string(probe.binary_version) + " from compute_" +
                              std::to_string(probe.ptx_version);
-  if (predicted.status == ImageStatus::JitDisabled && predicted.image && probe.ptx_version == predicted.image->virtual_arch) {
+  if (predicted.status == ImageOutcome::JitDisabled && predicted.image && probe.ptx_version == predicted.image->virtual_arch) {
     // CUDA_DISABLE_PTX_JIT stops new JIT compilation, not the use of what the JIT cache holds from
     // an earlier run: the predicted PTX did load, compiled for this device (docs/arch-lists-and-verdicts.md).
-    r.verdict.status = ImageStatus::PtxJit;
+    r.verdict.status = ImageOutcome::PtxJit;
     r.verdict.cause = predicted.cause + ", but the JIT cache held this kernel, compiled by an earlier run; with a "
                       "cold cache (another machine, CUDA_CACHE_DISABLE=1) it fails with " +
                       "cudaErrorJitCompilationDisabled (223)";
@@ -335,7 +335,7 @@ ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe,
   }
   if (!predicted.loads()) {
     Verdict runtime;
-    runtime.status = ImageStatus::PtxJit;  // something loaded; the binary holds more than the manifest says
+    runtime.status = ImageOutcome::PtxJit;  // something loaded; the binary holds more than the manifest says
     runtime.image = CodeTarget{ImageKind::Ptx, probe.ptx_version, Suffix::None, probe.ptx_version, {}};
     runtime.cause = loaded;
     disagree(runtime, loaded);
@@ -344,7 +344,7 @@ ReconciledVerdict reconcile(const Verdict& predicted, const RuntimeProbe& probe,
   // A stub means the build holds an image the manifest did not predict.
   if (ComputeCapability::from_number(probe.ptx_version) < images.needs) {
     Verdict runtime;
-    runtime.status = ImageStatus::Missing;
+    runtime.status = ImageOutcome::Missing;
     runtime.cause = loaded + ", a stub without the " + images.needs.str() + " features";
     disagree(runtime, runtime.cause);
     return r;

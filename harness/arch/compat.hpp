@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/arch/cuda_versions.hpp"
+#include "harness/arch/image_outcome.hpp"
 #include "harness/arch/target.hpp"
 #include "harness/util/enum_names.hpp"
 
@@ -69,29 +70,18 @@ struct ImageSet {
   std::optional<SingleTarget> only = std::nullopt;  // set for a single-target kernel
 };
 
-enum class ImageStatus { Sass, PtxJit, Missing, PtxTooNew, JitDisabled, Unsupported };
-inline constexpr auto kImageStatuses = enum_names<ImageStatus>({
-    {ImageStatus::Sass, "sass"},
-    {ImageStatus::PtxJit, "ptx-jit"},
-    {ImageStatus::Missing, "missing"},
-    {ImageStatus::PtxTooNew, "ptx-too-new"},
-    {ImageStatus::JitDisabled, "jit-disabled"},
-    {ImageStatus::Unsupported, "unsupported"},
-});
-
-[[nodiscard]] constexpr std::string_view status_name(ImageStatus s) { return name_of(kImageStatuses, s); }
 // The CUDA error the runtime gives for a status (209, 222, 223), 0 when the kernel loads.
-[[nodiscard]] int expected_cuda_error(ImageStatus s);
+[[nodiscard]] int expected_cuda_error(ImageOutcome s);
 
 struct Verdict {
-  ImageStatus status = ImageStatus::Missing;
+  ImageOutcome status = ImageOutcome::Missing;
   std::optional<CodeTarget> image;  // the image the driver picks, when one does
   std::string cause;                // why it is not plain SASS, in words
   std::string fix;                  // what would make it SASS
 
   // "sass sm_90", "ptx-jit from compute_80", "missing", ...
   [[nodiscard]] std::string label() const;
-  [[nodiscard]] bool loads() const { return status == ImageStatus::Sass || status == ImageStatus::PtxJit; }
+  [[nodiscard]] bool loads() const { return status == ImageOutcome::Sass || status == ImageOutcome::PtxJit; }
 };
 
 [[nodiscard]] Verdict predict(const ImageSet& images, const DeviceFacts& device);

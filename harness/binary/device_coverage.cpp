@@ -11,7 +11,6 @@
 namespace archbench::binary {
 namespace {
 
-using arch::ImageStatus;
 
 // NVIDIA's CUDA libraries pick kernels per architecture at run time.
 constexpr std::array kDispatchingFamilies = {
@@ -53,7 +52,7 @@ void add_unit(CoverageTally& t, const std::vector<arch::CodeTarget>& images, con
   if (std::ranges::all_of(images, arch_specific)) ++t.arch_specific_elsewhere;
   t.failing_by_cause[v.label() + ": " + v.cause].push_back(name);
   if (t.first_fix.empty()) t.first_fix = v.fix;
-  if (v.status == ImageStatus::PtxTooNew && v.image && v.image->ptx_isa.known()) {
+  if (v.status == ImageOutcome::NeedsNewerDriver && v.image && v.image->ptx_isa.known()) {
     if (auto need = arch::driver_needed_for(v.image->ptx_isa);
         need && (!t.driver_needed || need->cuda.value > t.driver_needed->cuda.value)) {
       t.driver_needed = need;
@@ -90,7 +89,7 @@ KindGuess classify_binary(std::string_view file_name, const std::vector<FatbinEn
           {}};
 }
 
-size_t CoverageTally::count(ImageStatus s) const {
+size_t CoverageTally::count(ImageOutcome s) const {
   const auto it = by_status.find(s);
   return it == by_status.end() ? 0 : it->second;
 }
@@ -111,41 +110,28 @@ CoverageTally tally_kernels(const std::vector<KernelImages>& kernels, const arch
   return t;
 }
 
-bool runs(Coverage c) { return c == Coverage::Native || c == Coverage::PtxJit; }
+bool runs(ImageOutcome c) { return c == ImageOutcome::Sass || c == ImageOutcome::PtxJit; }
 
-int severity(Coverage c) {
-  switch (c) {
-    case Coverage::NoImage: return 6;
-    case Coverage::NeedsNewerDriver: return 5;
-    case Coverage::JitDisabled: return 4;
-    case Coverage::Partial: return 3;
-    case Coverage::PtxJit: return 2;
-    case Coverage::Native: return 1;
-    case Coverage::NoDeviceCode: break;
-  }
-  return 0;
-}
-
-Coverage judge(BinaryKind kind, const CoverageTally& t) {
-  if (t.units == 0) return Coverage::NoDeviceCode;
-  const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit);
-  const size_t too_new = t.count(ImageStatus::PtxTooNew), disabled = t.count(ImageStatus::JitDisabled);
+ImageOutcome judge(BinaryKind kind, const CoverageTally& t) {
+  if (t.units == 0) return ImageOutcome::NoDeviceCode;
+  const size_t sass = t.count(ImageOutcome::Sass), jit = t.count(ImageOutcome::PtxJit);
+  const size_t too_new = t.count(ImageOutcome::NeedsNewerDriver), disabled = t.count(ImageOutcome::JitDisabled);
   if (kind == BinaryKind::Dispatching) {
     // Served when the library has code for the device at all; its other kernels are for other GPUs.
-    if (sass > 0) return Coverage::Native;
-    if (jit > 0) return Coverage::PtxJit;
-    if (too_new > 0) return Coverage::NeedsNewerDriver;
-    if (disabled > 0) return Coverage::JitDisabled;
-    return Coverage::NoImage;
+    if (sass > 0) return ImageOutcome::Sass;
+    if (jit > 0) return ImageOutcome::PtxJit;
+    if (too_new > 0) return ImageOutcome::NeedsNewerDriver;
+    if (disabled > 0) return ImageOutcome::JitDisabled;
+    return ImageOutcome::Missing;
   }
   const size_t failing = t.failing();
   if (failing == 0) {
-    if (t.only_arch_specific_elsewhere()) return Coverage::NoImage;
-    return jit == 0 ? Coverage::Native : Coverage::PtxJit;
+    if (t.only_arch_specific_elsewhere()) return ImageOutcome::Missing;
+    return jit == 0 ? ImageOutcome::Sass : ImageOutcome::PtxJit;
   }
-  if (too_new > 0 && too_new + disabled >= failing) return Coverage::NeedsNewerDriver;
-  if (disabled > 0 && disabled >= failing) return Coverage::JitDisabled;
-  return sass + jit == 0 ? Coverage::NoImage : Coverage::Partial;
+  if (too_new > 0 && too_new + disabled >= failing) return ImageOutcome::NeedsNewerDriver;
+  if (disabled > 0 && disabled >= failing) return ImageOutcome::JitDisabled;
+  return sass + jit == 0 ? ImageOutcome::Missing : ImageOutcome::Partial;
 }
 
 }  // namespace archbench::binary

@@ -38,7 +38,7 @@ struct KindGuess {
 // What one device gets from a binary, unit by unit.
 struct CoverageTally {
   size_t units = 0;
-  std::map<arch::ImageStatus, size_t> by_status;
+  std::map<ImageOutcome, size_t> by_status;
   // Units that hold only `a` / `f` code for other devices: dispatched there on purpose, so not
   // counted as gaps of a whole-list binary (kept apart so a report can still name them).
   size_t arch_specific_elsewhere = 0;
@@ -47,8 +47,8 @@ struct CoverageTally {
   std::string first_fix;
   std::optional<arch::DriverNeed> driver_needed;  // the newest driver a unit's PTX asks for
 
-  [[nodiscard]] size_t count(arch::ImageStatus s) const;
-  [[nodiscard]] size_t loading() const { return count(arch::ImageStatus::Sass) + count(arch::ImageStatus::PtxJit); }
+  [[nodiscard]] size_t count(ImageOutcome s) const;
+  [[nodiscard]] size_t loading() const { return count(ImageOutcome::Sass) + count(ImageOutcome::PtxJit); }
   // Units of a whole-list binary that fail here: neither loading nor arch-specific code for other devices.
   [[nodiscard]] size_t failing() const { return units - loading() - arch_specific_elsewhere; }
   // Every unit is arch-specific code for other devices (xformers' FlashAttention-3 library on anything but 9.0).
@@ -59,31 +59,9 @@ struct CoverageTally {
 // Per kernel (BinaryFile::kernels()).
 [[nodiscard]] CoverageTally tally_kernels(const std::vector<KernelImages>& kernels, const arch::DeviceFacts& device);
 
-enum class Coverage {
-  Native,            // SASS for the device (whole-list: for every unit)
-  PtxJit,            // everything it needs loads, some only through the driver's PTX JIT
-  Partial,           // whole-list: some units have no usable image
-  NeedsNewerDriver,  // what is missing is PTX newer than the driver can JIT
-  JitDisabled,       // only PTX fits and CUDA_DISABLE_PTX_JIT forbids it
-  NoImage,           // nothing loads on the device
-  NoDeviceCode,      // nothing to judge
-};
-// The names in inspect's and scan's text and JSON.
-inline constexpr auto kCoverages = enum_names<Coverage>({
-    {Coverage::Native, "native"},
-    {Coverage::PtxJit, "ptx-jit"},
-    {Coverage::Partial, "partial"},
-    {Coverage::NeedsNewerDriver, "needs-newer-driver"},
-    {Coverage::JitDisabled, "jit-disabled"},
-    {Coverage::NoImage, "no-image"},
-    {Coverage::NoDeviceCode, "no-device-code"},
-});
-[[nodiscard]] constexpr std::string_view coverage_name(Coverage c) { return name_of(kCoverages, c); }
-// Native and PtxJit: the binary can do its work on the device.
-[[nodiscard]] bool runs(Coverage c);
-// For ordering reports worst first: NoImage > ... > Native.
-[[nodiscard]] int severity(Coverage c);
+// Sass and PtxJit: the binary can do its work on the device.
+[[nodiscard]] bool runs(ImageOutcome c);
 
-[[nodiscard]] Coverage judge(BinaryKind kind, const CoverageTally& t);
+[[nodiscard]] ImageOutcome judge(BinaryKind kind, const CoverageTally& t);
 
 }  // namespace archbench::binary

@@ -97,21 +97,19 @@ std::string images_used(const KernelTally& t) {
 
 Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally& t, const arch::DeviceFacts& facts,
                      const std::string& device) {
-  using arch::ImageStatus;
   const std::string check = role == BinaryRole::OwnExecutable        ? "own-kernels"
                             : role == BinaryRole::DispatchingLibrary ? "library-images"
                                                                      : "check-file";
   const std::string cc = facts.cc.str();
   // The rule inspect and scan use (binary::judge): a library is served by any code for the
   // device; archbench and a checked file, compiled whole for an arch list, need every kernel.
-  using binary::Coverage;
-  const Coverage coverage =
+  const ImageOutcome coverage =
       binary::judge(role == BinaryRole::DispatchingLibrary ? binary::BinaryKind::Dispatching : binary::BinaryKind::WholeList, t);
-  if (coverage == Coverage::NoDeviceCode) {
+  if (coverage == ImageOutcome::NoDeviceCode) {
     return Finding(Layer::Build, check, Outcome::Pass, what + ": no CUDA kernels (host code only)");
   }
-  const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit);
-  const size_t too_new = t.count(ImageStatus::PtxTooNew), disabled = t.count(ImageStatus::JitDisabled);
+  const size_t sass = t.count(ImageOutcome::Sass), jit = t.count(ImageOutcome::PtxJit);
+  const size_t too_new = t.count(ImageOutcome::NeedsNewerDriver), disabled = t.count(ImageOutcome::JitDisabled);
   const size_t failing = t.failing();
   const std::string counts =
       fmt::format("{} of {} kernels have SASS for {}, {} only PTX JIT", sass, t.units, cc, jit);
@@ -125,13 +123,13 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
 
   if (role == BinaryRole::DispatchingLibrary) {
     // A library that dispatches per architecture never launches the kernels of other archs.
-    if (coverage == Coverage::Native) {
+    if (coverage == ImageOutcome::Sass) {
       return Finding(Layer::Build, check, Outcome::Pass,
                      fmt::format("{} on {}: {}; the other {} are for other architectures", what, device, counts,
                                  t.units - sass - jit))
           .with_details(details);
     }
-    if (coverage == Coverage::PtxJit) {
+    if (coverage == ImageOutcome::PtxJit) {
       return Finding(Layer::Build, check, Outcome::Warn,
                      fmt::format("{} on {}: no SASS for {}, {} kernels only through PTX JIT", what, device, cc, jit),
                      "this release of the library has no native code for the device: every kernel is JIT-compiled at "
@@ -139,7 +137,7 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
                      "install a release of the library built for CC " + cc, {PtxJitReliance, NoSassForMajor})
           .with_details(details);
     }
-    if (coverage == Coverage::NeedsNewerDriver) {
+    if (coverage == ImageOutcome::NeedsNewerDriver) {
       return Finding(Layer::Build, check, Outcome::Fail,
                      fmt::format("{} on {}: only PTX newer than this driver can JIT", what, device),
                      "its PTX needs a newer driver (cudaErrorUnsupportedPtxVersion, 222) and it has no SASS for " + cc,
@@ -156,12 +154,12 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
         .with_details(details);
   }
 
-  if (coverage == Coverage::Native) {
+  if (coverage == ImageOutcome::Sass) {
     return Finding(Layer::Build, check, Outcome::Pass,
                    fmt::format("{} on {}: every kernel has SASS ({} kernels)", what, device, t.units))
         .with_details(details);
   }
-  if (coverage == Coverage::PtxJit) {
+  if (coverage == ImageOutcome::PtxJit) {
     return Finding(Layer::Build, check, Outcome::Warn,
                    fmt::format("{} on {}: {} of {} kernels run only through PTX JIT", what, device, jit, t.units),
                    "no SASS for CC " + cc +
@@ -178,7 +176,7 @@ Finding judge_binary(const std::string& what, BinaryRole role, const KernelTally
     causes = {PtxNewerThanDriver};
   else if (disabled > 0)
     causes = {PtxJitReliance};
-  else if (coverage == Coverage::Partial)
+  else if (coverage == ImageOutcome::Partial)
     causes = {ArchOnlyOnSomePaths, HardcodedGencodeList};  // some kernels have the arch, others not: a per-path gap
   const bool none = sass + jit == 0;
   std::string cause = none ? "no kernel has a usable image: every launch fails"
@@ -199,23 +197,29 @@ Finding judge_build_targets(const BuildManifest& build, const arch::DeviceFacts&
   const arch::Verdict v = arch::predict(arch::ImageSet{build.targets, {0, 0}}, facts);
   const std::string declared = fmt::format("arch list \"{}\" -> {}", build.arch_list, arch::join_names(build.targets));
   switch (v.status) {
-    case arch::ImageStatus::Sass:
+    case ImageOutcome::Sass:
       return Finding(Layer::Build, "build-targets", Outcome::Pass,
                      fmt::format("{}: the build has {} ({})", device, v.label(), declared));
-    case arch::ImageStatus::PtxJit:
+    case ImageOutcome::PtxJit:
       return Finding(Layer::Build, "build-targets", Outcome::Warn,
                      fmt::format("{}: the build relies on PTX JIT ({})", device, declared), v.cause, v.fix,
                      {PtxJitReliance});
-    case arch::ImageStatus::PtxTooNew:
+    case ImageOutcome::NeedsNewerDriver:
       return Finding(Layer::Build, "build-targets", Outcome::Fail,
                      fmt::format("{}: the build's PTX is too new for this driver ({})", device, declared), v.cause,
                      v.fix, {PtxNewerThanDriver});
-    case arch::ImageStatus::JitDisabled:
+    case ImageOutcome::JitDisabled:
       return Finding(Layer::Build, "build-targets", Outcome::Fail,
                      fmt::format("{}: the build needs PTX JIT, which is disabled ({})", device, declared), v.cause,
                      v.fix, {PtxJitReliance});
-    case arch::ImageStatus::Missing:
-    case arch::ImageStatus::Unsupported: break;
+    case ImageOutcome::Missing:
+    case ImageOutcome::Unsupported: break;
+    // A kernel's prediction is never one of these (an operator's, a file's).
+    case ImageOutcome::NotProbed:
+    case ImageOutcome::Library:
+    case ImageOutcome::LibraryError:
+    case ImageOutcome::Partial:
+    case ImageOutcome::NoDeviceCode: break;
   }
   // An `a` target of the device's own major that only its suffix keeps off (10.0a on a 10.3): the list has the
   // architecture, in a form that serves one CC alone.

@@ -53,13 +53,13 @@ void check_python_stack(const PythonStackFacts& f, Checklist& out) {
     for (const auto& pj : d.packages) {
       const auto& p = f.inventory.packages[pj.package];
       const std::string title = p.version.empty() ? p.name : p.name + " " + p.version;
-      if (pj.coverage == binary::Coverage::Native) {
+      if (pj.coverage == ImageOutcome::Sass) {
         fine.push_back(title);
         continue;
       }
       const Outcome o = binary::runs(pj.coverage) ? Outcome::Warn : Outcome::Fail;
       Finding finding(Layer::Build, "python-stack", o,
-                      fmt::format("{} on {}: {}: {}", title, d.device.label, binary::coverage_name(pj.coverage), pj.summary),
+                      fmt::format("{} on {}: {}: {}", title, d.device.label, outcome_name(pj.coverage), pj.summary),
                       pj.cause, pj.fix);
       std::vector<std::string> details = pj.notes;
       details.push_back("where: " + p.where);

@@ -62,7 +62,7 @@ std::map<std::string, std::pair<DTypeSet, DTypeSet>> family_dtype_gaps(
   }
   for (const auto& r : all) {
     auto it = by_shape.find(r.family + " at " + r.shape);
-    if (it == by_shape.end() || r.impl != Impl::Own || r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
+    if (it == by_shape.end() || r.impl != Impl::Own || r.failed() || r.image.status == ImageOutcome::Unsupported) continue;
     it->second.first.insert(r.dtype);
   }
   for (auto& [key, sets] : by_shape) {
@@ -86,7 +86,7 @@ std::string workaround(const std::vector<const OperatorResult*>& failing, const 
       if (g->variant() == v) bad_dtypes.insert(g->dtype);
     }
     for (const auto& r : all) {
-      if (r.failed() || r.image.status == ImageVerdict::Unsupported) continue;
+      if (r.failed() || r.image.status == ImageOutcome::Unsupported) continue;
       if (r.variant() == v && !bad_dtypes.contains(r.dtype)) ok_dtypes.insert(r.dtype);
       if (r.family == f->family && r.name != f->name && bad_dtypes.contains(r.dtype) && r.shape == f->shape)
         twins.insert(r.name);
@@ -198,8 +198,8 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
       f.cause = key;
       if (lacks_loadable_image(first.image.status) && first.image.agrees) {
         f.fix = first.image.fix;
-        f.field_causes = first.image.status == ImageVerdict::Missing     ? FieldCauses{NoSassForMajor, ArchOnlyOnSomePaths}
-                         : first.image.status == ImageVerdict::PtxTooNew ? FieldCauses{PtxNewerThanDriver}
+        f.field_causes = first.image.status == ImageOutcome::Missing     ? FieldCauses{NoSassForMajor, ArchOnlyOnSomePaths}
+                         : first.image.status == ImageOutcome::NeedsNewerDriver ? FieldCauses{PtxNewerThanDriver}
                                                                          : FieldCauses{PtxJitReliance};
       } else if (first.fault != WorkerFault::None) {
         f.fix = "run it alone to see the error: archbench run --no-timing --filter '" + first.id +
@@ -208,7 +208,7 @@ void add_failure_groups(const std::vector<const OperatorResult*>& failing, const
         f.fix =
             "the driver loaded another image than the compatibility rules predict: report it with this doctor's "
             "--json output";
-      } else if (first.image.status == ImageVerdict::LibraryError) {
+      } else if (first.image.status == ImageOutcome::LibraryError) {
         f.fix =
             "check the runtime layer (library versions, other copies) and that this library release supports the "
             "device";
@@ -233,14 +233,14 @@ void judge_blocking(const WorkloadInputs& in, Checklist& out) {
   std::map<std::string, size_t> status;
   std::vector<const OperatorResult*> failing, jit, unsupported;
   for (const auto& r : all) {
-    if (r.image.status == ImageVerdict::Unsupported)
+    if (r.image.status == ImageOutcome::Unsupported)
       unsupported.push_back(&r);
     else if (r.failed())
       failing.push_back(&r);
-    else if (r.image.status == ImageVerdict::PtxJit)
+    else if (r.image.status == ImageOutcome::PtxJit)
       jit.push_back(&r);
-    const std::string_view name = image_verdict_name(r.image.status);
-    ++status[r.image.status == ImageVerdict::NotProbed ? "not run" : std::string(name)];
+    const std::string_view name = outcome_name(r.image.status);
+    ++status[r.image.status == ImageOutcome::NotProbed ? "not run" : std::string(name)];
   }
   std::vector<std::string> counts;
   for (const auto& [s, n] : status) counts.push_back(fmt::format("{} {}", n, s));
@@ -281,7 +281,7 @@ void judge_blocking(const WorkloadInputs& in, Checklist& out) {
 std::vector<const OperatorResult*> passed_before(const PassResults& pass, const PassResults& blocking) {
   std::set<std::string> ok;
   for (const auto& r : blocking.results) {
-    if (!r.failed() && r.image.status != ImageVerdict::Unsupported) ok.insert(r.id);
+    if (!r.failed() && r.image.status != ImageOutcome::Unsupported) ok.insert(r.id);
   }
   std::vector<const OperatorResult*> out;
   for (const auto& r : pass.results) {
@@ -302,7 +302,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
       library.push_back(r);
     } else if (wrong_result(*r)) {
       wrong.push_back(r);
-    } else if (r->image.status == ImageVerdict::Missing && r->image.agrees) {
+    } else if (r->image.status == ImageOutcome::Missing && r->image.agrees) {
       no_ptx.push_back(r);
     } else {
       other.push_back(r);
@@ -352,7 +352,7 @@ void judge_forced_jit(const WorkloadInputs& in, const PassResults& pass, Checkli
       if (p == nullptr) continue;
       const auto r = std::ranges::find(p->results, id, &OperatorResult::id);
       const auto it = p->load_ms.find(id);
-      if (r != p->results.end() && r->image.status == ImageVerdict::Sass && it != p->load_ms.end()) return it->second;
+      if (r != p->results.end() && r->image.status == ImageOutcome::Sass && it != p->load_ms.end()) return it->second;
     }
     return 0.0;
   };
@@ -389,7 +389,7 @@ void judge_no_jit(const WorkloadInputs& in, const PassResults& pass, Checklist& 
   for (const auto* r : rs) {
     if (ran_in_pass(*r)) {
       if (r->impl == Impl::Own) sass.push_back(r);
-    } else if (r->image.status == ImageVerdict::JitDisabled && r->image.agrees) {
+    } else if (r->image.status == ImageOutcome::JitDisabled && r->image.agrees) {
       needs_jit.push_back(r);
     } else {
       other.push_back(r);
@@ -425,7 +425,7 @@ std::string failure_key(const OperatorResult& r) {
   if (r.fault != WorkerFault::None) return "fault (" + std::string(worker_fault_name(r.fault)) + "): " + r.error;
   if (!r.image.agrees) return "image probe disagrees with the static prediction: " + r.image.disagreement;
   if (lacks_loadable_image(r.image.status)) return r.image.label + ": " + r.image.cause;
-  if (r.image.status == ImageVerdict::LibraryError) return r.image.label + ": " + r.image.cause;
+  if (r.image.status == ImageOutcome::LibraryError) return r.image.label + ": " + r.image.cause;
   if (!r.error.empty()) return "error: " + r.error;
   if (!r.correctness) return "no correctness result";
   return "wrong result";

@@ -149,7 +149,7 @@ ProbeAnswer parse_probe_answer(const json& j) {
       var.backend = text(v, "backend");
       var.status = enum_from(kVariantStatuses, text(v, "status"), "variant status");
       var.reason = text(v, "reason");
-      var.image_missing = parse_name(arch::kImageStatuses, text(v, "image")) == arch::ImageStatus::Missing;
+      var.image_missing = parse_name(kImageOutcomes, text(v, "image")) == ImageOutcome::Missing;
       if (const auto it = v.find("rel_error"); it != v.end()) {
         var.rel_error = it->is_number() ? it->get<double>() : std::nan("");  // NaN is written as NaN or null
       }

@@ -66,7 +66,7 @@ RecordedRun describe_run(const StoredRun& run, size_t device) {
   // The same device results of the same run, whenever and wherever added, give the same digest.
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : d.operators) {
-    ops.push_back({op.id, op.timing ? op.timing->median_ms : -1.0, std::string(image_verdict_name(op.image.status))});
+    ops.push_back({op.id, op.timing ? op.timing->median_ms : -1.0, std::string(outcome_name(op.image.status))});
   }
   r.digest = fnv1a(r.runner + "\n" + r.started_at + "\n" + env.dump() + "\n" + ops.dump());
   return r;
@@ -107,7 +107,7 @@ size_t HistoryStore::add(const StoredRun& run) {
     if (r.started_at.empty()) r.started_at = added;
     std::vector<RecordedResult> results;
     for (const auto& op : run.devices[i].results.operators) {
-      results.push_back({0, op.id, std::string(image_verdict_name(op.image.status)), op.failed(),
+      results.push_back({0, op.id, std::string(outcome_name(op.image.status)), op.failed(),
                          op.timing ? std::optional<double>(op.timing->median_ms) : std::nullopt});
     }
     devices.push_back({std::move(r), std::move(results), compress_results(run.devices[i].results)});

@@ -91,7 +91,7 @@ std::string format_findings(const DeviceReport& d) {
   for (const auto& r : d.operators) {
     std::string key;
     if (!r.image.agrees) key = "image probe disagrees with the static prediction: " + r.image.disagreement;
-    else if (r.image.status != ImageVerdict::Sass && r.image.status != ImageVerdict::Library && !r.image.cause.empty())
+    else if (r.image.status != ImageOutcome::Sass && r.image.status != ImageOutcome::Library && !r.image.cause.empty())
       key = r.image.label + ": " + r.image.cause + (r.image.fix.empty() ? "" : "\n    fix: " + r.image.fix);
     else if (r.fault != WorkerFault::None) key = std::string(worker_fault_name(r.fault)) + ": " + r.error + "\n    (the worker was replaced; the run went on)";
     else if (!r.error.empty()) key = "error: " + r.error;
@@ -139,7 +139,7 @@ std::string format_summary(const RunReport& r) {
   for (const auto& d : r.devices) {
     for (const auto& o : d.operators) {
       ++total;
-      ++status[std::string(image_verdict_name(o.image.status))];
+      ++status[std::string(outcome_name(o.image.status))];
       if (o.failed()) ++failed;
       if (o.correctness && !o.correctness->passed) ++wrong;
     }

@@ -13,8 +13,8 @@ std::string cell_text(const FleetCell& c) {
   if (c.verdict.outcome == Outcome::Absent) return "⛔ absent (in the baseline)";
   if (c.failed) s = "❌ ";
   else if (c.regression) s = "🔻 ";
-  else if (c.verdict.is(ImageVerdict::PtxJit)) s = "⚠️ ";
-  else if (c.verdict.is(ImageVerdict::Unsupported)) s = "➖ ";
+  else if (c.verdict.is(ImageOutcome::PtxJit)) s = "⚠️ ";
+  else if (c.verdict.is(ImageOutcome::Unsupported)) s = "➖ ";
   else s = "✅ ";
   s += markdown_cell(c.verdict.outcome == Outcome::Image ? c.image_label
                                                          : std::string(c.verdict.name()) + " (" + c.image_label + ")");

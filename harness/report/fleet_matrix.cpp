@@ -122,7 +122,7 @@ nlohmann::json fleet_to_json(const FleetMatrix& m) {
     for (size_t i = 0; i < r.cells.size(); ++i) {
       if (!r.cells[i]) continue;
       const auto& c = *r.cells[i];
-      cells[m.devices[i].column] = {{"image", image_verdict_name(c.image)}, {"image_label", c.image_label}, {"verdict", c.verdict.name()},
+      cells[m.devices[i].column] = {{"image", outcome_name(c.image)}, {"image_label", c.image_label}, {"verdict", c.verdict.name()},
                                     {"correctness", name_of(kCellChecks, c.check)}, {"rel_error", opt(c.rel_error)},
                                     {"pct_of_ceiling", opt(c.pct_of_ceiling)}, {"median_ms", opt(c.median_ms)},
                                     {"tflops", opt(c.tflops)}, {"failed", c.failed}, {"problem", c.problem},

@@ -28,7 +28,7 @@ inline constexpr auto kCellChecks = enum_names<CellCheck>({
 });
 
 struct FleetCell {
-  ImageVerdict image = ImageVerdict::NotProbed;  // as the run reported it (NotProbed: absent)
+  ImageOutcome image = ImageOutcome::NotProbed;  // as the run reported it (NotProbed: absent)
   std::string image_label;
   OperatorVerdict verdict;                // operator_verdict (harness/result/result.hpp), or Absent
   CellCheck check = CellCheck::NotChecked;

@@ -34,7 +34,7 @@ std::string page(std::string_view title, std::string_view body) {
 }
 
 std::string status_class(const OperatorVerdict& verdict) {
-  if (verdict.is(ImageVerdict::NotProbed)) return "st-none";
+  if (verdict.is(ImageOutcome::NotProbed)) return "st-none";
   if (verdict.outcome == OperatorVerdict::Outcome::Absent) return "st-error";
   return "st-" + std::string(verdict.name());
 }
@@ -42,15 +42,17 @@ std::string status_class(const OperatorVerdict& verdict) {
 std::string status_color(const OperatorVerdict& verdict) {
   if (verdict.outcome != OperatorVerdict::Outcome::Image) return "#e06666";  // errors, wrong results, absent
   switch (verdict.image) {
-    case ImageVerdict::Sass: return "#7bc98f";
-    case ImageVerdict::Library: return "#8fb9e6";
-    case ImageVerdict::PtxJit: return "#f2cc4f";
-    case ImageVerdict::Unsupported: return "#c4c8cc";
-    case ImageVerdict::NotProbed: return "#ffffff";
-    case ImageVerdict::Missing:
-    case ImageVerdict::PtxTooNew:
-    case ImageVerdict::JitDisabled:
-    case ImageVerdict::LibraryError: break;
+    case ImageOutcome::Sass: return "#7bc98f";
+    case ImageOutcome::Library: return "#8fb9e6";
+    case ImageOutcome::PtxJit: return "#f2cc4f";
+    case ImageOutcome::Unsupported: return "#c4c8cc";
+    case ImageOutcome::NotProbed:
+    case ImageOutcome::NoDeviceCode: return "#ffffff";
+    case ImageOutcome::Partial:
+    case ImageOutcome::Missing:
+    case ImageOutcome::NeedsNewerDriver:
+    case ImageOutcome::JitDisabled:
+    case ImageOutcome::LibraryError: break;
   }
   return "#e06666";
 }
@@ -58,9 +60,9 @@ std::string status_color(const OperatorVerdict& verdict) {
 std::string status_legend() {
   using Outcome = OperatorVerdict::Outcome;
   std::string s;
-  for (const OperatorVerdict v : {OperatorVerdict{Outcome::Image, ImageVerdict::Sass}, OperatorVerdict{Outcome::Image, ImageVerdict::Library},
-                                  OperatorVerdict{Outcome::Image, ImageVerdict::PtxJit}, OperatorVerdict{Outcome::Image, ImageVerdict::Unsupported},
-                                  OperatorVerdict{Outcome::Image, ImageVerdict::Missing}, OperatorVerdict{Outcome::Wrong, ImageVerdict::NotProbed}}) {
+  for (const OperatorVerdict v : {OperatorVerdict{Outcome::Image, ImageOutcome::Sass}, OperatorVerdict{Outcome::Image, ImageOutcome::Library},
+                                  OperatorVerdict{Outcome::Image, ImageOutcome::PtxJit}, OperatorVerdict{Outcome::Image, ImageOutcome::Unsupported},
+                                  OperatorVerdict{Outcome::Image, ImageOutcome::Missing}, OperatorVerdict{Outcome::Wrong, ImageOutcome::NotProbed}}) {
     s += "<span class=\"" + status_class(v) + "\">" + std::string(v.name()) + "</span>";
   }
   return s;

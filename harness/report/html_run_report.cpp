@@ -63,7 +63,7 @@ std::string manifest(const StoredRun& run, const StoredDevice& d) {
 
 std::string what_failed(const OperatorResult& r) {
   if (r.fault != WorkerFault::None) return std::string(worker_fault_name(r.fault)) + ": " + r.error;
-  if (!r.image.runs() && r.image.status != ImageVerdict::Unsupported) {
+  if (!r.image.runs() && r.image.status != ImageOutcome::Unsupported) {
     return r.image.label + (r.image.cause.empty() ? "" : ": " + r.image.cause) + (r.image.fix.empty() ? "" : " Fix: " + r.image.fix);
   }
   if (!r.error.empty()) return r.error;

@@ -5,27 +5,29 @@ namespace {
 
 // How well the operator runs: 0 from SASS or a library's own images, 1 only through the JIT,
 // 2 not at all. A switch without default, so a new verdict cannot be left unranked.
-int run_rank(ImageVerdict v) {
+int run_rank(ImageOutcome v) {
   switch (v) {
-    case ImageVerdict::Sass:
-    case ImageVerdict::Library:
-    case ImageVerdict::Unsupported: return 0;
-    case ImageVerdict::PtxJit: return 1;
-    case ImageVerdict::NotProbed:
-    case ImageVerdict::Missing:
-    case ImageVerdict::PtxTooNew:
-    case ImageVerdict::JitDisabled:
-    case ImageVerdict::LibraryError: return 2;
+    case ImageOutcome::Sass:
+    case ImageOutcome::Library:
+    case ImageOutcome::Unsupported: return 0;
+    case ImageOutcome::PtxJit: return 1;
+    case ImageOutcome::NotProbed:
+    case ImageOutcome::Missing:
+    case ImageOutcome::NeedsNewerDriver:
+    case ImageOutcome::JitDisabled:
+    case ImageOutcome::LibraryError:
+    case ImageOutcome::Partial:        // a file's verdicts, never an operator's
+    case ImageOutcome::NoDeviceCode: return 2;
   }
   return 2;
 }
 
 }  // namespace
 
-bool lacks_loadable_image(ImageVerdict v) {
-  return v == ImageVerdict::Missing || v == ImageVerdict::PtxTooNew || v == ImageVerdict::JitDisabled;
+bool lacks_loadable_image(ImageOutcome v) {
+  return v == ImageOutcome::Missing || v == ImageOutcome::NeedsNewerDriver || v == ImageOutcome::JitDisabled;
 }
 
-bool image_regressed(ImageVerdict before, ImageVerdict now) { return run_rank(now) > run_rank(before); }
+bool image_regressed(ImageOutcome before, ImageOutcome now) { return run_rank(now) > run_rank(before); }
 
 }  // namespace archbench

@@ -32,4 +32,12 @@ Enum read_enum(const nlohmann::json& j, const char* key, std::string_view field,
   reject_field(j, std::string(field) + " is '" + value + "', not one of " + known);
 }
 
+// The same, also taking `aliases`: older spellings a stored file may hold, read but never written.
+template <typename Enum, size_t N, size_t A>
+Enum read_enum(const nlohmann::json& j, const char* key, std::string_view field, const EnumNames<Enum, N>& names,
+               const EnumNames<Enum, A>& aliases) {
+  if (const auto e = parse_name(aliases, j.at(key).get<std::string>())) return *e;
+  return read_enum(j, key, field, names);
+}
+
 }  // namespace archbench

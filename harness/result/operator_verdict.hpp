@@ -19,9 +19,9 @@ struct OperatorVerdict {
     Absent,  // "absent": not in the run (a fleet matrix: in the baseline only; a path choice: not run)
   };
   Outcome outcome = Outcome::Image;
-  ImageVerdict image = ImageVerdict::NotProbed;
+  ImageOutcome image = ImageOutcome::NotProbed;
 
-  [[nodiscard]] bool is(ImageVerdict v) const { return outcome == Outcome::Image && image == v; }
+  [[nodiscard]] bool is(ImageOutcome v) const { return outcome == Outcome::Image && image == v; }
   // The image verdict's name for Image, else "error", "wrong" or "absent".
   [[nodiscard]] std::string_view name() const;
   friend bool operator==(const OperatorVerdict&, const OperatorVerdict&) = default;
@@ -29,6 +29,6 @@ struct OperatorVerdict {
 
 // The verdict of a name() and the image verdict written beside it (a name of error or wrong does
 // not carry the image); nullopt for a name this archbench does not know.
-[[nodiscard]] std::optional<OperatorVerdict> parse_operator_verdict(std::string_view name, ImageVerdict image);
+[[nodiscard]] std::optional<OperatorVerdict> parse_operator_verdict(std::string_view name, ImageOutcome image);
 
 }  // namespace archbench

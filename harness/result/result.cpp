@@ -8,7 +8,7 @@ namespace archbench {
 std::string_view check_scope_name(CheckScope s) { return s == CheckScope::Quick ? "quick" : "full"; }
 
 bool OperatorResult::failed() const {
-  if (image.status == ImageVerdict::Unsupported) return false;
+  if (image.status == ImageOutcome::Unsupported) return false;
   if (!error.empty() || fault != WorkerFault::None || !image.agrees) return true;
   if (!image.runs()) return true;
   return !correctness || !correctness->correct();

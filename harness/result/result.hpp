@@ -26,7 +26,7 @@ namespace archbench {
 
 // The image verdict of one operator: the worst of its kernels', or the library's answer.
 struct ImageResult {
-  ImageVerdict status = ImageVerdict::NotProbed;
+  ImageOutcome status = ImageOutcome::NotProbed;
   std::string label;    // "sass sm_90", "ptx-jit from compute_80", "cuBLAS 13.1.0", ...
   std::string cause;
   std::string fix;
@@ -45,7 +45,7 @@ struct ImageResult {
   // The one rule for "this operator has an image that runs here": its own kernels load (SASS or
   // PTX JIT) or its library answered (status sass, ptx-jit or library).
   [[nodiscard]] bool runs() const {
-    return status == ImageVerdict::Sass || status == ImageVerdict::PtxJit || status == ImageVerdict::Library;
+    return status == ImageOutcome::Sass || status == ImageOutcome::PtxJit || status == ImageOutcome::Library;
   }
 };
 

@@ -110,7 +110,7 @@ auto reader(const json& j) {
 }  // namespace
 
 void to_json(json& j, const ImageResult& r) {
-  j = json{{"status", image_verdict_name(r.status)}, {"note", r.note}, {"kernels", json::array()}};
+  j = json{{"status", outcome_name(r.status)}, {"note", r.note}, {"kernels", json::array()}};
   image_fields(r, writer(j));
   for (const auto& k : r.kernels) {
     j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
@@ -119,7 +119,7 @@ void to_json(json& j, const ImageResult& r) {
 }
 
 void from_json(const json& j, ImageResult& r) {
-  r.status = read_enum(j, "status", "image.status", kImageVerdicts);
+  r.status = read_enum(j, "status", "image.status", kImageOutcomes, kImageOutcomeAliases);
   image_fields(r, reader(j));
   r.note = j.value("note", "");
   for (const auto& k : j.at("kernels")) {
@@ -237,14 +237,14 @@ void from_json(const json& j, Ceilings& c) {
 
 void to_json(json& j, const PathCandidate& c) {
   j = json{{"verdict", c.verdict.name()},
-           {"image", image_verdict_name(c.verdict.image)},
+           {"image", outcome_name(c.verdict.image)},
            {"time_ratio", c.time_ratio ? json(*c.time_ratio) : json(nullptr)}};
   path_candidate_fields(c, writer(j));
 }
 
 void from_json(const json& j, PathCandidate& c) {
   path_candidate_fields(c, reader(j));
-  const auto image = read_enum(j, "image", "paths.image", kImageVerdicts);
+  const auto image = read_enum(j, "image", "paths.image", kImageOutcomes, kImageOutcomeAliases);
   const auto name = j.at("verdict").get<std::string>();
   const auto verdict = parse_operator_verdict(name, image);
   if (!verdict) reject_field(j, "paths.verdict is '" + name + "', neither the image verdict nor error, wrong or absent");

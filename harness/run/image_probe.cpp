@@ -16,19 +16,6 @@
 namespace archbench {
 namespace {
 
-// Worse verdicts first: the operator reports its worst kernel.
-int severity(arch::ImageStatus s) {
-  switch (s) {
-    case arch::ImageStatus::Sass: return 0;
-    case arch::ImageStatus::PtxJit: return 1;
-    case arch::ImageStatus::Unsupported: return 2;
-    case arch::ImageStatus::JitDisabled: return 3;
-    case arch::ImageStatus::PtxTooNew: return 4;
-    case arch::ImageStatus::Missing: return 5;
-  }
-  return 5;
-}
-
 arch::RuntimeProbe probe_kernel(const void* host_stub) {
   cudaFuncAttributes attr{};
   const cudaError_t e = cudaFuncGetAttributes(&attr, host_stub);
@@ -88,28 +75,16 @@ std::set<std::tuple<arch::ImageKind, int, arch::Suffix>> target_set(const std::v
 
 }  // namespace
 
-ImageVerdict image_verdict_of(arch::ImageStatus s) {
-  switch (s) {
-    case arch::ImageStatus::Sass: return ImageVerdict::Sass;
-    case arch::ImageStatus::PtxJit: return ImageVerdict::PtxJit;
-    case arch::ImageStatus::Missing: return ImageVerdict::Missing;
-    case arch::ImageStatus::PtxTooNew: return ImageVerdict::PtxTooNew;
-    case arch::ImageStatus::JitDisabled: return ImageVerdict::JitDisabled;
-    case arch::ImageStatus::Unsupported: return ImageVerdict::Unsupported;
-  }
-  return ImageVerdict::Missing;
-}
-
 ImageResult probe_image(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device) {
   ImageResult r;
   if (device.cc < op.spec().min_cc) {
-    r.status = ImageVerdict::Unsupported;
+    r.status = ImageOutcome::Unsupported;
     r.label = "unsupported";
     r.cause = arch::unsupported_cause(op.spec().min_cc, op.spec().min_cc_why, device.cc);
     return r;
   }
   if (op.kernels().empty()) {  // a library twin: the library's images are its own business
-    r.status = ImageVerdict::Library;
+    r.status = ImageOutcome::Library;
     r.label = op.spec().impl == Impl::CuDNN ? cudnn_runtime_version() : cublas_runtime_version();
     return r;
   }
@@ -123,7 +98,7 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
       r.kernels.push_back({k.name, v.label(), 0, 0, 0});
       if (severity(v.status) > worst) {
         worst = severity(v.status);
-        r.status = image_verdict_of(v.status);
+        r.status = v.status;
         r.label = v.label();
         r.cause = v.cause;
         r.fix = v.fix;
@@ -143,9 +118,9 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
       // here) and the build's list does not apply to an overridden source: the driver decides.
       v.agrees = true;
       v.disagreement.clear();
-      v.verdict.status = probe.error == 222   ? arch::ImageStatus::PtxTooNew
-                         : probe.error == 223 ? arch::ImageStatus::JitDisabled
-                                              : arch::ImageStatus::Missing;
+      v.verdict.status = probe.error == 222   ? ImageOutcome::NeedsNewerDriver
+                         : probe.error == 223 ? ImageOutcome::JitDisabled
+                                              : ImageOutcome::Missing;
       v.verdict.image.reset();
       v.verdict.cause = "the driver finds no usable image (" + probe.error_name + ", " + std::to_string(probe.error) +
                         "): this build compiled some kernel sources for another arch list (per-file override " +
@@ -170,7 +145,7 @@ ImageResult probe_image(const Operator& op, const BuildManifest& build, const ar
     }
     if (severity(v.verdict.status) > worst) {
       worst = severity(v.verdict.status);
-      r.status = image_verdict_of(v.verdict.status);
+      r.status = v.verdict.status;
       r.label = v.verdict.label();
       r.cause = v.verdict.cause;
       r.fix = v.verdict.fix;

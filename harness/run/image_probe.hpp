@@ -9,9 +9,6 @@
 
 namespace archbench {
 
-// A kernel's verdict as the result model names it (the six prediction statuses keep their names).
-[[nodiscard]] ImageVerdict image_verdict_of(arch::ImageStatus s);
-
 // Static prediction from the executable's own fatbin (cross-checked against the manifest),
 // confirmed by the runtime on the current device.
 [[nodiscard]] ImageResult probe_image(const Operator& op, const BuildManifest& build, const arch::DeviceFacts& device);

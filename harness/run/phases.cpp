@@ -24,7 +24,7 @@ void guarded(OperatorResult& r, Body body) {
   try {
     body();
   } catch (const LibraryError& e) {
-    r.image.status = ImageVerdict::LibraryError;
+    r.image.status = ImageOutcome::LibraryError;
     r.image.label = e.library() + " " + e.status();
     r.image.cause = e.what();
     r.error = e.what();

@@ -13,7 +13,6 @@
 namespace archbench::stack {
 namespace {
 
-using binary::Coverage;
 
 // "nvidia-cudnn-cu13", "nvidia_cublas": NVIDIA's packaged CUDA libraries.
 bool is_nvidia_library_package(const std::string& name) {
@@ -48,7 +47,7 @@ std::optional<std::string> count_loading_variants(const Package& p, const Invent
     } else {
       // Nothing here says which loads (a wheel alone): judge by the best, newest first among equals.
       for (size_t i = family.variants.size(); i-- > 0;) {
-        if (!loads || binary::severity(judged(family.variants[i]).coverage) < binary::severity(judged(family.variants[*loads]).coverage)) {
+        if (!loads || severity(judged(family.variants[i]).coverage) < severity(judged(family.variants[*loads]).coverage)) {
           loads = i;
         }
       }
@@ -59,7 +58,7 @@ std::optional<std::string> count_loading_variants(const Package& p, const Invent
     for (size_t i = 0; i < family.variants.size(); ++i) {
       FileJudgement& fj = judged(family.variants[i]);
       fj.counted = loads == i;
-      each.push_back(fmt::format("{} {}", family.variants[i].tag, binary::coverage_name(fj.coverage)));
+      each.push_back(fmt::format("{} {}", family.variants[i].tag, outcome_name(fj.coverage)));
       if (binary::runs(fj.coverage)) serving.push_back(family.variants[i].tag);
     }
     const std::string override_word =
@@ -252,7 +251,7 @@ FileJudgement judge_file(size_t fi, const Inventory& inv, const Package& p, cons
   }
   if (fj.runtime && device.driver.known() && device.driver.major() < fj.runtime->cuda_major) {
     fj.runtime_too_new = true;
-    if (binary::runs(fj.coverage) || fj.coverage == Coverage::Partial) fj.coverage = Coverage::NeedsNewerDriver;
+    if (binary::runs(fj.coverage) || fj.coverage == ImageOutcome::Partial) fj.coverage = ImageOutcome::NeedsNewerDriver;
   }
   if (f.kind.kind == binary::BinaryKind::WholeList && fj.tally.arch_specific_elsewhere > 0) {
     pj.notes.push_back(fmt::format(
@@ -274,8 +273,8 @@ void explain(PackageJudgement& pj, const FileJudgement* worst, const Package& p,
   const auto& t = worst->tally;
   const std::string unit = wf.kernels.empty() ? "container" : "kernel";
   switch (pj.coverage) {
-    case Coverage::Native:
-    case Coverage::PtxJit: {
+    case ImageOutcome::Sass:
+    case ImageOutcome::PtxJit: {
       std::string used;
       for (const auto& fj : pj.files) {
         if (!fj.counted) continue;
@@ -284,14 +283,14 @@ void explain(PackageJudgement& pj, const FileJudgement* worst, const Package& p,
         }
       }
       pj.summary = used;
-      if (pj.coverage == Coverage::PtxJit) {
+      if (pj.coverage == ImageOutcome::PtxJit) {
         pj.cause = fmt::format("no SASS for {} in {}: the driver JIT-compiles its PTX at first use (a slow start, "
                                "and it fails with CUDA_DISABLE_PTX_JIT=1)", cc, wf.path);
         pj.fix = arch_fix(role, p.name, device.cc, ctx);
       }
       break;
     }
-    case Coverage::NeedsNewerDriver:
+    case ImageOutcome::NeedsNewerDriver:
       if (worst->runtime_too_new) {
         const int branch = arch::minimum_driver_branch_for_runtime(worst->runtime->cuda_major);
         pj.summary = fmt::format("built for the CUDA {} runtime ({})", worst->runtime->cuda_major,
@@ -310,11 +309,11 @@ void explain(PackageJudgement& pj, const FileJudgement* worst, const Package& p,
                                  : arch_fix(role, p.name, device.cc, ctx);
       }
       break;
-    case Coverage::Partial:
-    case Coverage::NoImage:
-    case Coverage::JitDisabled: {
+    case ImageOutcome::Partial:
+    case ImageOutcome::Missing:
+    case ImageOutcome::JitDisabled: {
       const size_t failing = t.failing();
-      pj.summary = pj.coverage == Coverage::NoImage ? fmt::format("none of {} {}(s) loads on {}", t.units, unit, cc)
+      pj.summary = pj.coverage == ImageOutcome::Missing ? fmt::format("none of {} {}(s) loads on {}", t.units, unit, cc)
                                                     : fmt::format("{} of {} {}(s) have no image for {}", failing,
                                                                   t.units, unit, cc);
       if (wf.kind.kind == binary::BinaryKind::Dispatching) {
@@ -330,11 +329,16 @@ void explain(PackageJudgement& pj, const FileJudgement* worst, const Package& p,
       } else {
         pj.cause = t.failing_by_cause.empty() ? std::string() : wf.path + ": " + t.failing_by_cause.begin()->first;
       }
-      pj.fix = pj.coverage == Coverage::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p.name, device.cc, ctx)
+      pj.fix = pj.coverage == ImageOutcome::JitDisabled ? "unset CUDA_DISABLE_PTX_JIT, or " + arch_fix(role, p.name, device.cc, ctx)
                                                     : arch_fix(role, p.name, device.cc, ctx);
       break;
     }
-    case Coverage::NoDeviceCode: pj.summary = "no device code"; break;
+    case ImageOutcome::NoDeviceCode: pj.summary = "no device code"; break;
+    // A file's judgement never gives these (they are a kernel's or an operator's).
+    case ImageOutcome::NotProbed:
+    case ImageOutcome::Library:
+    case ImageOutcome::Unsupported:
+    case ImageOutcome::LibraryError: break;
   }
 }
 
@@ -342,7 +346,7 @@ void explain(PackageJudgement& pj, const FileJudgement* worst, const Package& p,
 // worse news, and what the package declares against what it ships.
 void add_notes(PackageJudgement& pj, const Package& p, const Inventory& inv) {
   // A runtime newer than the driver stays worth saying when an image gap is the worse news.
-  if (pj.coverage != Coverage::NeedsNewerDriver) {
+  if (pj.coverage != ImageOutcome::NeedsNewerDriver) {
     for (const auto& fj : pj.files) {
       if (!fj.runtime_too_new || !fj.counted) continue;
       pj.notes.push_back(fmt::format("{} is also built for the CUDA {} runtime ({}): it needs a driver of branch {} "
@@ -393,13 +397,13 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
       }
       // Counted files first, worst first: the verdict is the first one's.
       std::ranges::stable_sort(pj.files, std::greater<>{}, [](const FileJudgement& f) {
-        return std::pair(f.counted, binary::severity(f.coverage));
+        return std::pair(f.counted, severity(f.coverage));
       });
       if (!pj.files.empty()) worst = &pj.files.front();
       if (worst == nullptr) continue;
       pj.coverage = worst->coverage;
       if (variant_missing) {
-        pj.coverage = Coverage::NoImage;
+        pj.coverage = ImageOutcome::Missing;
         pj.summary = "the CUDA variant it would load is not shipped";
         pj.cause = *variant_missing;
         pj.fix = fmt::format("install a release of {} built for this CUDA, or install a framework build whose CUDA it "
@@ -414,7 +418,7 @@ std::vector<DeviceJudgement> judge_inventory(const Inventory& inv, const std::ve
       add_notes(pj, p, inv);
       dj.packages.push_back(std::move(pj));
     }
-    std::ranges::stable_sort(dj.packages, std::greater<>{}, [](const PackageJudgement& p) { return binary::severity(p.coverage); });
+    std::ranges::stable_sort(dj.packages, std::greater<>{}, [](const PackageJudgement& p) { return severity(p.coverage); });
     out.push_back(std::move(dj));
   }
   return out;

@@ -50,7 +50,7 @@ struct AdviceContext {
 
 struct FileJudgement {
   size_t file = 0;  // index into Inventory::files
-  binary::Coverage coverage = binary::Coverage::NoDeviceCode;
+  ImageOutcome coverage = ImageOutcome::NoDeviceCode;
   binary::CoverageTally tally;
   std::optional<RuntimeNeed> runtime;
   bool runtime_too_new = false;  // the runtime it links needs a newer driver than the device's
@@ -62,7 +62,7 @@ struct FileJudgement {
 
 struct PackageJudgement {
   size_t package = 0;  // index into Inventory::packages
-  binary::Coverage coverage = binary::Coverage::NoDeviceCode;  // the worst of its files
+  ImageOutcome coverage = ImageOutcome::NoDeviceCode;  // the worst of its files
   std::string summary;  // "runs natively (sass sm_90)", "no image for 12.0 in 444 of 444 containers"
   std::string cause;    // empty when it runs
   std::string fix;

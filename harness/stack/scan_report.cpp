@@ -12,7 +12,6 @@
 namespace archbench::stack {
 namespace {
 
-using binary::Coverage;
 
 constexpr size_t kWidth = text::kColumns;
 
@@ -59,11 +58,11 @@ std::string format_scan(const ScanReport& r) {
     std::vector<std::string> fine;
     for (const auto& pj : d.packages) {
       const Package& p = inv.packages[pj.package];
-      if (pj.coverage == Coverage::Native && pj.notes.empty() && !r.show_files) {
+      if (pj.coverage == ImageOutcome::Sass && pj.notes.empty() && !r.show_files) {
         fine.push_back(package_title(p));
         continue;
       }
-      s += fit(fmt::format("  {:<21} {:<34} {}", binary::coverage_name(pj.coverage), fit(package_title(p), 34), pj.summary),
+      s += fit(fmt::format("  {:<21} {:<34} {}", outcome_name(pj.coverage), fit(package_title(p), 34), pj.summary),
                kWidth) + "\n";
       if (!pj.cause.empty()) s += wrap("cause: " + pj.cause, 6, 13);
       if (!pj.fix.empty()) s += wrap("fix: " + pj.fix, 6, 11);
@@ -71,7 +70,7 @@ std::string format_scan(const ScanReport& r) {
       if (r.show_files) {
         for (const auto& fj : pj.files) {
           const auto& f = inv.files[fj.file];
-          s += fit(fmt::format("      {:<18} {} ({}, {}, {} {})", binary::coverage_name(fj.coverage), f.path,
+          s += fit(fmt::format("      {:<18} {} ({}, {}, {} {})", outcome_name(fj.coverage), f.path,
                                binary::format_name(f.format), binary::kind_name(f.kind.kind), fj.tally.units,
                                f.kernels.empty() ? "containers" : "kernels"), kWidth) + "\n";
         }
@@ -107,7 +106,7 @@ std::string format_scan(const ScanReport& r) {
     for (const auto& n : inv.notes) s += wrap(n, 2, 4);
   }
   size_t cannot = 0, pairs = 0;
-  std::map<Coverage, size_t> by;
+  std::map<ImageOutcome, size_t> by;
   for (const auto& d : r.devices) {
     for (const auto& pj : d.packages) {
       ++pairs;
@@ -116,7 +115,7 @@ std::string format_scan(const ScanReport& r) {
     }
   }
   std::string counts;
-  for (const auto& [c, n] : by) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, binary::coverage_name(c));
+  for (const auto& [c, n] : by) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, outcome_name(c));
   if (inv.files.empty()) return s + "\nsummary: no device code found: nothing judged -> FAIL\n";
   s += "\n" + wrap(fmt::format("summary: {} package(s) x {} device(s): {}; {} cannot run -> {}", inv.packages.size(),
                                r.devices.size(), counts, cannot, cannot == 0 ? "PASS" : "FAIL"),
@@ -164,7 +163,7 @@ std::string format_scan_markdown(const ScanReport& r) {
     s += fmt::format("\n### {}\n\n| package | verdict | detail | fix |\n|---|---|---|---|\n", device_title(d.device));
     for (const auto& pj : d.packages) {
       s += fmt::format("| {} | {} | {} | {} |\n", cell(package_title(inv.packages[pj.package])),
-                       binary::coverage_name(pj.coverage), cell(pj.summary), cell(pj.fix));
+                       outcome_name(pj.coverage), cell(pj.summary), cell(pj.fix));
     }
   }
   if (!inv.unreadable.empty()) {
@@ -208,8 +207,8 @@ nlohmann::json scan_to_json(const ScanReport& r) {
       json files = json::array();
       for (const auto& fj : pj.files) {
         json counts = json::object();
-        for (const auto& [status, n] : fj.tally.by_status) counts[std::string(arch::status_name(status))] = n;
-        files.push_back({{"path", inv.files[fj.file].path}, {"verdict", binary::coverage_name(fj.coverage)},
+        for (const auto& [status, n] : fj.tally.by_status) counts[std::string(outcome_name(status))] = n;
+        files.push_back({{"path", inv.files[fj.file].path}, {"verdict", outcome_name(fj.coverage)},
                          {"counted", fj.counted},
                          {"units", fj.tally.units}, {"unit", inv.files[fj.file].kernels.empty() ? "container" : "kernel"},
                          {"counts", counts}, {"images_used", fj.tally.images_used},
@@ -218,7 +217,7 @@ nlohmann::json scan_to_json(const ScanReport& r) {
                                                 : json(nullptr)}});
       }
       verdicts.push_back({{"package", inv.packages[pj.package].name}, {"version", inv.packages[pj.package].version},
-                          {"verdict", binary::coverage_name(pj.coverage)}, {"runs", binary::runs(pj.coverage)},
+                          {"verdict", outcome_name(pj.coverage)}, {"runs", binary::runs(pj.coverage)},
                           {"summary", pj.summary}, {"cause", pj.cause}, {"fix", pj.fix}, {"notes", pj.notes},
                           {"files", files}});
     }

@@ -17,7 +17,7 @@ ALLOWED = {
     "manifest": {"arch"},
     "device": {"arch", "util"},
     "ops": {"arch", "vendor", "util"},
-    "result": {"device", "manifest", "ops", "util"},  # of ops, only the value types (NARROW)
+    "result": {"device", "manifest", "arch", "ops", "util"},  # of arch and ops, only value types (NARROW)
     "baseline": {"result", "util"},
     "run": {"result", "ops", "binary", "arch", "device", "manifest", "vendor", "util"},
     "report": {"baseline", "result", "framework", "util"},
@@ -28,8 +28,8 @@ ALLOWED = {
 }
 
 # Edges allowed for some headers only: result names an operator's dtype and implementation kind, and
-# nothing else of ops (no tensors, no CUDA).
-NARROW = {("result", "ops"): {"dtype.hpp", "impl.hpp"}}
+# nothing else of ops (no tensors, no CUDA); of arch, the image vocabulary alone.
+NARROW = {("result", "ops"): {"dtype.hpp", "impl.hpp"}, ("result", "arch"): {"image_outcome.hpp"}}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:harness|kernels|tools|suites)/[^"]+)"')
 

@@ -10,10 +10,8 @@ import sys
 
 # The tables whose names must never be compared as strings: {header: [table variable, ...]}.
 TABLES = {
-    "harness/result/image_verdict.hpp": ["kImageVerdicts"],
+    "harness/arch/image_outcome.hpp": ["kImageOutcomes"],
     "harness/result/worker_fault.hpp": ["kWorkerFaults"],
-    "harness/arch/compat.hpp": ["kImageStatuses"],
-    "harness/binary/device_coverage.hpp": ["kCoverages"],
     "harness/baseline/compare.hpp": ["kChanges"],
     "harness/ops/dtype.hpp": ["kDTypes"],
     "harness/ops/impl.hpp": ["kImpls"],

@@ -61,7 +61,7 @@ TEST(DriverRules, PtxIsaNewerThanTheDriverFailsWith222AsPredicted) {
   ptx.virtual_arch = 75;
   ptx.ptx_isa = newer;
   const arch::Verdict v = arch::predict(arch::ImageSet{{ptx}, {0, 0}}, env.facts(env.devices.front()));
-  EXPECT_EQ(v.status, arch::ImageStatus::PtxTooNew) << v.cause;
+  EXPECT_EQ(v.status, ImageOutcome::NeedsNewerDriver) << v.cause;
   EXPECT_EQ(arch::expected_cuda_error(v.status), static_cast<int>(e));
 }
 

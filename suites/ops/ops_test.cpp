@@ -66,7 +66,7 @@ TEST_P(OperatorTest, ImageAndCorrectness) {
   OperatorResult r = describe(op);
   check_operator(op, build_manifest(), env.facts(dev), seed, r, *options);
 
-  if (r.image.status == ImageVerdict::Unsupported) GTEST_SKIP() << r.image.cause;
+  if (r.image.status == ImageOutcome::Unsupported) GTEST_SKIP() << r.image.cause;
   // A single-target kernel (wgmma: sm_90a) has no image in a build without its target or on
   // another device: expected there, not a build fault.
   for (const auto& k : op.kernels()) {
@@ -125,7 +125,7 @@ TEST_P(OracleTest, NoWorseThanThreeTimesTheLibraryTwin) {
   std::vector<OperatorResult> results{describe(op), describe(*twin)};
   check_operator(op, build_manifest(), env.facts(dev), seed, results[0], *options);
   check_operator(*twin, build_manifest(), env.facts(dev), seed, results[1], *options);
-  if (results[0].image.status == ImageVerdict::Unsupported || results[1].image.status == ImageVerdict::Unsupported) {
+  if (results[0].image.status == ImageOutcome::Unsupported || results[1].image.status == ImageOutcome::Unsupported) {
     GTEST_SKIP() << "unsupported on this device";
   }
   if (!options->bench_shape_pass) note_bench_shape_skipped(op.spec().shape + " (both operators)");

@@ -82,8 +82,8 @@ def main():
     check(pkga["files"][0]["needed"] and any(n.startswith("libcudart.so.") for n in pkga["files"][0]["needed"]),
           "site: pkga's DT_NEEDED lacks libcudart: %s" % pkga["files"][0]["needed"])
     on90, on86 = verdicts(j, 0), verdicts(j, 1)
-    check(on90["pkga"]["verdict"] == "no-image" and on86["pkga"]["verdict"] == "native", "site: pkga %s / %s" % (on90["pkga"]["verdict"], on86["pkga"]["verdict"]))
-    check(on90["pkgb"]["verdict"] == "native" and on86["pkgb"]["verdict"] == "no-image", "site: pkgb (sm_90a only)")
+    check(on90["pkga"]["verdict"] == "missing" and on86["pkga"]["verdict"] == "sass", "site: pkga %s / %s" % (on90["pkga"]["verdict"], on86["pkga"]["verdict"]))
+    check(on90["pkgb"]["verdict"] == "sass" and on86["pkgb"]["verdict"] == "missing", "site: pkgb (sm_90a only)")
     check(any("arch-specific" in n for n in on86["pkgb"]["notes"]), "site: no arch-specific note for pkgb on 8.6")
     check(on90["loose_jit.so"]["verdict"] == "ptx-jit", "site: the PTX-only extension is not ptx-jit on 9.0")
     check("TORCH_CUDA_ARCH_LIST" in on90["pkga"]["fix"], "site: an extension's fix names TORCH_CUDA_ARCH_LIST: %s" % on90["pkga"]["fix"])
@@ -91,10 +91,10 @@ def main():
     check(max(len(l) for l in p.stdout.splitlines()) <= 120, "site: console wider than 120 columns")
     # A library of sm_90a-only kernels beside one with sm_80 SASS (as xformers' FlashAttention-3 library): on 8.6
     # left out of the verdict, with a note; on 9.0 counted, where the sm_80 library has no image. (pkgb above, with
-    # nothing else, stays no-image on 8.6.)
+    # nothing else, stays missing on 8.6.)
     _, jf = scan(f("site_fa3"), "--device", "8.6@580", "--device", "9.0@580", want=1)
     c86, c90 = verdicts(jf, 0)["pkgc"], verdicts(jf, 1)["pkgc"]
-    check(c86["verdict"] == "native" and c90["verdict"] == "no-image", "site_fa3: pkgc %s / %s" % (c86["verdict"], c90["verdict"]))
+    check(c86["verdict"] == "sass" and c90["verdict"] == "missing", "site_fa3: pkgc %s / %s" % (c86["verdict"], c90["verdict"]))
     counted = {os.path.basename(x["path"]): x["counted"] for x in c86["files"]}
     check(counted == {"_C.so": True, "_C_fa3.so": False}, "site_fa3: counted on 8.6 %s" % counted)
     check(all(x["counted"] for x in c90["files"]), "site_fa3: a file not counted on 9.0")
@@ -122,7 +122,7 @@ def check_archives(f):
     check([pk["name"] for pk in j["packages"]] == ["pkga"] and j["packages"][0]["origin"] == "wheel", "wheel: attribution")
     check(verdicts(j, 0)["pkga"]["verdict"] == "needs-newer-driver", "wheel: CUDA 13 runtime on a 535 driver")
     check("580" in verdicts(j, 0)["pkga"]["fix"], "wheel: the fix names the driver branch")
-    check(verdicts(j, 1)["pkga"]["verdict"] == "native", "wheel: on 580")
+    check(verdicts(j, 1)["pkga"]["verdict"] == "sass", "wheel: on 580")
     p, j = scan(wheel, "--device", "8.0@580", want=0)
     # Two wheels with the same path inside: each file belongs to its own wheel's distribution.
     _, jw = scan(wheel, f("pkga-1.0+cu126-cp312-cp312-linux_x86_64.whl"), "--device", "8.0@580", want=1)
@@ -134,7 +134,7 @@ def check_archives(f):
     p, j = scan(f("famlib-0.1-py3-none-manylinux_2_24_x86_64.whl"), "--device", "8.0@580", "--device", "9.0@580", want=0)
     for i, tag in ((0, "cuda126"), (1, "cuda130")):
         v = verdicts(j, i)["famlib"]
-        check(v["verdict"] == "native" and any("runs with the %s variant(s) only" % tag in n for n in v["notes"]),
+        check(v["verdict"] == "sass" and any("runs with the %s variant(s) only" % tag in n for n in v["notes"]),
               "famlib wheel on device %d: %s" % (i, v))
 
     # PyTorch's declared arch list differing from its libtorch_cuda.so, in a wheel.
@@ -150,7 +150,7 @@ def check_archives(f):
         p, j = scan(target, "--device", "9.0@580", "--device", "8.0@580", want=1)
         check([pk["name"] for pk in j["packages"] if pk["name"].endswith(".pt2")] == ["unet.pt2"], "pt2 %s: %s" % (where, j["packages"]))
         v90, v80 = verdicts(j, 0)["unet.pt2"], verdicts(j, 1)["unet.pt2"]
-        check(v90["verdict"] == "native" and v80["verdict"] == "no-image", "pt2 %s: %s / %s" % (where, v90["verdict"], v80["verdict"]))
+        check(v90["verdict"] == "sass" and v80["verdict"] == "missing", "pt2 %s: %s / %s" % (where, v90["verdict"], v80["verdict"]))
         check("aoti_compile_and_package" in v80["fix"] and "cg7d.cubin" in v80["cause"], "pt2 %s: fix %s" % (where, v80["fix"]))
     check(any("unet_fp16.engine" in n and "TensorRT engine" in n for n in j["not_judged"]), "pt2 site: the engine %s" % j["not_judged"])
     p, j = scan(f("hostile", "not_a_zip.pt2"), "--device", "8.0", want=5)
@@ -219,12 +219,12 @@ def check_files(f):
     check(j["devices"][0]["packages"][0]["verdict"] == "needs-newer-driver", "PTX ISA 9.0 on a 12.8 driver")
     check(j["devices"][1]["packages"][0]["verdict"] == "ptx-jit", "PTX on a 13.0 driver")
     p, j = scan(f("ext_sm90a.so"), "--device", "12.0@580", want=1)
-    check(j["devices"][0]["packages"][0]["verdict"] == "no-image", "sm_90a-only on 12.0")
+    check(j["devices"][0]["packages"][0]["verdict"] == "missing", "sm_90a-only on 12.0")
     p, j = scan(f("libdispatch.so"), "--device", "8.6@580", "--device", "7.0@580", want=1)
     check(j["packages"][0]["files"][0]["kind"] == "dispatching", "libdispatch.so not judged as dispatching")
-    check(j["devices"][0]["packages"][0]["verdict"] == "native", "a dispatching library with sm_80 on 8.6")
+    check(j["devices"][0]["packages"][0]["verdict"] == "sass", "a dispatching library with sm_80 on 8.6")
     v = j["devices"][1]["packages"][0]
-    check(v["verdict"] == "no-image" and "sm_75, sm_80, sm_90" in v["cause"], "dispatching on 7.0: %s" % v["cause"])
+    check(v["verdict"] == "missing" and "sm_75, sm_80, sm_90" in v["cause"], "dispatching on 7.0: %s" % v["cause"])
     p, j = scan(f("host_only.so"), "--device", "9.0", want=1)
     check("nothing was judged" in p.stderr, "host-only: not said that nothing was judged")
 
@@ -241,7 +241,7 @@ def check_files(f):
     p, j = scan(f("ext_win_rdc.dll"), "--device", "8.0@580", "--device", "9.0@580", want=1)
     fl = j["packages"][0]["files"][0]
     check(not j["unreadable"] and fl["sass"] == {"sm_80": 1} and fl["ptx"] == {}, "PE with __nv_rel: %s %s" % (fl, j["unreadable"]))
-    check(verdicts(j, 1)["ext_win_rdc.dll"]["verdict"] == "no-image", "PE with __nv_rel: its PTX counted on 9.0")
+    check(verdicts(j, 1)["ext_win_rdc.dll"]["verdict"] == "missing", "PE with __nv_rel: its PTX counted on 9.0")
     r = subprocess.run([ARCHBENCH, "inspect", f("ext_win_rdc.dll")], capture_output=True, text=True)
     check(r.returncode == 0 and "PTX    none" in r.stdout, "inspect of a DLL with __nv_rel:\n%s%s" % (r.stdout, r.stderr))
     # An object file: there relocatable code is what loads, .nv.global (no file bytes) and all.
@@ -255,7 +255,7 @@ def check_files(f):
     check(not any(n.startswith("libcudart") for n in fl["needed"]), "static runtime: DT_NEEDED %s" % fl["needed"])
     v = j["devices"][0]["packages"][0]
     check(v["verdict"] == "needs-newer-driver" and "580" in v["fix"], "static CUDA 13 runtime on 570: %s" % v)
-    check(j["devices"][1]["packages"][0]["verdict"] == "native", "static CUDA 13 runtime on 580")
+    check(j["devices"][1]["packages"][0]["verdict"] == "sass", "static CUDA 13 runtime on 580")
 
     # Device code without a kernel: listed under not_judged, beside a file that is judged.
     p, j = scan(f("libnokernel.so"), f("ext_sm80.so"), "--device", "8.0@580", want=0)
@@ -278,12 +278,12 @@ def check_files(f):
     # One library per CUDA runtime: the framework's CUDA picks the variant that loads.
     p, j = scan(f("famsite130"), "--device", "9.0@580", "--device", "8.0@580", want=1)
     on90, on80 = verdicts(j, 0)["famlib"], verdicts(j, 1)["famlib"]
-    check(on90["verdict"] == "native" and on80["verdict"] == "no-image", "famsite130: %s / %s" % (on90, on80))
+    check(on90["verdict"] == "sass" and on80["verdict"] == "missing", "famsite130: %s / %s" % (on90, on80))
     check(any("torch 2.11.0+cu130 selects cuda130" in n for n in on80["notes"]), "famsite130: notes %s" % on80["notes"])
     check("libfam_cuda130.so" in on80["cause"], "famsite130: the cause names the variant that loads: %s" % on80["cause"])
     check(any("variants that serve this device: cuda126" in n for n in on80["notes"]), "famsite130: no way out named")
     p, j = scan(f("famsite126"), "--device", "9.0@580", "--device", "8.0@580", want=1)
-    check(verdicts(j, 0)["famlib"]["verdict"] == "no-image" and verdicts(j, 1)["famlib"]["verdict"] == "native",
+    check(verdicts(j, 0)["famlib"]["verdict"] == "missing" and verdicts(j, 1)["famlib"]["verdict"] == "sass",
           "famsite126: %s" % [verdicts(j, i)["famlib"]["verdict"] for i in (0, 1)])
     check(max(len(l) for l in p.stdout.splitlines()) <= 120, "famsite126: console wider than 120 columns")
 

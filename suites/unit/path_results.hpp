@@ -13,7 +13,7 @@ namespace archbench::testing_support {
 
 struct FakePath {
   std::string name, dtype;  // "gemm_simt", "f32"
-  ImageVerdict image = ImageVerdict::Sass;
+  ImageOutcome image = ImageOutcome::Sass;
   std::string label = "sass sm_90a";
   std::optional<double> median_ms;  // none: not timed (--quick, or it failed its check)
   bool correct = true;
@@ -30,7 +30,7 @@ inline std::vector<OperatorResult> fake_results(const std::string& family, const
   for (const auto& shape : shapes) {
     for (const auto& p : paths) {
       OperatorResult r = named_result(family + "/" + p.name + "/" + p.dtype + "/" + shape,
-                                      p.image == ImageVerdict::Library ? Impl::CuBLAS : Impl::Own);
+                                      p.image == ImageOutcome::Library ? Impl::CuBLAS : Impl::Own);
       r.image.status = p.image;
       r.image.label = p.label;
       if (r.image.runs()) {
@@ -51,27 +51,27 @@ inline std::vector<OperatorResult> fake_results(const std::string& family, const
 // An H200 with a 9.0a build: every path runs, the Hopper kernel fastest; untimed as under --quick.
 inline std::vector<FakePath> hopper_matmul(bool timed = true) {
   auto ms = [timed](double v) { return timed ? std::optional(v) : std::nullopt; };
-  return {{"gemm_simt", "f32", ImageVerdict::Sass, "sass sm_90a", ms(9.0)},
-          {"gemm_tc", "f16", ImageVerdict::Sass, "sass sm_90a", ms(2.2)},
-          {"gemm_wgmma", "f16", ImageVerdict::Sass, "sass sm_90a", ms(1.0)},
-          {"gemm_cublas", "f16", ImageVerdict::Library, "cuBLAS 13.1.0", ms(0.95)}};
+  return {{"gemm_simt", "f32", ImageOutcome::Sass, "sass sm_90a", ms(9.0)},
+          {"gemm_tc", "f16", ImageOutcome::Sass, "sass sm_90a", ms(2.2)},
+          {"gemm_wgmma", "f16", ImageOutcome::Sass, "sass sm_90a", ms(1.0)},
+          {"gemm_cublas", "f16", ImageOutcome::Library, "cuBLAS 13.1.0", ms(0.95)}};
 }
 
 // An RTX 4090 (CC 8.9) with a "9.0a;8.0+PTX" build: sm_90a code runs on CC 9.0 only, so the wgmma
 // path is unsupported; the others run from SASS sm_80.
 inline std::vector<FakePath> ada_matmul(const std::string& dtype) {
-  return {{"gemm_simt", "f32", ImageVerdict::Sass, "sass sm_80", 6.0},
-          {"gemm_tc", dtype, ImageVerdict::Sass, "sass sm_80", 1.5},
-          {"gemm_wgmma", dtype, ImageVerdict::Unsupported, "unsupported", std::nullopt},
-          {"gemm_cublas", dtype, ImageVerdict::Library, "cuBLAS 13.1.0", 1.2}};
+  return {{"gemm_simt", "f32", ImageOutcome::Sass, "sass sm_80", 6.0},
+          {"gemm_tc", dtype, ImageOutcome::Sass, "sass sm_80", 1.5},
+          {"gemm_wgmma", dtype, ImageOutcome::Unsupported, "unsupported", std::nullopt},
+          {"gemm_cublas", dtype, ImageOutcome::Library, "cuBLAS 13.1.0", 1.2}};
 }
 
 // A build with no image of its own for the device: only the library runs.
 inline std::vector<FakePath> no_image_matmul() {
-  return {{"gemm_simt", "f32", ImageVerdict::Missing, "missing", std::nullopt},
-          {"gemm_tc", "f16", ImageVerdict::Missing, "missing", std::nullopt},
-          {"gemm_wgmma", "f16", ImageVerdict::Missing, "missing", std::nullopt},
-          {"gemm_cublas", "f16", ImageVerdict::Library, "cuBLAS 13.1.0", 1.0}};
+  return {{"gemm_simt", "f32", ImageOutcome::Missing, "missing", std::nullopt},
+          {"gemm_tc", "f16", ImageOutcome::Missing, "missing", std::nullopt},
+          {"gemm_wgmma", "f16", ImageOutcome::Missing, "missing", std::nullopt},
+          {"gemm_cublas", "f16", ImageOutcome::Library, "cuBLAS 13.1.0", 1.0}};
 }
 
 }  // namespace archbench::testing_support

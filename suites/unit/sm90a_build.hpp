@@ -21,7 +21,7 @@ inline bool build_has_sm90a() {
 // and the fix; "unsupported" on the other devices. Returns the probe on the 9.0 device.
 inline ImageResult expect_missing_without_sm90a(const Operator& op) {
   const ImageResult r = probe_image(op, build_manifest(), arch::DeviceFacts{{9, 0}, {13000}, false, false});
-  EXPECT_EQ(r.status, ImageVerdict::Missing) << op.id();
+  EXPECT_EQ(r.status, ImageOutcome::Missing) << op.id();
   EXPECT_EQ(r.cause,
             "this build has no sm_90a target: wgmma code is compiled only for sm_90a, when the arch list has 9.0 "
             "or 9.0a");
@@ -29,7 +29,7 @@ inline ImageResult expect_missing_without_sm90a(const Operator& op) {
   for (arch::ComputeCapability cc : {arch::ComputeCapability{8, 0}, arch::ComputeCapability{10, 0},
                                      arch::ComputeCapability{12, 0}}) {
     EXPECT_EQ(probe_image(op, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false}).status,
-              ImageVerdict::Unsupported)
+              ImageOutcome::Unsupported)
         << op.id() << " on " << cc.str();
   }
   return r;

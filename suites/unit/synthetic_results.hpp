@@ -31,7 +31,7 @@ inline OperatorResult synthetic_operator(const std::string& id, const TimingResu
   OperatorResult r;
   r.id = id;
   r.family = family;
-  r.image.status = ImageVerdict::Sass;
+  r.image.status = ImageOutcome::Sass;
   r.image.label = "sass sm_90";
   CorrectnessResult c;
   c.passed = true;

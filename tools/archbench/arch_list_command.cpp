@@ -127,7 +127,7 @@ int arch_list_command(const ArchListOptions& o) {
   std::cout << fmt::format("resolved: SASS {} | PTX {}\n", names(whole.sass()), names(whole.ptx()));
 
   // The devices it serves, by the compatibility rules (driver not judged: PTX ISA needs the driver's CUDA).
-  std::map<ImageStatus, std::vector<std::string>> by_status;
+  std::map<ImageOutcome, std::vector<std::string>> by_status;
   std::set<int> ccs;
   for (const auto& p : products()) ccs.insert(p.cc.number());
   for (int cc_number : ccs) {
@@ -136,13 +136,13 @@ int arch_list_command(const ArchListOptions& o) {
     const auto products_of = products_for(cc);
     by_status[v.status].push_back(products_of.empty() ? cc.str() : fmt::format("{} ({})", cc.str(), products_of.front()));
   }
-  auto line = [&](ImageStatus s, const char* title) {
+  auto line = [&](ImageOutcome s, const char* title) {
     if (by_status[s].empty()) return;
     std::cout << text::wrap(fmt::format("{}: {}", title, fmt::join(by_status[s], ", ")), text::kColumns, "", "    ");
   };
-  line(ImageStatus::Sass, "native (SASS)");
-  line(ImageStatus::PtxJit, "through PTX JIT (slow first start)");
-  line(ImageStatus::Missing, "no image");
+  line(ImageOutcome::Sass, "native (SASS)");
+  line(ImageOutcome::PtxJit, "through PTX JIT (slow first start)");
+  line(ImageOutcome::Missing, "no image");
 
   // The known traps.
   std::vector<std::string> warnings;

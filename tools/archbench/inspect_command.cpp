@@ -91,30 +91,28 @@ std::string device_title(const arch::DeviceSpec& d) {
 
 // One line per device: the counts, then what they mean for a binary of this kind.
 std::string device_summary(const arch::DeviceSpec& d, const binary::CoverageTally& t, binary::BinaryKind kind,
-                           binary::Coverage verdict) {
-  using arch::ImageStatus;
-  using binary::Coverage;
-  const size_t sass = t.count(ImageStatus::Sass), jit = t.count(ImageStatus::PtxJit), bad = t.units - t.loading();
+                           ImageOutcome verdict) {
+  const size_t sass = t.count(ImageOutcome::Sass), jit = t.count(ImageOutcome::PtxJit), bad = t.units - t.loading();
   std::string s = fmt::format("  {}: {} of {} kernels have SASS, {} run only through PTX JIT", d.cc.str(), grouped(sass),
                               grouped(t.units), grouped(jit));
-  if (t.count(ImageStatus::PtxTooNew) > 0) s += fmt::format(", {} have PTX too new for the driver", grouped(t.count(ImageStatus::PtxTooNew)));
+  if (t.count(ImageOutcome::NeedsNewerDriver) > 0) s += fmt::format(", {} have PTX too new for the driver", grouped(t.count(ImageOutcome::NeedsNewerDriver)));
   if (kind == binary::BinaryKind::Dispatching) {
     if (binary::runs(verdict)) {
       return s + fmt::format(" -> served: a library that dispatches per architecture{}\n",
                              bad == 0 ? std::string() : fmt::format("; its other {} kernels are for other GPUs", grouped(bad)));
     }
-    return s + fmt::format(" -> {}: the library has no code for this device\n", binary::coverage_name(verdict));
+    return s + fmt::format(" -> {}: the library has no code for this device\n", outcome_name(verdict));
   }
   switch (verdict) {
-    case Coverage::Native:
-    case Coverage::PtxJit:
+    case ImageOutcome::Sass:
+    case ImageOutcome::PtxJit:
       return s + (t.arch_specific_elsewhere == 0 ? " -> every kernel loads\n"
                                                   : fmt::format(" -> every kernel loads but {} arch-specific one(s) for "
                                                                 "other devices\n", grouped(t.arch_specific_elsewhere)));
-    case Coverage::NeedsNewerDriver:
+    case ImageOutcome::NeedsNewerDriver:
       if (sass + jit == 0) return s + " -> every launch fails with 'the provided PTX was compiled with an unsupported toolchain' (222)\n";
       break;
-    case Coverage::NoImage: return s + " -> every launch fails with 'no kernel image'\n";
+    case ImageOutcome::Missing: return s + " -> every launch fails with 'no kernel image'\n";
     default: break;
   }
   return s + fmt::format(" -> {} kernel(s) have no image here: launching one fails\n", grouped(bad));
@@ -177,7 +175,7 @@ void list_kernels(const std::vector<binary::KernelImages>& kernels, const std::v
     std::string verdicts;
     for (size_t d = 0; d < devices.size(); ++d) {
       const arch::Verdict v = arch::predict(arch::ImageSet{k.images, {0, 0}}, facts[d]);
-      jk["verdicts"][devices[d].label] = {{"status", arch::status_name(v.status)}, {"label", v.label()},
+      jk["verdicts"][devices[d].label] = {{"status", outcome_name(v.status)}, {"label", v.label()},
                                           {"cause", v.cause}, {"fix", v.fix}};
       verdicts += fmt::format("  [{}: {}]", devices[d].cc.str(), v.label());
     }
@@ -208,9 +206,9 @@ bool judge_on_devices(const std::string& path, const binary::BinaryFile& file,
   jf["devices"] = json::array();
   for (size_t d = 0; d < devices.size(); ++d) {
     const binary::CoverageTally t = binary::tally_kernels(kernels, facts[d]);
-    const binary::Coverage images = binary::judge(kind, t);  // by the images alone
+    const ImageOutcome images = binary::judge(kind, t);  // by the images alone
     const bool runtime_too_new = runtime && devices[d].driver.known() && devices[d].driver.major() < runtime->cuda_major;
-    const binary::Coverage verdict = runtime_too_new ? binary::Coverage::NeedsNewerDriver : images;
+    const ImageOutcome verdict = runtime_too_new ? ImageOutcome::NeedsNewerDriver : images;
     any_missing |= !binary::runs(verdict);
     std::cout << text::wrap_text(fmt::format("  on {}\n", device_title(devices[d])) +
                                  device_summary(devices[d], t, kind, images));
@@ -246,10 +244,10 @@ bool judge_on_devices(const std::string& path, const binary::BinaryFile& file,
     }
     if (!fix.empty()) std::cout << text::wrap(fix, text::kColumns, "    fix: ", "         ");
     json jd{{"label", devices[d].label}, {"cc", devices[d].cc.str()}, {"driver", devices[d].driver.str()},
-            {"kernels", kernels.size()}, {"counts", json::object()}, {"verdict", binary::coverage_name(verdict)},
+            {"kernels", kernels.size()}, {"counts", json::object()}, {"verdict", outcome_name(verdict)},
             {"runs", binary::runs(verdict)}, {"fix", fix}, {"images_used", t.images_used},
             {"runtime", runtime ? json{{"cuda_major", runtime->cuda_major}, {"library", runtime->library}} : json(nullptr)}};
-    for (const auto& [status, n] : t.by_status) jd["counts"][std::string(arch::status_name(status))] = n;
+    for (const auto& [status, n] : t.by_status) jd["counts"][std::string(outcome_name(status))] = n;
     jf["devices"].push_back(std::move(jd));
   }
   return any_missing;

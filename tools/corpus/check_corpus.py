@@ -36,9 +36,9 @@ import fetch_corpus  # noqa: E402
 import scan_vs_cuobjdump  # noqa: E402
 
 SKIP = 77
-SHORT = {"native": "N", "ptx-jit": "J", "partial": "P", "needs-newer-driver": "D", "no-image": "X",
+SHORT = {"sass": "S", "ptx-jit": "J", "partial": "P", "needs-newer-driver": "D", "missing": "X",
          "jit-disabled": "Z", "absent": "-"}
-LEGEND = "N native, J ptx-jit, P partial, D needs-newer-driver, X no-image, - not reported; got≠expected"
+LEGEND = "S sass, J ptx-jit, P partial, D needs-newer-driver, X missing, - not reported; got≠expected"
 
 
 def snapshot(archbench, workdir):

@@ -18,11 +18,11 @@ The rules (sources: CUDA C++ Programming Guide, "Binary Compatibility", "PTX Com
 - A unit is a fatbin container; containers that define no function are not judged. A file is dispatching
   when it is one of NVIDIA's per-architecture libraries (cuBLAS, cuDNN, cuFFT, cuSPARSE, cuSOLVER, cuRAND,
   NCCL, nvJPEG, NVSHMEM, cuTENSOR) or its containers carry different (portable) target sets; otherwise it
-  was compiled whole for one arch list. Dispatching: native when any unit has SASS for the device, else
-  ptx-jit when PTX fits, else needs-newer-driver when only too-new PTX fits, else no-image. Whole-list:
+  was compiled whole for one arch list. Dispatching: sass when any unit has SASS for the device, else
+  ptx-jit when PTX fits, else needs-newer-driver when only too-new PTX fits, else missing. Whole-list:
   every unit must load; units holding only arch-specific code for other devices are not gaps. All load:
-  native (all SASS) or ptx-jit; every failing unit fails only on too-new PTX: needs-newer-driver; none
-  loads: no-image; else partial. A file of nothing but arch-specific code for other devices does not count.
+  sass (all SASS) or ptx-jit; every failing unit fails only on too-new PTX: needs-newer-driver; none
+  loads: missing; else partial. A file of nothing but arch-specific code for other devices does not count.
 - A file's verdict is the worse of its image verdict and its runtime's driver need; a package's is its
   worst file's; of a CUDA variant family (files in one directory whose names differ only in a CUDA tag),
   a wheel alone counts the variant that serves the device best.
@@ -47,7 +47,7 @@ DRIVER_CUDA = {525: (12, 0), 530: (12, 1), 535: (12, 2), 545: (12, 3), 550: (12,
 CUDA_PTX_ISA = {(12, 0): (8, 0), (12, 1): (8, 1), (12, 2): (8, 2), (12, 3): (8, 3), (12, 4): (8, 4),
                 (12, 5): (8, 5), (12, 6): (8, 5), (12, 7): (8, 6), (12, 8): (8, 7), (12, 9): (8, 8),
                 (13, 0): (9, 0), (13, 1): (9, 1), (13, 2): (9, 2)}
-SEVERITY = {"native": 1, "ptx-jit": 2, "partial": 3, "needs-newer-driver": 5, "no-image": 6}
+SEVERITY = {"sass": 1, "ptx-jit": 2, "partial": 3, "needs-newer-driver": 5, "missing": 6}
 DISPATCHING = re.compile(r"^(lib)?(cublasLt|cublas|cudnn|cufftw|cufft|cusparse|cusolver|curand|nccl|nvjpeg|nvshmem"
                          r"|cutensor)(64_|[._-]|$)", re.I)
 CUDA_TAG = re.compile(r"(?<![a-z0-9])cu(?:da)?\d{2,3}(?![0-9])", re.I)
@@ -139,17 +139,17 @@ def image_verdict(kind, statuses):
     """The verdict of a file from its units' statuses (None: the file does not count on this device)."""
     n = {s: statuses.count(s) for s in ("sass", "jit", "too_new", "elsewhere", "missing")}
     if kind == "dispatching":
-        for status, verdict in (("sass", "native"), ("jit", "ptx-jit"), ("too_new", "needs-newer-driver")):
+        for status, verdict in (("sass", "sass"), ("jit", "ptx-jit"), ("too_new", "needs-newer-driver")):
             if n[status]:
                 return verdict
-        return "no-image"
+        return "missing"
     failing = n["too_new"] + n["missing"]
     loading = n["sass"] + n["jit"]
     if failing == 0:
-        return None if loading == 0 else ("native" if n["jit"] == 0 else "ptx-jit")
+        return None if loading == 0 else ("sass" if n["jit"] == 0 else "ptx-jit")
     if n["missing"] == 0:
         return "needs-newer-driver"
-    return "no-image" if loading == 0 else "partial"
+    return "missing" if loading == 0 else "partial"
 
 
 def declared_cuda(name, version):
@@ -214,7 +214,7 @@ def package_verdict(files, device, declared):
     verdicts += [best(file_verdict(f, device, declared) for f in members) for members in fams.values()]
     if not any(f["containers"] for f in files):
         return "no-device-code"
-    return worst(verdicts) or "no-image"
+    return worst(verdicts) or "missing"
 
 
 def expected_for(wheel, files, devices):

@@ -82,7 +82,7 @@ TEST(PtxRule, AnyNewerDeviceAcrossMajors) {
 }
 
 TEST(Predict, TheFourFoundationBuildsOnAnH200) {
-  EXPECT_EQ(on("8.0", cc(9, 0)).status, ImageStatus::Missing);
+  EXPECT_EQ(on("8.0", cc(9, 0)).status, ImageOutcome::Missing);
   EXPECT_EQ(on("8.0+PTX", cc(9, 0)).label(), "ptx-jit from compute_80");
   EXPECT_EQ(on("9.0", cc(9, 0)).label(), "sass sm_90");
   EXPECT_EQ(on("9.0a", cc(9, 0)).label(), "sass sm_90a");
@@ -100,7 +100,7 @@ TEST(Predict, MissingSaysWhyAndHowToFix) {
 
 TEST(Predict, ArchSpecificElsewhereIsMissing) {
   const Verdict v = on("9.0a", cc(10, 0));
-  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.status, ImageOutcome::Missing);
   EXPECT_NE(v.cause.find("sm_90a runs only on exactly 9.0"), std::string::npos) << v.cause;
 }
 
@@ -108,7 +108,7 @@ TEST(Predict, ArchSpecificElsewhereIsMissing) {
 // cause names the rule that excludes the device, the fix what would serve it.
 TEST(Predict, ArchSpecificOnAFamilyMemberSuggestsTheFamilyTarget) {  // vllm-project/vllm #56548
   const Verdict v = on("10.0a", cc(10, 3));
-  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.status, ImageOutcome::Missing);
   EXPECT_NE(v.cause.find("sm_100a runs only on exactly 10.0; no PTX to JIT"), std::string::npos) << v.cause;
   EXPECT_EQ(v.fix, "add 10.3 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device, or build 10.0f "
                    "instead of 10.0a (it runs on 10.0, 10.3) if the code needs no 10.0a-only feature, or add 10.0+PTX "
@@ -120,7 +120,7 @@ TEST(Predict, ArchSpecificOnAFamilyMemberSuggestsTheFamilyTarget) {  // vllm-pro
 
 TEST(Predict, SuffixedOnlyBuildSuggestsPlainPtx) {  // FlashAttention-3's sm_90a kernels on an RTX 5090
   const Verdict v = on("9.0a", cc(12, 0));
-  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.status, ImageOutcome::Missing);
   EXPECT_EQ(v.cause, "built for SASS sm_90a and PTX none; a 12.0 device needs SASS 12.x (<= 12.0) or PTX <= "
                      "compute_120: sm_90a runs only on exactly 9.0; no PTX to JIT");
   EXPECT_EQ(v.fix, "add 12.0 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device, or add 9.0+PTX so "
@@ -141,31 +141,31 @@ TEST(Predict, SuffixedOnlyBuildSuggestsPlainPtx) {  // FlashAttention-3's sm_90a
 
 TEST(Predict, SuffixedPtxSaysWhereItJits) {
   const Verdict v = on("10.0a+PTX", cc(10, 3));
-  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.status, ImageOutcome::Missing);
   EXPECT_NE(v.cause.find("PTX compute_100a cannot target 10.3 (compute_100a JIT-compiles only for exactly 10.0)"),
             std::string::npos)
       << v.cause;
   EXPECT_EQ(on("10.0a+PTX", cc(10, 0)).label(), "sass sm_100a");  // SASS first, as ever
   EXPECT_EQ(on("9.0a;8.0+PTX", cc(12, 0)).label(), "ptx-jit from compute_80");  // the portable path
   // Thor (11.0) was 10.1 up to CUDA 12.9; in CUDA 13 it is another major, outside 10.0f's family.
-  EXPECT_EQ(on("10.0f", cc(11, 0)).status, ImageStatus::Missing);
+  EXPECT_EQ(on("10.0f", cc(11, 0)).status, ImageOutcome::Missing);
 }
 
 // Thor's two names (CUDA 13.0 renumbered sm_101 as sm_110): each loads only its own SASS, and the
 // cause says why, in both directions.
 TEST(Predict, ThorsOldAndNewNamesSayWhyTheyDoNotLoad) {
   const Verdict old_on_new = predict(ImageSet{{sass(101)}, {7, 5}}, DeviceFacts{cc(11, 0), {13000}});
-  EXPECT_EQ(old_on_new.status, ImageStatus::Missing);
+  EXPECT_EQ(old_on_new.status, ImageOutcome::Missing);
   EXPECT_NE(old_on_new.cause.find("sm_101 is Thor's name before CUDA 13"), std::string::npos) << old_on_new.cause;
   const Verdict new_on_old = predict(ImageSet{{sass(110)}, {7, 5}}, DeviceFacts{cc(10, 1), {12090}});
-  EXPECT_EQ(new_on_old.status, ImageStatus::Missing);
+  EXPECT_EQ(new_on_old.status, ImageOutcome::Missing);
   EXPECT_NE(new_on_old.cause.find("under a CUDA 12 driver Thor reports 10.1"), std::string::npos) << new_on_old.cause;
-  EXPECT_EQ(predict(ImageSet{{sass(110)}, {7, 5}}, DeviceFacts{cc(11, 0), {13000}}).status, ImageStatus::Sass);
+  EXPECT_EQ(predict(ImageSet{{sass(110)}, {7, 5}}, DeviceFacts{cc(11, 0), {13000}}).status, ImageOutcome::Sass);
 }
 
 TEST(Predict, SassBeatsAnExactlyMatchingPtx) {  // H200: compute_80->sm_90 + compute_90 PTX ran the SASS
   const Verdict v = predict(ImageSet{{sass(90, Suffix::None, 80), ptx(90)}, {7, 5}}, DeviceFacts{cc(9, 0), {13000}});
-  EXPECT_EQ(v.status, ImageStatus::Sass);
+  EXPECT_EQ(v.status, ImageOutcome::Sass);
   EXPECT_EQ(v.image->virtual_arch, 80);
   EXPECT_EQ(v.label(), "sass sm_90 (from compute_80)");
 }
@@ -175,42 +175,42 @@ TEST(Predict, NearestArchWins) {
   EXPECT_EQ(on("7.5+PTX;8.0+PTX", cc(9, 0)).label(), "ptx-jit from compute_80");
   EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(12, 1)).label(), "sass sm_120");
   EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(10, 3)).label(), "sass sm_100");
-  EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(11, 0)).status, ImageStatus::Missing);  // Thor: Tegra, < 12.0 PTX
+  EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(11, 0)).status, ImageOutcome::Missing);  // Thor: Tegra, < 12.0 PTX
   EXPECT_EQ(on("7.5;8.0;8.6;9.0;10.0;12.0+PTX", cc(13, 0)).label(), "ptx-jit from compute_120");
 }
 
 TEST(Predict, PtxIsaNewerThanTheDriverIs222) {
   const Verdict v = predict(ImageSet{{ptx(80, Suffix::None, {9, 2})}, {7, 5}}, DeviceFacts{cc(9, 0), {13000}});
-  EXPECT_EQ(v.status, ImageStatus::PtxTooNew);
+  EXPECT_EQ(v.status, ImageOutcome::NeedsNewerDriver);
   EXPECT_EQ(expected_cuda_error(v.status), 222);
   EXPECT_NE(v.cause.find("ISA 9.2"), std::string::npos) << v.cause;
   EXPECT_NE(v.fix.find("r595"), std::string::npos) << v.fix;
   // A 12.8 driver (ISA 8.7) cannot JIT CUDA 13.0's PTX either.
-  EXPECT_EQ(on("8.0+PTX", cc(9, 0), 12080).status, ImageStatus::PtxTooNew);
+  EXPECT_EQ(on("8.0+PTX", cc(9, 0), 12080).status, ImageOutcome::NeedsNewerDriver);
   // Unknown driver version: not judged.
-  EXPECT_EQ(on("8.0+PTX", cc(9, 0), 0).status, ImageStatus::PtxJit);
+  EXPECT_EQ(on("8.0+PTX", cc(9, 0), 0).status, ImageOutcome::PtxJit);
 }
 
 TEST(Predict, EnvironmentSwitches) {
   const ImageSet images{built("9.0;9.0+PTX"), {7, 5}};
   EXPECT_EQ(predict(images, DeviceFacts{cc(9, 0), {13000}, true, false}).label(), "ptx-jit from compute_90");
   const ImageSet sass_only{built("9.0"), {7, 5}};
-  EXPECT_EQ(predict(sass_only, DeviceFacts{cc(9, 0), {13000}, true, false}).status, ImageStatus::Missing);
+  EXPECT_EQ(predict(sass_only, DeviceFacts{cc(9, 0), {13000}, true, false}).status, ImageOutcome::Missing);
   const ImageSet ptx_only{built("8.0+PTX"), {7, 5}};
   const Verdict v = predict(ptx_only, DeviceFacts{cc(9, 0), {13000}, false, true});
-  EXPECT_EQ(v.status, ImageStatus::JitDisabled);
+  EXPECT_EQ(v.status, ImageOutcome::JitDisabled);
   EXPECT_EQ(expected_cuda_error(v.status), 223);
 }
 
 TEST(Predict, BelowMinimumIsUnsupportedNotMissing) {
   const Verdict v = on("7.5;8.0", cc(7, 5), 13000, {8, 0});
-  EXPECT_EQ(v.status, ImageStatus::Unsupported);
+  EXPECT_EQ(v.status, ImageOutcome::Unsupported);
   EXPECT_NE(v.cause.find("needs 8.0"), std::string::npos);
 }
 
 TEST(Predict, StubImagesBelowTheKernelsNeedsDoNotCount) {
   const Verdict v = on("7.5+PTX", cc(9, 0), 13000, {8, 0});
-  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.status, ImageOutcome::Missing);
   EXPECT_NE(v.cause.find("lack the 8.0 features"), std::string::npos) << v.cause;
 }
 
@@ -219,7 +219,7 @@ TEST(Reconcile, AgreesWhenTheRuntimeSaysTheSame) {
   const Verdict p = predict(images, DeviceFacts{cc(9, 0), {13000}});
   const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
   EXPECT_TRUE(r.agrees);
-  EXPECT_EQ(r.verdict.status, ImageStatus::Missing);
+  EXPECT_EQ(r.verdict.status, ImageOutcome::Missing);
 
   const ImageSet jit{built("8.0+PTX"), {7, 5}};
   const auto r2 = reconcile(predict(jit, DeviceFacts{cc(9, 0), {13000}}), RuntimeProbe{0, "", 90, 80}, jit);
@@ -233,7 +233,7 @@ TEST(Reconcile, DisagreementIsReportedWithBothSides) {
   const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
   EXPECT_FALSE(r.agrees);
   EXPECT_NE(r.disagreement.find("static prediction: sass sm_90"), std::string::npos) << r.disagreement;
-  EXPECT_EQ(r.verdict.status, ImageStatus::Missing);
+  EXPECT_EQ(r.verdict.status, ImageOutcome::Missing);
 
   const ImageSet missing{built("8.0"), {7, 5}};
   const auto r2 = reconcile(predict(missing, DeviceFacts{cc(9, 0), {13000}}), RuntimeProbe{0, "", 90, 90}, missing);
@@ -242,7 +242,7 @@ TEST(Reconcile, DisagreementIsReportedWithBothSides) {
   const ImageSet stub{built("9.0"), {8, 0}};
   const auto r3 = reconcile(predict(stub, DeviceFacts{cc(9, 0), {13000}}), RuntimeProbe{0, "", 90, 75}, stub);
   EXPECT_FALSE(r3.agrees);
-  EXPECT_EQ(r3.verdict.status, ImageStatus::Missing);
+  EXPECT_EQ(r3.verdict.status, ImageOutcome::Missing);
 }
 
 // CUDA_DISABLE_PTX_JIT=1 with a warm JIT cache: the driver loads what an earlier run JIT-compiled
@@ -250,10 +250,10 @@ TEST(Reconcile, DisagreementIsReportedWithBothSides) {
 TEST(Reconcile, JitDisabledButCachedIsPtxJitWithTheCause) {
   const ImageSet images{built("8.0+PTX"), {7, 5}};
   const Verdict p = predict(images, DeviceFacts{cc(9, 0), {13000}, false, true});
-  ASSERT_EQ(p.status, ImageStatus::JitDisabled);
+  ASSERT_EQ(p.status, ImageOutcome::JitDisabled);
   const auto cold = reconcile(p, RuntimeProbe{223, "cudaErrorJitCompilationDisabled", 0, 0}, images);
   EXPECT_TRUE(cold.agrees);
-  EXPECT_EQ(cold.verdict.status, ImageStatus::JitDisabled);
+  EXPECT_EQ(cold.verdict.status, ImageOutcome::JitDisabled);
   const auto warm = reconcile(p, RuntimeProbe{0, "", 90, 80}, images);
   EXPECT_TRUE(warm.agrees) << warm.disagreement;
   EXPECT_EQ(warm.verdict.label(), "ptx-jit from compute_80");
@@ -287,7 +287,7 @@ TEST(SingleTarget, TakesOnlyItsTargetFromTheList) {
 
 TEST(SingleTarget, SassOnExactlyItsDevice) {
   const Verdict v = on("8.0+PTX;9.0a", cc(9, 0));
-  EXPECT_EQ(v.status, ImageStatus::Sass);
+  EXPECT_EQ(v.status, ImageOutcome::Sass);
   EXPECT_EQ(v.label(), "sass sm_90a");
   EXPECT_EQ(on("9.0", cc(9, 0)).label(), "sass sm_90a");
 }
@@ -295,7 +295,7 @@ TEST(SingleTarget, SassOnExactlyItsDevice) {
 TEST(SingleTarget, BuildWithoutTheTargetSaysSo) {
   for (const char* list : {"8.0+PTX", "8.6;10.0", "7.5;8.0;8.6;10.0;12.0+PTX"}) {
     const Verdict v = on(list, cc(9, 0));
-    EXPECT_EQ(v.status, ImageStatus::Missing) << list;
+    EXPECT_EQ(v.status, ImageOutcome::Missing) << list;
     EXPECT_EQ(v.cause, "this build has no sm_90a target: wgmma code is compiled only for sm_90a") << list;
     EXPECT_EQ(v.fix, "add 9.0 or 9.0a to the arch list (ARCHBENCH_ARCH_LIST or TORCH_CUDA_ARCH_LIST)") << list;
     EXPECT_EQ(expected_cuda_error(v.status), 209);
@@ -308,7 +308,7 @@ TEST(SingleTarget, OtherDevicesAreUnsupported) {
   for (ComputeCapability dev : {cc(10, 0), cc(12, 0)}) {
     for (const char* list : {"8.0+PTX;9.0a", "8.0+PTX", "10.0;12.0"}) {
       const Verdict v = on(list, dev);
-      EXPECT_EQ(v.status, ImageStatus::Unsupported) << dev.str() << " " << list;
+      EXPECT_EQ(v.status, ImageOutcome::Unsupported) << dev.str() << " " << list;
       EXPECT_EQ(v.cause, "unsupported on this device: sm_90a code runs only on 9.0 (wgmma code is compiled only for "
                          "sm_90a), device is " + dev.str());
       EXPECT_TRUE(v.fix.empty());
@@ -317,13 +317,13 @@ TEST(SingleTarget, OtherDevicesAreUnsupported) {
 }
 
 TEST(SingleTarget, OlderDevicesAreUnsupportedFirst) {
-  EXPECT_EQ(on("8.0+PTX;9.0a", cc(8, 9)).status, ImageStatus::Unsupported);
-  EXPECT_EQ(on("8.0+PTX", cc(8, 0)).status, ImageStatus::Unsupported);  // before "no sm_90a target"
+  EXPECT_EQ(on("8.0+PTX;9.0a", cc(8, 9)).status, ImageOutcome::Unsupported);
+  EXPECT_EQ(on("8.0+PTX", cc(8, 0)).status, ImageOutcome::Unsupported);  // before "no sm_90a target"
 }
 
 TEST(SingleTarget, ForcedJitKeepsItsOwnFix) {
   const Verdict v = on("8.0+PTX;9.0a", cc(9, 0), true);
-  EXPECT_EQ(v.status, ImageStatus::Missing);
+  EXPECT_EQ(v.status, ImageOutcome::Missing);
   EXPECT_NE(v.cause.find("CUDA_FORCE_PTX_JIT"), std::string::npos);
   EXPECT_NE(v.fix.find("unset CUDA_FORCE_PTX_JIT"), std::string::npos);
 }
@@ -333,7 +333,7 @@ TEST(SingleTarget, RuntimeAgreesWhenTheDriverFindsNoImage) {
   const Verdict p = predict(images, DeviceFacts{cc(10, 0), {13000}, false, false});
   const auto r = reconcile(p, RuntimeProbe{209, "cudaErrorNoKernelImageForDevice", 0, 0}, images);
   EXPECT_TRUE(r.agrees);
-  EXPECT_EQ(r.verdict.status, ImageStatus::Unsupported);
+  EXPECT_EQ(r.verdict.status, ImageOutcome::Unsupported);
 }
 
 }  // namespace single_target

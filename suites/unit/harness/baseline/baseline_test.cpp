@@ -34,12 +34,12 @@ class TempDir {
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-OperatorResult op(const std::string& id, double center_ms, unsigned seed, ImageVerdict image = ImageVerdict::Sass) {
+OperatorResult op(const std::string& id, double center_ms, unsigned seed, ImageOutcome image = ImageOutcome::Sass) {
   OperatorResult r;
   r.id = id;
   r.family = "matmul";
   r.image.status = image;
-  r.image.label = image == ImageVerdict::Sass ? "sass sm_90" : std::string(image_verdict_name(image));
+  r.image.label = image == ImageOutcome::Sass ? "sass sm_90" : std::string(outcome_name(image));
   CorrectnessResult c;
   c.passed = true;
   c.bench_shape_finite = true;
@@ -127,7 +127,7 @@ TEST(Compare, SameBuildSameNoiseIsSame) {
 
 TEST(Compare, FlagsEveryKindOfRegression) {
   auto slow = op("slow", 1.10, 5);
-  auto image = op("image", 1.0, 6, ImageVerdict::PtxJit);
+  auto image = op("image", 1.0, 6, ImageOutcome::PtxJit);
   auto wrong = op("wrong", 1.0, 7);
   wrong.correctness->passed = false;
   const auto base = device({op("slow", 1.0, 1), op("image", 1.0, 2), op("wrong", 1.0, 3), op("gone", 1.0, 4), op("fast", 1.0, 8)});

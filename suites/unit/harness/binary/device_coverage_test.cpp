@@ -53,46 +53,46 @@ TEST(BinaryKind, ByContentOneArchPerUnitDispatches) {
   EXPECT_EQ(classify_binary("libmylib.so", e).kind, BinaryKind::Dispatching);
 }
 
-TEST(Coverage, WholeListNeedsEveryUnit) {
+TEST(ImageOutcome, WholeListNeedsEveryUnit) {
   auto e = whole_list();
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(9, 0))), Coverage::Native);
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 6))), Coverage::Native);
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(12, 0))), Coverage::NoImage);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(9, 0))), ImageOutcome::Sass);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 6))), ImageOutcome::Sass);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(12, 0))), ImageOutcome::Missing);
   e.push_back(entry(10, 90));  // one unit built for 9.0 only
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 6))), Coverage::Partial);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 6))), ImageOutcome::Partial);
 }
 
-TEST(Coverage, ADispatchingLibraryIsServedByAnyUnit) {
+TEST(ImageOutcome, ADispatchingLibraryIsServedByAnyUnit) {
   const std::vector<FatbinEntry> e{entry(0, 75), entry(1, 80), entry(2, 90)};
-  EXPECT_EQ(judge(BinaryKind::Dispatching, tally_containers(e, device(8, 9))), Coverage::Native);
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 9))), Coverage::Partial);
-  EXPECT_EQ(judge(BinaryKind::Dispatching, tally_containers(e, device(7, 0))), Coverage::NoImage);
+  EXPECT_EQ(judge(BinaryKind::Dispatching, tally_containers(e, device(8, 9))), ImageOutcome::Sass);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(8, 9))), ImageOutcome::Partial);
+  EXPECT_EQ(judge(BinaryKind::Dispatching, tally_containers(e, device(7, 0))), ImageOutcome::Missing);
 }
 
-TEST(Coverage, PtxServesNewerDevicesUntilTheDriverIsTooOld) {
+TEST(ImageOutcome, PtxServesNewerDevicesUntilTheDriverIsTooOld) {
   const std::vector<FatbinEntry> e{entry(0, 80, ImageKind::Ptx)};
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(9, 0, 13000))), Coverage::PtxJit);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(e, device(9, 0, 13000))), ImageOutcome::PtxJit);
   const auto t = tally_containers(e, device(9, 0, 12080));  // ISA 9.0 needs a CUDA 13.0 driver
-  EXPECT_EQ(judge(BinaryKind::WholeList, t), Coverage::NeedsNewerDriver);
+  EXPECT_EQ(judge(BinaryKind::WholeList, t), ImageOutcome::NeedsNewerDriver);
   ASSERT_TRUE(t.driver_needed.has_value());
   EXPECT_EQ(t.driver_needed->cuda.major(), 13);
 }
 
-TEST(Coverage, ArchSpecificUnitsForOtherDevicesAreNoGap) {
+TEST(ImageOutcome, ArchSpecificUnitsForOtherDevicesAreNoGap) {
   auto e = whole_list();
   e.push_back(entry(10, 90, ImageKind::Sass, Suffix::ArchSpecific));  // a wgmma-only unit
   const auto t = tally_containers(e, device(8, 6));
   EXPECT_EQ(t.arch_specific_elsewhere, 1u);
-  EXPECT_EQ(judge(BinaryKind::WholeList, t), Coverage::Native);
+  EXPECT_EQ(judge(BinaryKind::WholeList, t), ImageOutcome::Sass);
   EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers({entry(0, 90, ImageKind::Sass, Suffix::ArchSpecific)}, device(12, 0))),
-            Coverage::NoImage);
+            ImageOutcome::Missing);
 }
 
-TEST(Coverage, NothingToJudge) {
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers({}, device(9, 0))), Coverage::NoDeviceCode);
-  EXPECT_FALSE(runs(Coverage::NoDeviceCode));
-  EXPECT_TRUE(runs(Coverage::PtxJit));
-  EXPECT_GT(severity(Coverage::NoImage), severity(Coverage::Partial));
+TEST(ImageOutcome, NothingToJudge) {
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers({}, device(9, 0))), ImageOutcome::NoDeviceCode);
+  EXPECT_FALSE(runs(ImageOutcome::NoDeviceCode));
+  EXPECT_TRUE(runs(ImageOutcome::PtxJit));
+  EXPECT_GT(severity(ImageOutcome::Missing), severity(ImageOutcome::Partial));
 }
 
 // The toolkit's own libraries, read for real (headers only, no decompression): the case that
@@ -103,11 +103,11 @@ TEST(CoverageOfTheToolkit, CublasLtServesAnRtx4090AndNotAVolta) {
   const auto file = BinaryFile::open(path);
   const auto kind = classify_binary("libcublasLt.so.13", file.entries());
   EXPECT_EQ(kind.kind, BinaryKind::Dispatching);
-  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(8, 9))), Coverage::Native);
-  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(9, 0))), Coverage::Native);
-  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(7, 0))), Coverage::NoImage);
+  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(8, 9))), ImageOutcome::Sass);
+  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(9, 0))), ImageOutcome::Sass);
+  EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(7, 0))), ImageOutcome::Missing);
   // As a whole-list binary the same file would be judged partial on 8.9: what inspect used to say.
-  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(file.entries(), device(8, 9))), Coverage::Partial);
+  EXPECT_EQ(judge(BinaryKind::WholeList, tally_containers(file.entries(), device(8, 9))), ImageOutcome::Partial);
 }
 
 TEST(CoverageOfTheToolkit, CudnnEnginesServeAnH200) {
@@ -117,7 +117,7 @@ TEST(CoverageOfTheToolkit, CudnnEnginesServeAnH200) {
     const auto file = BinaryFile::open(path);
     const auto kind = classify_binary("libcudnn_engines_precompiled.so.9", file.entries());
     EXPECT_EQ(kind.kind, BinaryKind::Dispatching);
-    EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(9, 0))), Coverage::Native);
+    EXPECT_EQ(judge(kind.kind, tally_containers(file.entries(), device(9, 0))), ImageOutcome::Sass);
     return;
   }
   GTEST_SKIP() << "cuDNN's engines library is not installed";

@@ -114,8 +114,8 @@ TEST_P(SuffixedBuildColumn, BuiltListedAndPredictedAsThePageSays) {
     SCOPED_TRACE(d.title);
     const std::string& want = page.label(b.list, d);
     for (const auto& k : kernels) EXPECT_EQ(predict_on(k, d.cc).label(), want) << k.mangled;
-    const binary::Coverage coverage = binary::judge(kind, binary::tally_kernels(kernels, on(d.cc)));
-    EXPECT_EQ(binary::runs(coverage), want != "missing") << binary::coverage_name(coverage);
+    const ImageOutcome coverage = binary::judge(kind, binary::tally_kernels(kernels, on(d.cc)));
+    EXPECT_EQ(binary::runs(coverage), want != "missing") << outcome_name(coverage);
   }
 
   // The cause names the rule that excludes the device; the fix says what would serve it.

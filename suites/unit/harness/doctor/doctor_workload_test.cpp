@@ -15,15 +15,15 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-using enum ImageVerdict;
+using enum ImageOutcome;
 
 OperatorResult op(const std::string& family, const std::string& name, const std::string& dtype, const std::string& impl,
-                  ImageVerdict status) {
+                  ImageOutcome status) {
   OperatorResult r = testing_support::named_result(family + "/" + name + "/" + dtype + "/S", *parse_name(kImpls, impl));
   r.image.status = status;
   r.image.label = status == Sass     ? "sass sm_90"
                   : status == PtxJit ? "ptx-jit from compute_80"
-                                     : std::string(image_verdict_name(status));
+                                     : std::string(outcome_name(status));
   if (status == Missing) {
     r.image.cause = "built for SASS sm_80 and PTX none; a 9.0 device needs SASS 9.x";
     r.image.fix = "add 9.0 to ARCHBENCH_ARCH_LIST (TORCH_CUDA_ARCH_LIST) for SASS on this device";

@@ -210,7 +210,7 @@ TEST(HistoryStore, ANewFailureIsAStepAndARecoveryToo) {
   auto store = HistoryStore::open(scratch("c.sqlite"), true);
   auto ok = run_of("GPU-2", "2026-02-01T03:00:00Z", "aaa", {{"conv/x/f16/M", 0.1}});
   auto bad = run_of("GPU-2", "2026-02-02T03:00:00Z", "bbb", {{"conv/x/f16/M", 0.1}});
-  bad.devices[0].results.operators[0].image.status = ImageVerdict::Missing;
+  bad.devices[0].results.operators[0].image.status = ImageOutcome::Missing;
   store.add(ok);
   store.add(bad);
   const auto steps = check_history(store, {});

@@ -47,13 +47,13 @@ TEST(FleetMatrix, TwoDevicesWithVerdictsAndChanges) {
     ASSERT_TRUE(r.cells[0]->change.has_value());
     if (r.impl == Impl::Own) {
       ++own;
-      EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Missing)) << r.id;
+      EXPECT_TRUE(r.cells[1]->verdict.is(ImageOutcome::Missing)) << r.id;
       EXPECT_TRUE(r.cells[1]->failed);
       EXPECT_EQ(r.cells[1]->check, CellCheck::NotChecked);
       EXPECT_FALSE(r.cells[1]->pct_of_ceiling.has_value());
-      EXPECT_TRUE(r.cells[0]->verdict.is(ImageVerdict::Sass));
+      EXPECT_TRUE(r.cells[0]->verdict.is(ImageOutcome::Sass));
     } else {
-      EXPECT_TRUE(r.cells[1]->verdict.is(ImageVerdict::Library)) << r.id;
+      EXPECT_TRUE(r.cells[1]->verdict.is(ImageOutcome::Library)) << r.id;
       EXPECT_TRUE(r.cells[1]->pct_of_ceiling.has_value());
     }
     EXPECT_EQ(r.cells[0]->check, CellCheck::Ok);

@@ -79,8 +79,8 @@ TEST(HtmlCharts, HeatMapIsBalancedAndEscapesNames) {
   m.rows = {"matmul/gemm/M1", "evil/<script>alert(1)</script>/S"};
   m.columns = {"f16", "bf16"};
   using Outcome = OperatorVerdict::Outcome;
-  m.cells[{0, 0}] = {{Outcome::Image, ImageVerdict::Sass}, "ok"};
-  m.cells[{1, 1}] = {{Outcome::Image, ImageVerdict::Missing}, "<img src=x onerror=alert(1)>"};
+  m.cells[{0, 0}] = {{Outcome::Image, ImageOutcome::Sass}, "ok"};
+  m.cells[{1, 1}] = {{Outcome::Image, ImageOutcome::Missing}, "<img src=x onerror=alert(1)>"};
   const std::string svg = html::svg_heatmap(m);
   expect_inert(svg, "<img", "&lt;script&gt;");
   EXPECT_EQ(count(svg, "<rect"), 4u);  // 2x2, the two empty cells drawn blank
@@ -183,8 +183,8 @@ TEST(HtmlRunReport, HostileOperatorIdsAreText) {
 TEST(HtmlRunReport, OperatorVerdict) {
   using Outcome = OperatorVerdict::Outcome;
   OperatorResult r;
-  r.image.status = ImageVerdict::Sass;
-  EXPECT_EQ(operator_verdict(r), (OperatorVerdict{Outcome::Image, ImageVerdict::Sass}));
+  r.image.status = ImageOutcome::Sass;
+  EXPECT_EQ(operator_verdict(r), (OperatorVerdict{Outcome::Image, ImageOutcome::Sass}));
   EXPECT_EQ(operator_verdict(r).name(), "sass");
   r.correctness = CorrectnessResult{};
   EXPECT_EQ(operator_verdict(r).outcome, Outcome::Wrong);
@@ -195,10 +195,10 @@ TEST(HtmlRunReport, OperatorVerdict) {
   r.error.clear();
   r.fault = WorkerFault::Hung;
   EXPECT_EQ(operator_verdict(r).outcome, Outcome::Error);
-  r.image.status = ImageVerdict::Missing;  // an image that does not run says it all
-  EXPECT_TRUE(operator_verdict(r).is(ImageVerdict::Missing));
+  r.image.status = ImageOutcome::Missing;  // an image that does not run says it all
+  EXPECT_TRUE(operator_verdict(r).is(ImageOutcome::Missing));
   EXPECT_EQ(operator_verdict(r).name(), "missing");
-  EXPECT_EQ((OperatorVerdict{Outcome::Absent, ImageVerdict::NotProbed}).name(), "absent");
+  EXPECT_EQ((OperatorVerdict{Outcome::Absent, ImageOutcome::NotProbed}).name(), "absent");
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ using testing_support::ada_matmul;
 using testing_support::fake_results;
 using testing_support::hopper_matmul;
 using testing_support::no_image_matmul;
-using enum ImageVerdict;
+using enum ImageOutcome;
 
 std::vector<std::string> lines(const std::vector<OperatorResult>& results) {
   std::vector<std::string> out;

@@ -106,7 +106,7 @@ BuildManifest default_build() {
 // Rows that fail in the longest ways the report knows.
 std::vector<OperatorResult> failing_rows() {
   OperatorResult missing = testing_support::named_result("conv/conv_tc/bf16/B2_C1280_H16_W16_K1280_3x3_s1");
-  missing.image.status = ImageVerdict::Missing;
+  missing.image.status = ImageOutcome::Missing;
   missing.image.label = "missing";
   missing.image.cause =
       "built for SASS sm_100, sm_103, sm_120, sm_121 and PTX none; a 9.0 device needs SASS 9.x (<= 9.0) or PTX <= "
@@ -117,7 +117,7 @@ std::vector<OperatorResult> failing_rows() {
                       "for PTX the driver can JIT on any newer device";
   OperatorResult jit = missing;
   testing_support::set_identity(jit, "norm/groupnorm_nhwc_silu/bf16/B2_H64_W64_C320_G32");
-  jit.image.status = ImageVerdict::PtxJit;
+  jit.image.status = ImageOutcome::PtxJit;
   jit.image.label = "ptx-jit from compute_120";
   jit.image.agrees = false;
   jit.image.disagreement = "the probe found sass sm_90 where the static prediction of the executable's images said "
@@ -125,7 +125,7 @@ std::vector<OperatorResult> failing_rows() {
   OperatorResult nan = jit;
   testing_support::set_identity(nan, "attention/attention_math/bf16/B1_H24_Nq4608_Nk4608_D128");
   nan.impl = Impl::CuBLAS;
-  nan.image.status = ImageVerdict::Sass;
+  nan.image.status = ImageOutcome::Sass;
   nan.image.label = "sass sm_90";
   nan.image.agrees = true;
   CorrectnessResult c;

@@ -15,61 +15,75 @@
 namespace archbench {
 namespace {
 
-TEST(ImageVerdict, EveryVerdictRoundTripsThroughItsName) {
+TEST(ImageOutcome, EveryVerdictRoundTripsThroughItsName) {
   std::set<std::string_view> names;
-  for (ImageVerdict v : values_of(kImageVerdicts)) {
-    EXPECT_EQ(parse_name(kImageVerdicts, image_verdict_name(v)), v) << image_verdict_name(v);
-    EXPECT_TRUE(names.insert(image_verdict_name(v)).second) << "two verdicts named '" << image_verdict_name(v) << "'";
+  for (ImageOutcome v : values_of(kImageOutcomes)) {
+    EXPECT_EQ(parse_name(kImageOutcomes, outcome_name(v)), v) << outcome_name(v);
+    EXPECT_TRUE(names.insert(outcome_name(v)).second) << "two verdicts named '" << outcome_name(v) << "'";
     ImageResult image;
     image.status = v;
-    EXPECT_EQ(nlohmann::json(image).get<ImageResult>().status, v) << image_verdict_name(v);
+    EXPECT_EQ(nlohmann::json(image).get<ImageResult>().status, v) << outcome_name(v);
   }
   // Never probed: the operator's worker ended first. Written as "" since the first run files.
-  EXPECT_EQ(image_verdict_name(ImageVerdict::NotProbed), "");
-  EXPECT_EQ(ImageResult{}.status, ImageVerdict::NotProbed);
+  EXPECT_EQ(outcome_name(ImageOutcome::NotProbed), "");
+  EXPECT_EQ(ImageResult{}.status, ImageOutcome::NotProbed);
   // "error" and "wrong" are operator verdicts (OperatorVerdict), never image verdicts.
   for (const char* other : {"error", "wrong", "SASS", "ptx_jit", " sass"}) {
-    EXPECT_FALSE(parse_name(kImageVerdicts, other).has_value()) << other;
+    EXPECT_FALSE(parse_name(kImageOutcomes, other).has_value()) << other;
   }
 }
 
-TEST(ImageVerdict, ThePredictionStatusesKeepTheirNames) {
-  for (arch::ImageStatus s : values_of(arch::kImageStatuses)) {
-    EXPECT_EQ(image_verdict_name(image_verdict_of(s)), arch::status_name(s));
-  }
+// One vocabulary: the names are the JSON's and text's, and a stored file's older spellings still read.
+TEST(ImageOutcome, OneNameEachAndTheOlderSpellingsRead) {
+  EXPECT_EQ(outcome_name(ImageOutcome::Sass), "sass");
+  EXPECT_EQ(outcome_name(ImageOutcome::Missing), "missing");
+  EXPECT_EQ(outcome_name(ImageOutcome::NeedsNewerDriver), "needs-newer-driver");
+  EXPECT_EQ(parse_name(kImageOutcomeAliases, "ptx-too-new"), ImageOutcome::NeedsNewerDriver);
+  EXPECT_EQ(parse_name(kImageOutcomeAliases, "native"), ImageOutcome::Sass);
+  EXPECT_EQ(parse_name(kImageOutcomeAliases, "no-image"), ImageOutcome::Missing);
+  ImageResult old;
+  old.status = ImageOutcome::NeedsNewerDriver;
+  nlohmann::json j = old;
+  j["status"] = "ptx-too-new";  // a run file of before 2026-12-06
+  EXPECT_EQ(j.get<ImageResult>().status, ImageOutcome::NeedsNewerDriver);
+  // Worst last: the kernel's worst image is its operator's, a package's worst file its verdict.
+  EXPECT_LT(severity(ImageOutcome::Sass), severity(ImageOutcome::PtxJit));
+  EXPECT_LT(severity(ImageOutcome::PtxJit), severity(ImageOutcome::Partial));
+  EXPECT_LT(severity(ImageOutcome::JitDisabled), severity(ImageOutcome::NeedsNewerDriver));
+  EXPECT_LT(severity(ImageOutcome::NeedsNewerDriver), severity(ImageOutcome::Missing));
 }
 
-TEST(ImageVerdict, OnlyABuildOrDriverGapLacksALoadableImage) {
-  for (ImageVerdict v : values_of(kImageVerdicts)) {
-    const bool gap = v == ImageVerdict::Missing || v == ImageVerdict::PtxTooNew || v == ImageVerdict::JitDisabled;
-    EXPECT_EQ(lacks_loadable_image(v), gap) << image_verdict_name(v);
+TEST(ImageOutcome, OnlyABuildOrDriverGapLacksALoadableImage) {
+  for (ImageOutcome v : values_of(kImageOutcomes)) {
+    const bool gap = v == ImageOutcome::Missing || v == ImageOutcome::NeedsNewerDriver || v == ImageOutcome::JitDisabled;
+    EXPECT_EQ(lacks_loadable_image(v), gap) << outcome_name(v);
   }
 }
 
 // Compare's order: SASS, a library and "unsupported" (fixed by the device) < JIT < no image.
-TEST(ImageVerdict, CompareRanksSassOverJitOverNoImage) {
-  using enum ImageVerdict;
-  const std::set<ImageVerdict> runs{Sass, Library, Unsupported}, jit{PtxJit},
-      none{NotProbed, Missing, PtxTooNew, JitDisabled, LibraryError};
-  auto rank = [&](ImageVerdict v) { return runs.contains(v) ? 0 : jit.contains(v) ? 1 : 2; };
-  ASSERT_EQ(runs.size() + jit.size() + none.size(), kImageVerdicts.size());
-  for (ImageVerdict before : values_of(kImageVerdicts)) {
-    for (ImageVerdict now : values_of(kImageVerdicts)) {
+TEST(ImageOutcome, CompareRanksSassOverJitOverNoImage) {
+  using enum ImageOutcome;
+  const std::set<ImageOutcome> runs{Sass, Library, Unsupported}, jit{PtxJit},
+      none{NotProbed, Missing, NeedsNewerDriver, JitDisabled, LibraryError, Partial, NoDeviceCode};
+  auto rank = [&](ImageOutcome v) { return runs.contains(v) ? 0 : jit.contains(v) ? 1 : 2; };
+  ASSERT_EQ(runs.size() + jit.size() + none.size(), kImageOutcomes.size());
+  for (ImageOutcome before : values_of(kImageOutcomes)) {
+    for (ImageOutcome now : values_of(kImageOutcomes)) {
       EXPECT_EQ(image_regressed(before, now), rank(now) > rank(before))
-          << "'" << image_verdict_name(before) << "' -> '" << image_verdict_name(now) << "'";
+          << "'" << outcome_name(before) << "' -> '" << outcome_name(now) << "'";
     }
   }
   EXPECT_TRUE(image_regressed(Sass, PtxJit));
   EXPECT_TRUE(image_regressed(PtxJit, Missing));
   EXPECT_TRUE(image_regressed(Library, LibraryError));
-  EXPECT_FALSE(image_regressed(Missing, PtxTooNew)) << "one way of not running is no worse than another";
+  EXPECT_FALSE(image_regressed(Missing, NeedsNewerDriver)) << "one way of not running is no worse than another";
   EXPECT_FALSE(image_regressed(Sass, Library));
   EXPECT_FALSE(image_regressed(PtxJit, Sass));
 }
 
-TEST(ResultJson, AnUnknownImageStatusIsRejectedNamingFieldAndValue) {
+TEST(ResultJson, AnUnknownImageOutcomeIsRejectedNamingFieldAndValue) {
   ImageResult image;
-  image.status = ImageVerdict::Sass;
+  image.status = ImageOutcome::Sass;
   nlohmann::json j = image;
   j["status"] = "error";
   try {

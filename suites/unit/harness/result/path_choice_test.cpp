@@ -19,7 +19,7 @@ using testing_support::ada_matmul;
 using testing_support::fake_results;
 using testing_support::hopper_matmul;
 using testing_support::no_image_matmul;
-using enum ImageVerdict;
+using enum ImageOutcome;
 
 std::vector<PathChoice> choose(const std::vector<OperatorResult>& results) {
   return choose_paths(results, kernels::path_preferences());

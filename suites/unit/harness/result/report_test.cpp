@@ -21,7 +21,7 @@ using testing_support::passed_check;
 
 OperatorResult sample() {
   OperatorResult r = named_result("matmul/gemm_tc/f16/M8192_N960_K320");
-  r.image.status = ImageVerdict::Sass;
+  r.image.status = ImageOutcome::Sass;
   r.image.label = "sass sm_90";
   r.image.kernels.push_back({"gemm_tc_f16", "sass sm_90", 0, 90, 90});
   r.correctness = passed_check(3e-4);
@@ -95,10 +95,10 @@ TEST(ResultJson, QuickChecksAreJudgedOnTheCheckShapeAndSaySo) {
 
 TEST(ImageResult, RunsOnlyWithAnImageThatLoadsOrALibraryThatAnswered) {
   ImageResult image;
-  for (ImageVerdict v : values_of(kImageVerdicts)) {
+  for (ImageOutcome v : values_of(kImageOutcomes)) {
     image.status = v;
-    const bool loads = v == ImageVerdict::Sass || v == ImageVerdict::PtxJit || v == ImageVerdict::Library;
-    EXPECT_EQ(image.runs(), loads) << image_verdict_name(v);
+    const bool loads = v == ImageOutcome::Sass || v == ImageOutcome::PtxJit || v == ImageOutcome::Library;
+    EXPECT_EQ(image.runs(), loads) << outcome_name(v);
   }
 }
 
@@ -130,9 +130,9 @@ TEST(ResultJson, GoogleBenchmarkFormatHasOneRepetitionPerSample) {
 TEST(ResultRules, WhatCountsAsFailure) {
   OperatorResult r = sample();
   EXPECT_FALSE(r.failed());
-  r.image.status = ImageVerdict::Missing;
+  r.image.status = ImageOutcome::Missing;
   EXPECT_TRUE(r.failed());
-  r.image.status = ImageVerdict::Unsupported;
+  r.image.status = ImageOutcome::Unsupported;
   EXPECT_FALSE(r.failed());
   r = sample();
   r.correctness->passed = false;
@@ -150,7 +150,7 @@ TEST(Console, GroupsFindingsByCause) {
   for (int i = 0; i < 3; ++i) {
     OperatorResult r = sample();
     r.id += std::to_string(i);
-    r.image.status = ImageVerdict::Missing;
+    r.image.status = ImageOutcome::Missing;
     r.image.label = "missing";
     r.image.cause = "built for SASS sm_80";
     r.image.fix = "add 9.0";

@@ -178,21 +178,21 @@ TEST(VariantFamily, OnlyTheVariantThatLoadsDecidesThePackage) {
   // Nothing says which loads: each device is served by the best variant.
   for (const char* device : {"8.0@580", "9.0@580"}) {
     const auto j = judge_inventory(inv, {arch::parse_device_spec(device)}, {13});
-    EXPECT_EQ(j[0].packages[0].coverage, binary::Coverage::Native) << device;
+    EXPECT_EQ(j[0].packages[0].coverage, ImageOutcome::Sass) << device;
   }
   Distribution torch;
   torch.package = named("torch", "2.9.0+cu126");
   EXPECT_EQ(framework_cuda_of({torch})->cuda.str(), "12.6");
   inv.framework_cuda = framework_cuda_of({torch});
   const auto on90 = judge_inventory(inv, {arch::parse_device_spec("9.0@580")}, {13});
-  EXPECT_EQ(on90[0].packages[0].coverage, binary::Coverage::NoImage);  // cuda126 loads, and it is sm_80 only
+  EXPECT_EQ(on90[0].packages[0].coverage, ImageOutcome::Missing);  // cuda126 loads, and it is sm_80 only
   // The override picks the other.
   const auto overridden = judge_inventory(inv, {arch::parse_device_spec("9.0@580")}, {13, {{"BNB_CUDA_VERSION", "130"}}});
-  EXPECT_EQ(overridden[0].packages[0].coverage, binary::Coverage::Native);
+  EXPECT_EQ(overridden[0].packages[0].coverage, ImageOutcome::Sass);
   // A framework CUDA for which no variant is shipped: the package loads nothing.
   inv.framework_cuda = CudaSource{arch::CudaVersion::from(12, 9), "torch 2.8.0+cu129"};
   const auto none = judge_inventory(inv, {arch::parse_device_spec("8.0@580")}, {13});
-  EXPECT_EQ(none[0].packages[0].coverage, binary::Coverage::NoImage);
+  EXPECT_EQ(none[0].packages[0].coverage, ImageOutcome::Missing);
   EXPECT_NE(none[0].packages[0].cause.find("no variant is built for exactly that version"), std::string::npos)
       << none[0].packages[0].cause;
   Distribution runtime;
@@ -237,11 +237,11 @@ TEST(Judgement, PerPackageWorstFirstWithAdviceByRole) {
   ASSERT_EQ(j.size(), 2u);
   const auto& on90 = j[0].packages;
   EXPECT_EQ(inv.packages[on90[0].package].name, "ext");  // the failing one first
-  EXPECT_EQ(on90[0].coverage, binary::Coverage::NoImage);
+  EXPECT_EQ(on90[0].coverage, ImageOutcome::Missing);
   EXPECT_NE(on90[0].fix.find("TORCH_CUDA_ARCH_LIST"), std::string::npos) << on90[0].fix;
-  EXPECT_EQ(on90[1].coverage, binary::Coverage::Native);  // the library serves 9.0
+  EXPECT_EQ(on90[1].coverage, ImageOutcome::Sass);  // the library serves 9.0
   // On a 12.8 driver the CUDA 13 runtime is what fails, for both (libcublasLt.so.13 names its major).
-  for (const auto& p : j[1].packages) EXPECT_EQ(p.coverage, binary::Coverage::NeedsNewerDriver);
+  for (const auto& p : j[1].packages) EXPECT_EQ(p.coverage, ImageOutcome::NeedsNewerDriver);
   EXPECT_NE(j[1].packages[0].fix.find("580"), std::string::npos);
 }
 
@@ -267,8 +267,8 @@ TEST(ScanReport, ConsoleFitsAndJsonSaysWhetherEverythingRuns) {
   EXPECT_EQ(json.at("schema"), "archbench.scan");
   EXPECT_FALSE(json.at("every_package_runs").get<bool>());
   // One spelling per verdict in every output: the console, the Markdown and the JSON say `no-image`.
-  EXPECT_NE(format_scan_markdown(r).find("| ext 1.0 | no-image |"), std::string::npos);
-  EXPECT_NE(text.find("  no-image "), std::string::npos) << text;
+  EXPECT_NE(format_scan_markdown(r).find("| ext 1.0 | missing |"), std::string::npos);
+  EXPECT_NE(text.find("  missing "), std::string::npos) << text;
   EXPECT_EQ(text.find("no image "), std::string::npos) << text;
 }
 

@@ -52,13 +52,13 @@ void expect_names_round_trip(const EnumNames<Enum, N>& table, const char* label)
 }
 
 TEST(EnumNames, EveryTableRoundTripsItsNames) {
-  expect_names_round_trip(arch::kImageStatuses, "ImageStatus");
+  expect_names_round_trip(kImageOutcomes, "ImageOutcome");
   expect_names_round_trip(binary::kCompressions, "Compression");
   expect_names_round_trip(binary::kFileFormats, "FileFormat");
-  expect_names_round_trip(binary::kCoverages, "Coverage");
+  expect_names_round_trip(kImageOutcomes, "ImageOutcome");
   expect_names_round_trip(kDTypes, "DType");
   expect_names_round_trip(kImpls, "Impl");
-  expect_names_round_trip(kImageVerdicts, "ImageVerdict");
+  expect_names_round_trip(kImageOutcomes, "ImageOutcome");
   expect_names_round_trip(kLaunchModes, "LaunchMode");
   expect_names_round_trip(kStopReasons, "StopReason");
   expect_names_round_trip(kWorkerFaults, "WorkerFault");
@@ -72,12 +72,12 @@ TEST(EnumNames, EveryTableRoundTripsItsNames) {
 // The names the run JSON and the CLI have always used; a table entry renamed would break stored
 // files and scripts.
 TEST(EnumNames, KeepTheirWrittenNames) {
-  EXPECT_EQ(image_verdict_name(ImageVerdict::PtxTooNew), "ptx-too-new");
+  EXPECT_EQ(outcome_name(ImageOutcome::NeedsNewerDriver), "needs-newer-driver");  // "ptx-too-new" until 2026-12-06, still read
   EXPECT_EQ(stop_reason_name(StopReason::NoiseTarget), "noise target");
   EXPECT_EQ(worker_fault_name(WorkerFault::None), "");
   EXPECT_EQ(launch_mode_name(LaunchMode::Blocking), "blocking");
   EXPECT_EQ(change_name(Change::CorrectnessRegressed), "correctness-regressed");
-  EXPECT_EQ(binary::coverage_name(binary::Coverage::NoDeviceCode), "no-device-code");
+  EXPECT_EQ(outcome_name(ImageOutcome::NoDeviceCode), "no-device-code");
   EXPECT_EQ(binary::format_name(binary::FileFormat::Elf), "ELF");
   EXPECT_EQ(stack::source_kind_name(stack::SourceKind::Tree), "directory");
   EXPECT_EQ(doctor::outcome_name(doctor::Outcome::Skip), "SKIP");

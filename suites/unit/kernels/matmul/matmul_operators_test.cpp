@@ -71,11 +71,11 @@ TEST(MatmulOperators, WgmmaWithoutSm90aTargetSaysWhy) {
 TEST(MatmulOperators, Fp8OnOtherDevicesIsUnsupportedWithTheReason) {
   const auto* own = registry().select("matmul/gemm_wgmma/e4m3/M4096_N4096_K4096", {}).at(0);
   const ImageResult a100 = probe_image(*own, build_manifest(), arch::DeviceFacts{{8, 0}, {13000}, false, false});
-  EXPECT_EQ(a100.status, ImageVerdict::Unsupported);
+  EXPECT_EQ(a100.status, ImageOutcome::Unsupported);
   EXPECT_EQ(a100.cause, "unsupported on this device (needs 9.0 for wgmma, device is 8.0)");
   for (arch::ComputeCapability cc : {arch::ComputeCapability{8, 9}, arch::ComputeCapability{10, 0}}) {
     EXPECT_EQ(probe_image(*own, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false}).status,
-              ImageVerdict::Unsupported)
+              ImageOutcome::Unsupported)
         << cc.str();
   }
   // No library twin in FP8 yet (cuBLASLt refused archbench's call on Hopper): none is registered.

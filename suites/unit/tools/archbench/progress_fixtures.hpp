@@ -13,7 +13,7 @@ namespace archbench::cli {
 inline OperatorResult ok_result(const std::string& id) {
   OperatorResult r;
   r.id = id;
-  r.image.status = ImageVerdict::Sass;
+  r.image.status = ImageOutcome::Sass;
   r.image.label = "sass sm_90";
   CorrectnessResult c;
   c.passed = c.bench_shape_finite = true;

@@ -78,7 +78,7 @@ TEST(RunProgress, TimingVerdict) {
   bool bad = true;
   EXPECT_EQ(RunProgress::verdict(Phase::Time, r, bad), "0.1234 ms, 69% of ceiling");
   EXPECT_FALSE(bad);
-  r.image.status = ImageVerdict::Missing;
+  r.image.status = ImageOutcome::Missing;
   r.image.label = "missing";
   r.correctness.reset();
   EXPECT_EQ(RunProgress::verdict(Phase::Check, r, bad), "missing");
