@@ -29,6 +29,11 @@ json_only archbench.compare 1 "summary:" -- "$archbench" compare --baseline "$fi
   "$fixtures/results_h200_slower.json" --json -
 json_only archbench.doctor 3 "summary:" -- env CUDA_VISIBLE_DEVICES= "$archbench" doctor --filter 'matmul/gemm_simt/*' --json -
 json_only archbench.run 3 "SASS:" -- env CUDA_VISIBLE_DEVICES= "$archbench" run --filter 'matmul/gemm_simt/*' --json -
+json_only archbench.framework 0 "summary:" -- "$archbench" framework --answer "$fixtures/framework/framework_h200_full.json" \
+  --json -
+json_only archbench.scan 1 "summary:" -- "$archbench" scan "$archbench" --device 7.0 --json -
+"$archbench" history add "$fixtures"/history_h200/run_0[1-8].json --store "$work/aa.sqlite" > /dev/null 2>&1
+json_only archbench.history.check 0 "history check:" -- "$archbench" history check --store "$work/aa.sqlite" --json -
 
 # resources: the ctest spec has no schema field; stdout must still be JSON alone.
 "$archbench" resources --count 2 --json - > out.json 2> err.txt

@@ -309,8 +309,8 @@ void add_compare_command(CLI::App& app, Commands& commands) {
   add_baseline_option(cmd, o->baseline)->required();
   value_name(cmd->add_option("results", o->results, "results of archbench run --json"), "RESULTS")->required();
   add_thresholds_option(cmd, o->thresholds);
-  value_name(cmd->add_option("--json", o->json_path, "write the comparison as JSON (schema archbench.compare v1); - for stdout"), "FILE");
-  value_name(cmd->add_option("--filter", o->filter, "compare only operators whose id matches these comma-separated globs (on both sides)"), "GLOBS");
+  add_json_option(cmd, o->json_path, "the comparison", "archbench.compare v1");
+  add_filter_option(cmd, o->filter, "operator ids: compare only those (on both sides)");
   cmd->add_flag("!--no-floor-correction", o->floor_correction,
                 "compare times as measured, without taking out the difference of the two machines' timer floors");
   value_name(cmd->add_option("--confirm", o->confirm,

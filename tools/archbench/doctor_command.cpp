@@ -93,6 +93,7 @@
 #include "tools/archbench/cli_format.hpp"
 #include <memory>
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/doctor_pass.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
@@ -321,10 +322,10 @@ void add_doctor_command(CLI::App& app, Commands& commands) {
   cmd->add_flag("--jit-passes", o->jit_passes,
                 "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
                 "(JIT cache disabled), in child processes");
-  value_name(cmd->add_option("--json", o->json_path, "write the checklist, manifest and operator results as JSON (schema archbench.doctor v1); - for stdout"), "FILE");
+  add_json_option(cmd, o->json_path, "the checklist, manifest and operator results", "archbench.doctor v1");
   cmd->add_flag("-q,--quiet", o->quiet, "no per-operator progress of the workload layer on stderr (default: as archbench run)");
-  value_name(cmd->add_option("--filter", o->filter, "globs over operator ids, comma-separated, for the workload layer (default: every operator)"), "GLOBS");
-  value_name(cmd->add_option("--python", o->python, "the interpreter whose torch the framework check runs (default python3)"), "EXE");
+  add_filter_option(cmd, o->filter, "operator ids, for the workload layer (default: every operator)");
+  add_python_option(cmd, o->python, "torch the framework check runs");
   cmd->add_flag("!--no-framework", o->framework, "skip the framework check (the user's torch at the quick tier)");
   cmd->add_flag("--full", o->full,
                 "the workload layer at the benchmark shapes too (default: the quick tier, check shapes only, "

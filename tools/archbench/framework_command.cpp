@@ -29,6 +29,7 @@
 #include "tools/archbench/cli_format.hpp"
 #include <memory>
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/framework_probe_runner.hpp"
 #include "tools/archbench/json_output.hpp"
@@ -371,6 +372,7 @@ std::variant<std::pair<size_t, json>, int> compare_baseline(const FrameworkOptio
 }
 
 int framework_command(const FrameworkOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   const std::vector<FrameworkOp> ops = selected_ops(o);
   if (ops.empty() && o.plugin_files.empty()) {
     std::cerr << "archbench framework: --filter '" << o.filter << "' matches no framework op (`archbench framework "
@@ -444,12 +446,12 @@ void add_framework_command(CLI::App& app, Commands& commands) {
   auto o = std::make_shared<FrameworkOptions>();
   CLI::App* cmd = app.add_subcommand(
       "framework", "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one");
-  cmd->add_option("--python", o->python, "the interpreter whose torch to run (default python3)");
-  cmd->add_option("--filter", o->filter, "globs over framework op ids ('framework/sdpa/*') or their twins' ids");
+  add_python_option(cmd, o->python, "torch to run");
+  add_filter_option(cmd, o->filter, "framework op ids ('framework/sdpa/*') or their twins' ids");
   cmd->add_option("--dtype", o->dtypes, "only these dtypes (f32, tf32, f16, bf16)")->delimiter(',');
   cmd->add_flag("--quick", o->quick, "backends and correctness only, no timing");
   cmd->add_flag("--list", o->list, "list the framework ops and their archbench twins; run nothing");
-  cmd->add_option("--json", o->json_path, "write the answer and verdicts (schema archbench.framework v1); - for stdout");
+  add_json_option(cmd, o->json_path, "the answer and verdicts", "archbench.framework v1");
   value_name(cmd->add_option("--html", o->html_path, "write a self-contained HTML page: backends, findings, steps"), "FILE");
   cmd->add_option("--probe", o->probe, "the probe script (default: tools/framework/framework_probe.py of this build)");
   cmd->add_option("--timeout", o->timeout_s, "deadline of the whole probe in seconds (default 900)");

@@ -13,6 +13,7 @@
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 
@@ -65,6 +66,7 @@ int list(const HistoryOptions& o) {
 }
 
 int check(const HistoryOptions& o) {
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   const auto store = history::HistoryStore::open(o.store, false);
   // A store without runs has nothing to check, which is not a pass.
   if (store.runs().empty()) {
@@ -159,7 +161,7 @@ void add_history_command(CLI::App& app, Commands& commands) {
   CLI::App* check_cmd = cmd->add_subcommand("check", "change points in the newest runs; exit 1 on a slowdown or a new failure");
   check_cmd->add_option("--recent", o->recent_runs, "steps among each runner's newest N runs (default 14)");
   check_cmd->add_option("--min-step", o->min_step, "the smallest step that counts (default 0.03 = 3%)");
-  check_cmd->add_option("--json", o->json_path, "write the steps (schema archbench.history.check v1); - for stdout");
+  add_json_option(check_cmd, o->json_path, "the steps", "archbench.history.check v1");
   check_cmd->add_option("--markdown", o->markdown_path, "write a Markdown summary (for a CI job summary)");
   value_name(check_cmd->add_option("--html", o->html_path, "write the trend page: each stepped series with its change points"),
              "FILE");

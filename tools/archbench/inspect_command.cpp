@@ -23,6 +23,7 @@
 #include "tools/archbench/cli_format.hpp"
 #include <memory>
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/fleet.hpp"
 #include "tools/archbench/json_output.hpp"
@@ -351,8 +352,8 @@ void add_inspect_command(CLI::App& app, Commands& commands) {
   CLI::App* cmd = app.add_subcommand("inspect", "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)");
   value_name(cmd->add_option("files", o->files, "ELF executables, shared libraries, objects, fatbin or cubin files"), "FILE...")->required();
   cmd->add_flag("--kernels", o->kernels, "list every kernel with its images (and verdicts)");
-  value_name(cmd->add_option("--filter", o->filter, "glob over kernel names (demangled or mangled)"), "GLOBS");
-  value_name(cmd->add_option("--json", o->json_path, "write the inventory and verdicts as JSON (schema archbench.inspect v1); - for stdout"), "FILE");
+  add_filter_option(cmd, o->filter, "kernel names (demangled or mangled)");
+  add_json_option(cmd, o->json_path, "the inventory and verdicts", "archbench.inspect v1");
   value_name(cmd->add_option("--device", o->devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)")->allow_extra_args(false), "DEVICE");
   value_name(cmd->add_option("--driver", o->driver, "driver for devices given without one: CUDA version (12.8) or branch (580)"), "VERSION");
   value_name(cmd->add_option("--fleet", o->fleet_path, "JSON file listing devices (see docs/inspect.md)"), "FILE");

@@ -9,6 +9,7 @@
 #include "tools/archbench/cli_format.hpp"
 #include <memory>
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
 #include "tools/archbench/selection.hpp"
@@ -65,9 +66,9 @@ int list_command(const ListOptions& o) {
 void add_list_command(CLI::App& app, Commands& commands) {
   auto o = std::make_shared<ListOptions>();
   CLI::App* cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
-  value_name(cmd->add_option("--filter", o->filter, "globs over operator ids, comma-separated"), "GLOBS");
+  add_filter_option(cmd, o->filter, "operator ids");
   value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes"), "LIST")->delimiter(',');
-  value_name(cmd->add_option("--json", o->json_path, "write the operators as JSON (schema archbench.list v1); - for stdout"), "FILE");
+  add_json_option(cmd, o->json_path, "the operators", "archbench.list v1");
   commands.push_back({cmd, [o] { return list_command(*o); }});
 }
 

@@ -25,6 +25,7 @@
 #include "kernels/path_preference.hpp"
 #include "tools/archbench/cli_format.hpp"
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/device_selection.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
@@ -214,13 +215,13 @@ int run_command(const RunOptions& o) {
 void add_run_command(CLI::App& app, Commands& commands) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
-  value_name(cmd->add_option("--filter", o->filter, "globs over operator ids, comma-separated (any matches): 'matmul/*', 'norm/*,*/f16/*'"), "GLOBS");
+  add_filter_option(cmd, o->filter, "operator ids: 'matmul/*', 'norm/*,*/f16/*'");
   value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes: f32,tf32,f16,bf16,e4m3"), "LIST")->delimiter(',');
   value_name(cmd->add_option("--device", o->device,
                  "CUDA device indices, comma-separated (0,1), or all (default); CUDA's numbering: the devices "
                  "CUDA_VISIBLE_DEVICES leaves, fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID (nvidia-smi's "
                  "order)"), "LIST");
-  value_name(cmd->add_option("--json", o->json_path, "write the results as JSON (schema archbench.run v1); - for stdout (the report then goes to stderr)"), "FILE");
+  add_json_option(cmd, o->json_path, "the results", "archbench.run v1");
   value_name(cmd->add_option("--gbench-json", o->gbench_json_path, "also write the timings in Google Benchmark's JSON format; - for stdout"), "FILE");
   value_name(cmd->add_option("--seed", o->seed, "seed for the random inputs (default: fresh, recorded in the report)"), "N");
   cmd->add_flag("!--no-timing", o->timing, "image and correctness only");

@@ -21,6 +21,8 @@
 #include "tools/archbench/cli_format.hpp"
 #include <memory>
 #include "tools/archbench/commands.hpp"
+#include "tools/archbench/json_output.hpp"
+#include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/fleet.hpp"
 #include "tools/archbench/selection.hpp"
@@ -130,16 +132,11 @@ int scan_command(const ScanOptions& o) {
 
   stack::ScanReport report;
   report.inventory = &inv;
+  const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
   if (devices.empty()) {
-    if (o.json_path != "-") std::cout << stack::format_inventory(inv);
-    if (!o.json_path.empty()) {
-      try {
-        if (o.json_path == "-") std::cout << stack::scan_to_json(report).dump(2) << "\n";
-        else write_file_atomically(o.json_path, stack::scan_to_json(report).dump(2) + "\n");
-      } catch (const std::exception& e) {
-        std::cerr << text::wrap_text("archbench scan: " + std::string(e.what()) + "\n");
-        return kInternal;
-      }
+    std::cout << stack::format_inventory(inv);
+    if (!o.json_path.empty() && !write_or_say("scan", o.json_path, stack::scan_to_json(report).dump(2) + "\n")) {
+      return kInternal;
     }
     std::cerr << "archbench scan: no usable GPU here (" << no_device_why
               << ") and no --device: the inventory above is not judged; name the devices to judge for, e.g. "
@@ -153,14 +150,11 @@ int scan_command(const ScanOptions& o) {
   report.show_files = o.files;
   report.show_kernels = o.kernels;
 
-  const bool json_to_stdout = o.json_path == "-";
-  if (!json_to_stdout) std::cout << stack::format_scan(report);
-  try {
-    if (json_to_stdout) std::cout << stack::scan_to_json(report).dump(2) << "\n";
-    else if (!o.json_path.empty()) write_file_atomically(o.json_path, stack::scan_to_json(report).dump(2) + "\n");
-    if (!o.markdown_path.empty()) write_file_atomically(o.markdown_path, stack::format_scan_markdown(report));
-  } catch (const std::exception& e) {
-    std::cerr << text::wrap_text("archbench scan: " + std::string(e.what()) + "\n");
+  std::cout << stack::format_scan(report);
+  if (!o.json_path.empty() && !write_or_say("scan", o.json_path, stack::scan_to_json(report).dump(2) + "\n")) {
+    return kInternal;
+  }
+  if (!o.markdown_path.empty() && !write_or_say("scan", o.markdown_path, stack::format_scan_markdown(report))) {
     return kInternal;
   }
   if (inv.files.empty()) {
@@ -182,7 +176,7 @@ void add_scan_command(CLI::App& app, Commands& commands) {
   cmd->add_option("paths", o->paths,
                   "directories (site-packages, venv, conda prefix, custom_nodes), wheels, container image archives "
                   "(docker save / OCI layout) or binaries; none: the environment of --python");
-  value_name(cmd->add_option("--python", o->python, "the interpreter whose environment to scan when no PATH is given (default python3)"), "EXE");
+  add_python_option(cmd, o->python, "environment to scan when no PATH is given");
   // One value per --device (repeat it for more), so that a path after it stays a path.
   value_name(cmd->add_option("--device", o->devices,
                              "judge for a device: CC (8.9), CC@driver (12.0@570), or a product (\"RTX 5090@570\"); "
@@ -192,7 +186,7 @@ void add_scan_command(CLI::App& app, Commands& commands) {
   value_name(cmd->add_option("--fleet", o->fleet_path, "JSON file listing devices (docs/inspect.md)"), "FILE");
   cmd->add_flag("--files", o->files, "list every file with device code under its package");
   cmd->add_flag("--kernels", o->kernels, "name kernels (decompresses every image; slower) and judge kernel by kernel");
-  value_name(cmd->add_option("--json", o->json_path, "write the scan as JSON (schema archbench.scan v1); '-' for stdout"), "FILE");
+  add_json_option(cmd, o->json_path, "the scan", "archbench.scan v1");
   value_name(cmd->add_option("--markdown", o->markdown_path, "write a Markdown summary (for a CI job summary)"), "FILE");
   value_name(cmd->add_option("--threads", o->threads, "files read at once (default: one per hardware thread)"), "N");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress on stderr");
