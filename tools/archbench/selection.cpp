@@ -13,7 +13,13 @@ std::vector<const Operator*> select_operators(const std::string& filter, const s
   std::vector<DType> parsed;
   for (const auto& d : dtypes) {
     auto p = parse_dtype(d);
-    if (!p) throw UsageError("unknown dtype '" + d + "' (known: f32, tf32, f16, bf16)");
+    if (!p) {
+      std::string known;
+      for (DType k : values_of(kDTypes)) known += (known.empty() ? "" : ", ") + std::string(dtype_name(k));
+      // "fp8" names two formats; the one archbench has is e4m3.
+      const std::string hint = d == "fp8" || d == "float8" ? "; FP8 is e4m3 here (also fp8_e4m3, float8_e4m3fn)" : "";
+      throw UsageError("unknown dtype '" + d + "' (known: " + known + hint + ")");
+    }
     parsed.push_back(*p);
   }
   auto ops = registry().select(filter, parsed);
