@@ -297,6 +297,84 @@ void to_json(json& j, const BuildManifest& m) {
   if (!m.kernel_arch_overrides.empty()) j["kernel_arch_overrides"] = m.kernel_arch_overrides;
 }
 
+namespace {
+
+// "9.0" -> {9, 0}; "" or anything else -> {0, 0} (a file without the field).
+arch::ComputeCapability cc_of(const std::string& text) {
+  const auto dot = text.find('.');
+  if (dot == std::string::npos) return {0, 0};
+  try {
+    return {std::stoi(text.substr(0, dot)), std::stoi(text.substr(dot + 1))};
+  } catch (const std::exception&) {
+    return {0, 0};
+  }
+}
+
+// "13.0" -> 13000; "unknown" (no driver) or a missing field -> 0, as CudaVersion::str writes them.
+arch::CudaVersion cuda_version_of(const std::string& text) {
+  const arch::ComputeCapability v = cc_of(text);
+  return v.major == 0 && v.minor == 0 ? arch::CudaVersion{0} : arch::CudaVersion::from(v.major, v.minor);
+}
+
+// "sm_75 sm_80" -> its targets; a name this archbench cannot read is rejected.
+void add_targets(const json& j, const char* key, std::vector<arch::CodeTarget>& out) {
+  std::string names = j.value(key, std::string());
+  size_t start = 0;
+  while (start < names.size()) {
+    size_t end = names.find(' ', start);
+    if (end == std::string::npos) end = names.size();
+    if (end > start) {
+      const auto t = arch::parse_target_name(std::string_view(names).substr(start, end - start));
+      if (!t) reject_field(j, std::string("build.") + key + " names '" + names.substr(start, end - start) + "'");
+      out.push_back(*t);
+    }
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+// Readers of the manifest types. Every field defaults when a file lacks it (fields were added over
+// time, and a hand-made results file may hold an empty environment); a field of the wrong type is
+// rejected, as everywhere.
+void from_json(const json& j, DeviceInfo& d) {
+  d.index = j.value("index", 0);
+  d.name = j.value("name", std::string());
+  d.cc = cc_of(j.value("cc", std::string()));
+  d.sm_count = j.value("sm_count", 0);
+  d.memory_bytes = j.value("memory_bytes", size_t{0});
+  d.l2_bytes = j.value("l2_bytes", 0);
+  d.uuid = j.value("uuid", std::string());
+}
+
+void from_json(const json& j, Environment& e) {
+  e.driver = cuda_version_of(j.value("driver_cuda_version", std::string()));
+  e.runtime = cuda_version_of(j.value("runtime_cuda_version", std::string()));
+  e.device_count_error = j.value("device_count_error", 0);
+  e.device_count_error_text = j.value("device_count_error_text", std::string());
+  e.devices = j.value("devices", std::vector<DeviceInfo>{});
+  e.cuda_env = j.value("cuda_env", std::map<std::string, std::string>{});
+  e.host = j.value("host", std::string());
+  e.started_at = j.value("started_at", std::string());
+}
+
+void from_json(const json& j, BuildManifest& m) {
+  m.arch_list = j.value("arch_list", std::string());
+  m.arch_list_source = j.value("arch_list_source", std::string());
+  m.arch_grammar = j.value("arch_grammar", std::string());
+  m.targets.clear();
+  add_targets(j, "sass", m.targets);
+  add_targets(j, "ptx", m.targets);
+  m.ptx_isa = j.value("ptx_isa", std::string());
+  m.nvcc_version = j.value("nvcc", std::string());
+  m.cublas_header_version = j.value("cublas_headers", std::string());
+  m.cudnn_header_version = j.value("cudnn_headers", std::string());
+  m.git_revision = j.value("git_revision", std::string());
+  m.build_type = j.value("build_type", std::string());
+  m.archbench_version = j.value("archbench_version", std::string());
+  m.kernel_arch_overrides = j.value("kernel_arch_overrides", std::string());
+}
+
 json report_to_json(const RunReport& r) {
   json j{{"schema", "archbench.run"}, {"schema_version", kRunSchemaVersion}, {"build", r.build},
          {"environment", r.environment},

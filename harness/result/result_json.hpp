@@ -25,8 +25,11 @@ void from_json(const nlohmann::json& j, PathCandidate& c);
 void to_json(nlohmann::json& j, const PathChoice& c);
 void from_json(const nlohmann::json& j, PathChoice& c);
 void to_json(nlohmann::json& j, const DeviceInfo& d);
+void from_json(const nlohmann::json& j, DeviceInfo& d);
 void to_json(nlohmann::json& j, const Environment& e);
+void from_json(const nlohmann::json& j, Environment& e);
 void to_json(nlohmann::json& j, const BuildManifest& m);
+void from_json(const nlohmann::json& j, BuildManifest& m);
 
 [[nodiscard]] nlohmann::json report_to_json(const RunReport& r);
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/ops/tensor.hpp"
+#include "harness/manifest/build_manifest.hpp"
 #include "harness/report/console.hpp"
 #include "harness/result/result_json.hpp"
 #include "harness/run/timer.hpp"
@@ -45,6 +46,44 @@ TEST(ResultJson, RoundTrips) {
   EXPECT_DOUBLE_EQ(back.timing->q3_ms, 4.0);
   EXPECT_EQ(j.at("failed"), false);
   EXPECT_FALSE(j.contains("implementation")) << "own kernels carry no library choice";
+}
+
+// The manifest types read back as written: every field of the recorded files' build, environment and
+// device sections round-trips through the typed structs (fields added later default in older files).
+TEST(ResultJson, StoredManifestsReadIntoTheirTypesAndBack) {
+  const std::string dir = std::string(ARCHBENCH_TEST_FIXTURES) + "/";
+  size_t compared = 0;
+  auto same_where_present = [&](const nlohmann::json& stored, const nlohmann::json& back, const std::string& what) {
+    for (const auto& [key, value] : stored.items()) {
+      EXPECT_EQ(back.at(key), value) << what << "." << key;
+      ++compared;
+    }
+  };
+  for (const char* name : {"run_h200_excerpt.json", "results_h200.json", "history_h200/run_01.json"}) {
+    std::ifstream in(dir + name);
+    ASSERT_TRUE(in.good()) << name;
+    const auto run = nlohmann::json::parse(in);
+    same_where_present(run.at("build"), nlohmann::json(run.at("build").get<BuildManifest>()), std::string(name) + " build");
+    same_where_present(run.at("environment"), nlohmann::json(run.at("environment").get<Environment>()),
+                       std::string(name) + " environment");
+    for (const auto& d : run.at("devices")) {
+      same_where_present(d.at("device"), nlohmann::json(d.at("device").get<DeviceInfo>()), std::string(name) + " device");
+    }
+  }
+  for (const char* name : {"baseline_h200.json", "baseline_a100.json"}) {
+    std::ifstream in(dir + name);
+    const auto b = nlohmann::json::parse(in);
+    same_where_present(b.at("build"), nlohmann::json(b.at("build").get<BuildManifest>()), std::string(name) + " build");
+    same_where_present(b.at("device"), nlohmann::json(b.at("device").get<DeviceInfo>()), std::string(name) + " device");
+  }
+  EXPECT_GT(compared, 80u);  // every field of the five files (85 when written)
+  // This build's own manifest, written and read back whole.
+  const BuildManifest& m = build_manifest();
+  EXPECT_EQ(nlohmann::json(nlohmann::json(m).get<BuildManifest>()), nlohmann::json(m));
+  // A target name this archbench cannot read is refused, not dropped.
+  nlohmann::json bad = m;
+  bad["sass"] = "sm_75 sm_9x";
+  EXPECT_THROW((void)bad.get<BuildManifest>(), nlohmann::json::exception);
 }
 
 // Golden: every operator and the ceilings of a recorded H200 run (30 operators, every family,
