@@ -81,9 +81,10 @@ std::vector<DeviceResults> load_run_results(const std::string& path) {
   try {
     for (const auto& d : j.at("devices")) {
       DeviceResults r;
-      r.device = d.at("device");
-      r.build = j.at("build");
-      r.key = device_key(r.device.at("name"), r.device.at("cc"), r.device.at("memory_bytes"));
+      const json& device = d.at("device");
+      r.key = device_key(device.at("name"), device.at("cc"), device.at("memory_bytes"));
+      r.device = device.get<DeviceInfo>();
+      r.build = j.at("build").get<BuildManifest>();
       r.operators = read_operators(d.at("operators"), path);
       if (const auto c = d.value("ceilings", json()); c.is_object()) {
         if (const double floor = c.value("timer_floor_ms", 0.0); floor > 0) r.timer_floor_ms = floor;
@@ -175,8 +176,9 @@ DeviceResults baseline_from_json(const json& j, const std::string& path) {
   DeviceResults r;
   try {
     r.key = j.at("device_key");
-    r.device = j.at("device");
-    r.build = j.at("build");
+    const json& device = j.at("device");
+    r.device = device.get<DeviceInfo>();
+    r.build = j.at("build").get<BuildManifest>();
     r.operators = read_operators(j.at("operators"), path);
     if (j.contains("timer_floor")) {
       const json& f = j.at("timer_floor");
@@ -186,7 +188,7 @@ DeviceResults baseline_from_json(const json& j, const std::string& path) {
       r.timer_floor_ms = median;
       r.run_timer_floors_ms = f.value("run_floors_ms", std::vector<double>{});
     }
-    const std::string expected = device_key(r.device.at("name"), r.device.at("cc"), r.device.at("memory_bytes"));
+    const std::string expected = device_key(device.at("name"), device.at("cc"), device.at("memory_bytes"));
     if (expected != r.key) throw StoredFileError(path + ": device_key \"" + r.key + "\" does not match its device (" + expected + ")");
   } catch (const json::exception& e) {
     throw StoredFileError(path + ": missing or malformed field: " + e.what());
@@ -221,10 +223,11 @@ std::string baseline_for_device_in(const std::string& dir, const std::string& de
   return baseline_path_in(dir, device_key);
 }
 
-std::string build_difference(const json& a, const json& b) {
+std::string build_difference(const BuildManifest& a, const BuildManifest& b) {
+  const json ja = a, jb = b;  // compared as written: the targets by their names
   std::string diff;
   for (const char* field : {"arch_list", "sass", "ptx", "nvcc"}) {
-    const json va = a.value(field, json()), vb = b.value(field, json());
+    const json va = ja.value(field, json()), vb = jb.value(field, json());
     if (va != vb) diff += std::string(diff.empty() ? "" : "; ") + field + " " + va.dump() + " vs " + vb.dump();
   }
   return diff;

@@ -27,8 +27,8 @@ inline constexpr size_t kMaxStoredFileBytes = size_t{256} << 20;  // results wit
 // One device's results as stored: what a baseline holds, and what a run report holds per device.
 struct DeviceResults {
   std::string key;
-  nlohmann::json device;  // name, cc, uuid, ... as written
-  nlohmann::json build;   // the build manifest as written
+  DeviceInfo device;      // name, CC, memory, UUID, ... as the run recorded it
+  BuildManifest build;    // the build it ran
   std::vector<OperatorResult> operators;
   // The timer's floor (timer_floor.hpp) in ms: a run's, or for a baseline the median of its runs'
   // (each kept in run_timer_floors_ms). Absent from files written before archbench measured it.
@@ -67,6 +67,6 @@ void save_baseline(const std::string& path, const DeviceResults& d);
                                                  const std::string& uuid);
 
 // The parts of two build manifests that decide which images exist: arch list and targets, nvcc.
-[[nodiscard]] std::string build_difference(const nlohmann::json& a, const nlohmann::json& b);
+[[nodiscard]] std::string build_difference(const BuildManifest& a, const BuildManifest& b);
 
 }  // namespace archbench

@@ -44,16 +44,17 @@ bool is_postgres_conninfo(const std::string& store) {
 RecordedRun describe_run(const StoredRun& run, size_t device) {
   const DeviceResults& d = run.devices.at(device).results;
   RecordedRun r;
-  r.host = run.environment.value("host", "");
-  const std::string uuid = d.device.value("uuid", "");
-  r.runner = !uuid.empty() ? uuid : r.host + "/" + std::to_string(d.device.value("index", 0));
+  r.host = run.environment.host;
+  const std::string& uuid = d.device.uuid;
+  r.runner = !uuid.empty() ? uuid : r.host + "/" + std::to_string(d.device.index);
   r.device_key = d.key;
-  r.device_name = d.device.value("name", "");
-  r.started_at = run.environment.value("started_at", "");
-  nlohmann::json env{{"revision", run.build.value("git_revision", "")},
-                     {"arch_list", run.build.value("arch_list", "")},
-                     {"driver", run.environment.value("driver_cuda_version", "")},
-                     {"runtime", run.environment.value("runtime_cuda_version", "")}};
+  r.device_name = d.device.name;
+  r.started_at = run.environment.started_at;
+  nlohmann::json env{{"revision", run.build.git_revision},
+                     {"arch_list", run.build.arch_list},
+                     // "" when the file has none, as the digests of runs already stored were made
+                     {"driver", run.environment.driver.known() ? run.environment.driver.str() : ""},
+                     {"runtime", run.environment.runtime.known() ? run.environment.runtime.str() : ""}};
   for (const auto& op : d.operators) {
     // The libraries as loaded: a library operator's image label names its version ("cuBLAS 13.1.0").
     for (const char* lib : {"cuBLAS", "cuDNN"}) {

@@ -52,7 +52,7 @@ std::string fleet_to_markdown(const FleetMatrix& m, size_t limit_bytes) {
     std::string verdicts;
     for (const auto& [v, n] : d.verdicts) verdicts += fmt::format("{}{} {}", verdicts.empty() ? "" : ", ", n, v);
     lines.push_back(fmt::format("| {} (`{}`) | {} | `{}` | {} | {} | {} | {} | {} | {} |", markdown_cell(d.name), markdown_cell(d.column),
-                                markdown_cell(d.cc), markdown_cell(d.build.value("arch_list", std::string("?"))), d.operators,
+                                markdown_cell(d.cc), markdown_cell(d.build.arch_list.empty() ? "?" : d.build.arch_list), d.operators,
                                 d.failed, d.baseline.empty() ? "–" : std::to_string(d.regressions), markdown_cell(verdicts),
                                 d.baseline.empty() ? "none" : markdown_cell(d.baseline), markdown_cell(d.source)));
   }

@@ -1,5 +1,7 @@
 #include "harness/report/fleet_matrix.hpp"
 
+#include "harness/result/result_json.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,8 +52,8 @@ FleetMatrix build_fleet_matrix(const std::vector<StoredRun>& runs, const std::ma
       dev.key = d.results.key;
       const int n = ++key_seen[dev.key];
       dev.column = n == 1 ? dev.key : fmt::format("{}#{}", dev.key, n);
-      dev.name = d.results.device.value("name", std::string("?"));
-      dev.cc = d.results.device.value("cc", std::string("?"));
+      dev.name = d.results.device.name.empty() ? "?" : d.results.device.name;
+      dev.cc = d.results.device.cc.str();
       dev.source = run.path;
       dev.build = run.build;
       dev.operators = d.results.operators.size();
@@ -112,7 +114,7 @@ nlohmann::json fleet_to_json(const FleetMatrix& m) {
   json devices = json::array();
   for (const auto& d : m.devices) {
     devices.push_back({{"column", d.column}, {"device_key", d.key}, {"name", d.name}, {"cc", d.cc}, {"source", d.source},
-                       {"build", d.build}, {"baseline", d.baseline.empty() ? json(nullptr) : json(d.baseline)},
+                       {"build", json(d.build)}, {"baseline", d.baseline.empty() ? json(nullptr) : json(d.baseline)},
                        {"operators", d.operators}, {"failed", d.failed}, {"regressions", d.regressions}, {"verdicts", d.verdicts}});
   }
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };

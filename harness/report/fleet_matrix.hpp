@@ -45,7 +45,7 @@ struct FleetCell {
 struct FleetDevice {
   std::string column;  // unique per matrix: the device key, suffixed when one key comes twice
   std::string key, name, cc, source;
-  nlohmann::json build;
+  BuildManifest build;
   std::string baseline;  // the baseline file compared with; empty = none
   size_t operators = 0, failed = 0, regressions = 0;
   std::map<std::string, size_t> verdicts;  // verdict -> count

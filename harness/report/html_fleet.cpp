@@ -31,7 +31,7 @@ std::string fleet_page(const FleetMatrix& m) {
   for (const auto& d : m.devices) {
     b += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td>"
                      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td class=\"mono\">{}</td></tr>\n",
-                     escape(d.column), escape(d.name), escape(d.cc), escape(d.build.value("arch_list", std::string("?"))),
+                     escape(d.column), escape(d.name), escape(d.cc), escape(d.build.arch_list.empty() ? "?" : d.build.arch_list),
                      d.operators, d.failed, d.baseline.empty() ? "-" : std::to_string(d.regressions),
                      escape(d.baseline.empty() ? "none" : d.baseline), escape(d.source));
   }

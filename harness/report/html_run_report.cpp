@@ -1,5 +1,7 @@
 #include "harness/report/html_run_report.hpp"
 
+#include "harness/result/result_json.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,20 +34,19 @@ std::string key_value_table(const json& object) {
 
 // The one-line header; the full manifest follows the findings (manifest()).
 std::string header(const StoredRun& run, const StoredDevice& d) {
-  const json& dev = d.results.device;
-  const json& b = run.build;
+  const DeviceInfo& dev = d.results.device;
+  const BuildManifest& b = run.build;
+  auto or_unknown = [](const std::string& s) { return s.empty() ? std::string("?") : s; };
+  const std::string ptx = arch::join_names(b.ptx());
   return fmt::format("<h1>archbench report: {} (CC {})</h1>\n<p class=\"note\">{} &middot; device key <code>{}</code> &middot; "
                      "arch list <code>{}</code> (SASS {}, PTX {}) &middot; driver CUDA {} &middot; revision {}</p>\n",
-                     escape(json_text(dev.value("name", json("?")))), escape(json_text(dev.value("cc", json("?")))),
-                     escape(run.path), escape(d.results.key), escape(json_text(b.value("arch_list", json("?")))),
-                     escape(json_text(b.value("sass", json("")))), escape(b.value("ptx", std::string()).empty() ? std::string("none") : json_text(b["ptx"])),
-                     escape(json_text(run.environment.value("driver_cuda_version", json("?")))),
-                     escape(json_text(b.value("git_revision", json("?")))));
+                     escape(or_unknown(dev.name)), escape(dev.cc.str()), escape(run.path), escape(d.results.key),
+                     escape(or_unknown(b.arch_list)), escape(arch::join_names(b.sass())), escape(ptx.empty() ? "none" : ptx),
+                     escape(run.environment.driver.str()), escape(or_unknown(b.git_revision)));
 }
 
 std::string manifest(const StoredRun& run, const StoredDevice& d) {
-  const json& dev = d.results.device;
-  std::string s = "<h2>Device and environment</h2>\n<h3>Device</h3>\n" + key_value_table(dev);
+  std::string s = "<h2>Device and environment</h2>\n<h3>Device</h3>\n" + key_value_table(json(d.results.device));
   if (d.ceilings) {
     const auto& c = *d.ceilings;
     s += fmt::format("<h3>Measured ceilings</h3>\n<table><tr><th>f32</th><th>tf32</th><th>f16</th><th>bf16</th><th>DRAM</th></tr>"
@@ -53,10 +54,10 @@ std::string manifest(const StoredRun& run, const StoredDevice& d) {
                      "<td class=\"num\">{:.0f} TFLOP/s</td><td class=\"num\">{:.0f} GB/s</td></tr></table>\n",
                      c.f32_tflops, c.tf32_tflops, c.f16_tflops, c.bf16_tflops, c.dram_gbps);
   }
-  s += "<h3>Build manifest</h3>\n" + key_value_table(run.build);
-  s += "<h3>Runtime environment</h3>\n" + key_value_table(run.environment);
-  if (run.environment.contains("cuda_env") && run.environment["cuda_env"].is_object() && !run.environment["cuda_env"].empty()) {
-    s += "<h3>CUDA environment variables</h3>\n" + key_value_table(run.environment["cuda_env"]);
+  s += "<h3>Build manifest</h3>\n" + key_value_table(json(run.build));
+  s += "<h3>Runtime environment</h3>\n" + key_value_table(json(run.environment));
+  if (!run.environment.cuda_env.empty()) {
+    s += "<h3>CUDA environment variables</h3>\n" + key_value_table(json(run.environment.cuda_env));
   }
   return s;
 }
@@ -227,7 +228,7 @@ std::string dtype_color(DType dtype) {
 }
 
 std::string baseline_slot(const StoredDevice& d) {
-  const std::string uuid = d.results.device.value("uuid", "");
+  const std::string& uuid = d.results.device.uuid;
   return uuid.empty() ? d.results.key : uuid;
 }
 
@@ -237,7 +238,7 @@ std::string run_report_page(const RunReportInputs& in) {
   for (const auto& d : in.run->devices) {
     auto b = in.baselines.find(baseline_slot(d));
     const DeviceResults* baseline = b == in.baselines.end() ? nullptr : &b->second;
-    title += " - " + d.results.device.value("name", std::string("?"));
+    title += " - " + (d.results.device.name.empty() ? std::string("?") : d.results.device.name);
     body += "<section class=\"device\">\n" + header(*in.run, d) + regressions(d, baseline, in.thresholds) + heat_map(d) + paths_table(d) +
             bar_charts(d, baseline) + roofline(d) + manifest(*in.run, d) + operator_table(d) + "</section>\n";
   }

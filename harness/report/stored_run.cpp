@@ -14,8 +14,8 @@ StoredRun load_stored_run(const std::string& path) {
   try {
     std::ifstream f(path, std::ios::binary);
     j = nlohmann::json::parse(f);
-    run.build = j.at("build");
-    run.environment = j.value("environment", nlohmann::json::object());
+    run.build = j.at("build").get<BuildManifest>();
+    run.environment = j.value("environment", nlohmann::json::object()).get<Environment>();
     const auto& stored = j.at("devices");
     for (size_t i = 0; i < devices.size(); ++i) {
       StoredDevice d{std::move(devices[i]), std::nullopt, {}};

@@ -21,7 +21,8 @@ struct StoredDevice {
 
 struct StoredRun {
   std::string path;
-  nlohmann::json build, environment;
+  BuildManifest build;
+  Environment environment;
   std::vector<StoredDevice> devices;
 };
 

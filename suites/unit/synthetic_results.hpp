@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/baseline/baseline_file.hpp"
+#include "harness/result/result_json.hpp"
 #include "harness/result/result.hpp"
 #include "harness/run/timer.hpp"
 
@@ -43,9 +44,10 @@ inline OperatorResult synthetic_operator(const std::string& id, const TimingResu
 
 inline DeviceResults synthetic_h200(std::vector<OperatorResult> ops) {
   DeviceResults d;
-  d.device = {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"memory_bytes", size_t{150110011392}}, {"uuid", "GPU-1"}};
+  d.device = nlohmann::json{{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"memory_bytes", size_t{150110011392}}, {"uuid", "GPU-1"}}
+                 .get<DeviceInfo>();
   d.key = device_key("NVIDIA H200", "9.0", 150110011392);
-  d.build = {{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}};
+  d.build = nlohmann::json{{"arch_list", "9.0"}, {"sass", "sm_90"}, {"ptx", ""}, {"nvcc", "13.0"}}.get<BuildManifest>();
   d.operators = std::move(ops);
   return d;
 }

@@ -57,7 +57,7 @@ class NullBuffer : public std::streambuf {
 DeviceComparison compare_device(const CompareOptions& o, const std::string& baseline_path,
                                 const DeviceResults& baseline, const DeviceResults& now, const Thresholds& thresholds,
                                 const DeviceResults* rerun, std::ostream& log) {
-  const int index = now.device.value("index", 0);
+  const int index = now.device.index;
   log << fmt::format("compare {} (device {}, {}) against baseline {}\n", o.results, index, now.key, baseline_path);
   if (auto diff = build_difference(baseline.build, now.build); !diff.empty()) {
     log << "note: the builds differ (" << diff << "); image verdicts are compared as they are\n";
@@ -215,9 +215,9 @@ int compare_command(const CompareOptions& o) {
     for (const auto& d : results) {
       std::string path = o.baseline;
       if (std::filesystem::is_directory(o.baseline)) {  // a directory of baselines: this runner's, else its model's
-        path = baseline_for_device_in(o.baseline, d.key, d.device.value("uuid", ""));
+        path = baseline_for_device_in(o.baseline, d.key, d.device.uuid);
         if (!std::filesystem::exists(path)) {
-          std::cerr << "archbench compare: no baseline for " << d.key << " (device " << d.device.value("index", 0)
+          std::cerr << "archbench compare: no baseline for " << d.key << " (device " << d.device.index
                     << ") in " << o.baseline << " (make one with archbench baseline update)\n";
           return kBadInput;
         }
@@ -226,7 +226,7 @@ int compare_command(const CompareOptions& o) {
       const DeviceResults& b = loaded.at(path);
       if (b.key != d.key) {
         std::cerr << fmt::format("archbench compare: {} is the baseline of {}, but device {} of {} is {}\n", path, b.key,
-                                 d.device.value("index", 0), o.results, d.key);
+                                 d.device.index, o.results, d.key);
         return kBadInput;
       }
       baselines.emplace_back(path, &b);
@@ -250,9 +250,9 @@ int compare_command(const CompareOptions& o) {
     if (!o.confirm.empty()) {
       reruns = load_run_results(o.confirm);
       for (const auto& d : results) {
-        const int index = d.device.value("index", 0);
+        const int index = d.device.index;
         auto it = std::ranges::find_if(reruns, [&](const DeviceResults& r) {
-          return r.key == d.key && r.device.value("index", 0) == index;
+          return r.key == d.key && r.device.index == index;
         });
         if (it == reruns.end()) {
           std::cerr << fmt::format("archbench compare: the re-run {} holds no results of device {} ({}); re-run on "

@@ -31,7 +31,7 @@ int report_command(const ReportOptions& o) {
     if (!o.baseline.empty()) {
       if (std::filesystem::is_directory(o.baseline)) {
         for (const auto& d : run.devices) {
-          const auto path = baseline_for_device_in(o.baseline, d.results.key, d.results.device.value("uuid", ""));
+          const auto path = baseline_for_device_in(o.baseline, d.results.key, d.results.device.uuid);
           if (std::filesystem::exists(path)) in.baselines[html::baseline_slot(d)] = load_baseline(path);
         }
       } else {  // one file: the baseline of every device of its key

@@ -114,13 +114,15 @@ TEST(EnvironmentChange, NamesWhatDiffers) {
 StoredRun run_of(const std::string& uuid, const std::string& when, const std::string& revision,
                  const std::vector<std::pair<std::string, double>>& ops) {
   StoredRun r;
-  r.build = {{"git_revision", revision}, {"arch_list", "9.0"}};
-  r.environment = {{"host", "h1"}, {"started_at", when}, {"driver_cuda_version", "13.0"}, {"runtime_cuda_version", "13.0"}};
+  r.build.git_revision = revision;
+  r.build.arch_list = "9.0";
+  r.environment = nlohmann::json{{"host", "h1"}, {"started_at", when}, {"driver_cuda_version", "13.0"},
+                                  {"runtime_cuda_version", "13.0"}}.get<Environment>();
   StoredDevice d;
   d.results.build = r.build;  // as load_run_results gives each device the run's build
   d.results.key = "nvidia-h200-cc90-140g";
-  d.results.device = {{"uuid", uuid}, {"name", "NVIDIA H200"}, {"index", 0}, {"cc", "9.0"},
-                      {"memory_bytes", 150'117'810'176ULL}};
+  d.results.device = nlohmann::json{{"uuid", uuid}, {"name", "NVIDIA H200"}, {"index", 0}, {"cc", "9.0"},
+                                    {"memory_bytes", 150'117'810'176ULL}}.get<DeviceInfo>();
   for (const auto& [id, ms] : ops) {
     TimingResult t;
     t.median_ms = ms;
@@ -302,7 +304,7 @@ TEST(HistoryBaselines, ANarrowerRunIsLeftOutAndARunnerWithoutAUuidSkipped) {
     if (night == 5) ops.pop_back();  // a --filter run in the middle
     store.add(run_of("GPU-3", fmt::format("2026-02-{:02}T03:00:00Z", 1 + night), "aaa", ops));
     auto loose = run_of("", fmt::format("2026-02-{:02}T04:00:00Z", 1 + night), "aaa", ops);
-    loose.devices[0].results.device.erase("uuid");  // recorded as host/index
+    loose.devices[0].results.device.uuid.clear();  // recorded as host/index
     store.add(loose);
   }
   const auto made = baselines_from_history(store, {});

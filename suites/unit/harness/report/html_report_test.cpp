@@ -171,7 +171,7 @@ TEST(HtmlRunReport, HostileOperatorIdsAreText) {
   op.id = "matmul/<script>alert(1)</script>/f16/\"onload=x";
   op.name = "<script>alert(2)</script>";
   op.image.cause = "<b>bold</b>";
-  run.devices[0].results.device["name"] = "GPU <script>alert(3)</script>";
+  run.devices[0].results.device.name = "GPU <script>alert(3)</script>";
   html::RunReportInputs in;
   in.run = &run;
   const std::string page = html::run_report_page(in);
