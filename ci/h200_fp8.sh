@@ -3,8 +3,7 @@
 #   1. the default-arch-list build (its 9.0 brings the sm_90a kernels), tests included;
 #   2. the FP8 GEMMs' GPU tests: image, correctness against float64, the error oracle against cuBLASLt;
 #   3. RUNS timed runs of every matmul operator in e4m3 and bf16: own / cuBLASLt from the same run,
-#      the median over the runs, per shape (fp8_ratios.txt; e4m3 has no cuBLASLt twin yet, so its
-#      own times are in the run files alone);
+#      the median over the runs, per shape (fp8_ratios.txt, by tools/campaign/fp8_ratios.py);
 #   4. the SASS of the own FP8 kernel: its wgmma instructions (QGMMA ... E4M3) must be there;
 #   5. compute-sanitizer memcheck and racecheck over the own FP8 operators' tests (check shapes).
 # Usage: GITREV=<sha> RUNS=5 ci/h200_fp8.sh    Logs, run JSON and a summary go to $OUT (./h200-out).
@@ -26,29 +25,7 @@ for i in $(seq 1 "$runs"); do
   "$b/archbench" run --filter 'matmul/*/e4m3/*,matmul/*/bf16/*' --json "$work/fp8_$i.json" > "$work/fp8_$i.txt" 2>&1
   echo "fp8 run $i exit $?"
 done
-python3 - "$work"/fp8_*.json > "$final/fp8_ratios.txt" <<'EOF'
-import json, statistics, sys
-runs = [{o["id"]: o for o in json.load(open(p))["devices"][0]["operators"]} for p in sys.argv[1:]]
-print(f"own / cuBLASLt time ratio (cuBLASLt median / own median; > 1 = own faster), {len(runs)} runs")
-for own_id in sorted(i for i in runs[0] if "/gemm_wgmma/" in i):
-    twin_id = own_id.replace("/gemm_wgmma/", "/gemm_cublas/")
-    ratios, own_us, lib_us, errors = [], [], [], []
-    for r in runs:
-        o, t = r.get(own_id), r.get(twin_id)
-        if not (o and t and o.get("timing") and t.get("timing")):
-            continue
-        own_us.append(o["timing"]["median_ms"] * 1e3)
-        lib_us.append(t["timing"]["median_ms"] * 1e3)
-        ratios.append(lib_us[-1] / own_us[-1])
-        errors.append((o["correctness"]["rel_error"], t["correctness"]["rel_error"]))
-    if not ratios:
-        print(f"{own_id}: not timed in every run")
-        continue
-    e = errors[0]
-    print(f"{own_id:48s} own {statistics.median(own_us):8.1f} us  cuBLASLt {statistics.median(lib_us):8.1f} us  "
-          f"ratio median {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})  "
-          f"rel. error own {e[0]:.2e} cuBLASLt {e[1]:.2e}")
-EOF
+python3 tools/campaign/fp8_ratios.py "$work"/fp8_*.json > "$final/fp8_ratios.txt"
 cat "$final/fp8_ratios.txt"
 cp "$work/fp8_1.txt" "$final/fp8_run1.txt"; cp "$work/fp8_1.json" "$final/fp8_run1.json"
 

@@ -8,9 +8,8 @@ const std::vector<PathPreference>& path_preferences() {
        {DType::F16, DType::BF16},
        {{"gemm_wgmma", std::nullopt}, {"gemm_tc", std::nullopt}, {"gemm_simt", DType::F32}},
        "gemm_cublas"},
-      // FP8 has the Hopper kernel alone (and no library twin yet): elsewhere a framework falls back to
-      // cuBLASLt or to bf16.
-      {"matmul", {DType::E4M3}, {{"gemm_wgmma", std::nullopt}}, ""},
+      // FP8 has the Hopper kernel alone: elsewhere a framework falls back to cuBLASLt or to bf16.
+      {"matmul", {DType::E4M3}, {{"gemm_wgmma", std::nullopt}}, "gemm_cublas"},
       {"attention",
        {DType::F16, DType::BF16},
        {{"flash_wgmma", std::nullopt}, {"flash_tc", std::nullopt}, {"flash_simt", DType::F32}},

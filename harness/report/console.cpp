@@ -75,7 +75,7 @@ std::string format_operator_table(const DeviceReport& d) {
     if (r.timing) {
       time = fmt::format("{:.3f}", r.timing->median_ms);
       tflops = fmt::format("{:.1f}", r.timing->tflops);
-      if (!r.timing->ceiling.empty()) pct = fmt::format("{:.0f}%", r.timing->pct_of_ceiling);  // none: no roof
+      pct = fmt::format("{:.0f}%", r.timing->pct_of_ceiling);
     }
     std::string image = r.image.label + (r.image.agrees ? "" : " (!)");
     table.add_row({r.name, std::string(dtype_name(r.dtype)), r.shape, std::string(impl_name(r.impl)), image, check_cell(r),

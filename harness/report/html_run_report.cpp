@@ -172,7 +172,9 @@ std::string roofline(const StoredDevice& d) {
   const auto& c = *d.ceilings;
   std::vector<Roof> roofs;
   for (const auto& [dtype, tflops] : {std::pair{DType::F32, c.f32_tflops}, std::pair{DType::TF32, c.tf32_tflops},
-                                      std::pair{DType::F16, c.f16_tflops}, std::pair{DType::BF16, c.bf16_tflops}}) {
+                                      std::pair{DType::F16, c.f16_tflops}, std::pair{DType::BF16, c.bf16_tflops},
+                                      std::pair{DType::E4M3, c.e4m3_tflops}}) {
+    if (dtype == DType::E4M3 && tflops <= 0) continue;  // measured only on FP8 devices, for FP8 runs
     roofs.push_back({fmt::format("{} {:.0f} TFLOP/s", dtype_name(dtype), tflops), tflops, dtype_color(dtype)});
   }
   std::vector<RooflinePoint> points;

@@ -146,6 +146,7 @@ struct OperatorResult {
 struct Ceilings {
   double f32_tflops = 0, tf32_tflops = 0, f16_tflops = 0, bf16_tflops = 0;
   double dram_gbps = 0;
+  double e4m3_tflops = 0;  // cuBLASLt's FP8 GEMM; 0 on a device without FP8 tensor cores (below 8.9)
   // What an empty kernel measures under the operators' single-launch protocol (timer_floor.hpp);
   // 0 = not measured (results written before archbench measured it, or no image for the device).
   double timer_floor_ms = 0;

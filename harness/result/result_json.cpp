@@ -228,11 +228,13 @@ void from_json(const json& j, OperatorResult& r) {
 void to_json(json& j, const Ceilings& c) {
   j = json{{"timer_floor_ms", c.timer_floor_ms}};
   ceiling_fields(c, writer(j));
+  if (c.e4m3_tflops > 0) j["e4m3_tflops"] = c.e4m3_tflops;  // only where measured (FP8 devices)
 }
 
 void from_json(const json& j, Ceilings& c) {
   ceiling_fields(c, reader(j));
   c.timer_floor_ms = j.value("timer_floor_ms", 0.0);  // absent from results older than the floor
+  c.e4m3_tflops = j.value("e4m3_tflops", 0.0);        // absent before FP8, and on devices without it
 }
 
 void to_json(json& j, const PathCandidate& c) {

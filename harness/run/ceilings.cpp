@@ -20,8 +20,16 @@ double gemm_tflops_at(int n, DType math, cudaStream_t stream, size_t l2_bytes, c
   const size_t n2 = static_cast<size_t>(n) * n;
   // Random (never zero) operands: zeros run measurably faster on tensor cores.
   const DeviceTensor a = random_device_tensor(storage, n2, 1234), b = random_device_tensor(storage, n2, 5678);
-  const DeviceTensor c = allocate(storage, n2);
-  auto launch = [&](cudaStream_t s) { cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), n, n, n, s); };
+  const DeviceTensor c = allocate(result_dtype(math), n2);
+  const DeviceTensor scale_a = upload(HostTensor{DType::F32, {1.0}}), scale_b = upload(HostTensor{DType::F32, {1.0}});
+  auto launch = [&](cudaStream_t s) {
+    if (math == DType::E4M3) {
+      cublas_gemm_nt_e4m3(a.buffer.get(), b.buffer.get(), c.buffer.get(), scale_a.as<float>(), scale_b.as<float>(), n,
+                          n, n, /*fast_accumulation=*/true, s);
+    } else {
+      cublas_gemm_nt(math, a.buffer.get(), b.buffer.get(), c.buffer.get(), n, n, n, s);
+    }
+  };
   TimerConfig cfg;
   cfg.max_seconds = 0.5;
   cfg.device_uuid = uuid;  // each ceiling starts out of the power cap, as every operator does
@@ -58,12 +66,21 @@ std::string fmt1(double v) {
 
 }  // namespace
 
-Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes, const std::string& device_uuid) {
+Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes, const std::string& device_uuid, bool fp8) {
   Ceilings c;
   c.f32_tflops = gemm_tflops(DType::F32, stream, l2_bytes, device_uuid);
   c.tf32_tflops = gemm_tflops(DType::TF32, stream, l2_bytes, device_uuid);
   c.f16_tflops = gemm_tflops(DType::F16, stream, l2_bytes, device_uuid);
   c.bf16_tflops = gemm_tflops(DType::BF16, stream, l2_bytes, device_uuid);
+  if (fp8) {
+    // Best effort: a library without an FP8 kernel for this device costs the FP8 roof, not the run
+    // (the FP8 operators then say why themselves).
+    try {
+      c.e4m3_tflops = gemm_tflops(DType::E4M3, stream, l2_bytes, device_uuid);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "archbench: the FP8 ceiling was not measured: %s\n", e.what());
+    }
+  }
   c.dram_gbps = copy_gbps(stream, l2_bytes, device_uuid);
   try {
     c.timer_floor_ms = measure_timer_floor_ms(stream, l2_bytes);
@@ -82,8 +99,7 @@ void apply_roofline(TimingResult& t, double flops, double bytes, DType math, con
   if (math == DType::TF32) peak = c.tf32_tflops;
   if (math == DType::F16) peak = c.f16_tflops;
   if (math == DType::BF16) peak = c.bf16_tflops;
-  // No FP8 ceiling is measured (no cuBLASLt FP8 twin yet): no roof and no share of one, never a wrong one.
-  if (math == DType::E4M3) return;
+  if (math == DType::E4M3) peak = c.e4m3_tflops;
   const double compute_floor = peak > 0 ? flops / (peak * 1e12) : 0;
   const double memory_floor = c.dram_gbps > 0 ? bytes / (c.dram_gbps * 1e9) : 0;
   if (compute_floor >= memory_floor) {

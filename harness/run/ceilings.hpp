@@ -15,7 +15,9 @@
 namespace archbench {
 
 // device_uuid: NVML's, for the wait out of the power cap before each ceiling (empty: no wait).
-[[nodiscard]] Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes, const std::string& device_uuid);
+// fp8: also cuBLASLt's e4m3 GEMM (a device with FP8 tensor cores, a run with FP8 operators).
+[[nodiscard]] Ceilings measure_ceilings(cudaStream_t stream, size_t l2_bytes, const std::string& device_uuid,
+                                        bool fp8);
 
 // Roofline bound for an operator of this math type: max(flops / peak, bytes / bandwidth).
 // Fills tflops, gbps, pct_of_ceiling and ceiling in `t`.

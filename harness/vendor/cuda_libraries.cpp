@@ -1,12 +1,13 @@
-// cuBLAS and cuDNN, loaded on first use instead of at process start. Linking them costs every
-// archbench process about 220 MB and 90 ms before main() (cuBLASLt's and cuDNN's load-time
-// work), also `inspect`, `scan`, `list` and `compare`, which never call them; and a machine
-// without cuDNN could not start archbench at all. Each function archbench calls is defined here
+// cuBLAS, cuBLASLt (its FP8 GEMM) and cuDNN, loaded on first use instead of at process start.
+// Linking them costs every archbench process about 220 MB and 90 ms before main() (cuBLASLt's and
+// cuDNN's load-time work), also `inspect`, `scan`, `list` and `compare`, which never call them; and
+// a machine without cuDNN could not start archbench at all. Each function archbench calls is defined here
 // with the header's own signature (the headers are included: a mismatch does not build) and
 // forwards to the library, opened with dlopen the first time any of its functions is called.
 // A new cuBLAS or cuDNN call needs a forwarder here: without one, the link fails.
 #include "harness/vendor/cuda_libraries.hpp"
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cudnn.h>
 #include <dlfcn.h>
@@ -61,13 +62,14 @@ class Library {
 };
 
 Library cublas("cuBLAS", ARCHBENCH_CUBLAS_SONAME, ARCHBENCH_CUBLAS_PATH);
+Library cublaslt("cuBLASLt", ARCHBENCH_CUBLASLT_SONAME, ARCHBENCH_CUBLASLT_PATH);
 Library cudnn("cuDNN", ARCHBENCH_CUDNN_SONAME, ARCHBENCH_CUDNN_PATH);
 
 }  // namespace
 
 std::string load_cuda_libraries() {
   std::string errors;
-  for (Library* lib : {&cublas, &cudnn}) {
+  for (Library* lib : {&cublas, &cublaslt, &cudnn}) {
     if (lib->handle() == nullptr) errors += (errors.empty() ? "" : "; ") + lib->error();
   }
   return errors;
@@ -76,6 +78,7 @@ std::string load_cuda_libraries() {
 }  // namespace archbench
 
 using archbench::cublas;
+using archbench::cublaslt;
 using archbench::cudnn;
 
 extern "C" {
@@ -123,6 +126,66 @@ const char* cublasGetStatusString(cublasStatus_t a0) {
 cublasStatus_t cublasSetStream_v2(cublasHandle_t a0, cudaStream_t a1) {
   static const auto real = cublas.resolve<cublasStatus_t (*)(cublasHandle_t, cudaStream_t)>("cublasSetStream_v2");
   return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1);
+}
+
+cublasStatus_t cublasLtCreate(cublasLtHandle_t* a0) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtHandle_t*)>("cublasLtCreate");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0);
+}
+
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t a0) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtHandle_t)>("cublasLtDestroy");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0);
+}
+
+cublasStatus_t cublasLtMatmul(cublasLtHandle_t a0, cublasLtMatmulDesc_t a1, const void* a2, const void* a3, cublasLtMatrixLayout_t a4, const void* a5, cublasLtMatrixLayout_t a6, const void* a7, const void* a8, cublasLtMatrixLayout_t a9, void* a10, cublasLtMatrixLayout_t a11, const cublasLtMatmulAlgo_t* a12, void* a13, size_t a14, cudaStream_t a15) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void*, const void*, cublasLtMatrixLayout_t, const void*, cublasLtMatrixLayout_t, const void*, const void*, cublasLtMatrixLayout_t, void*, cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t*, void*, size_t, cudaStream_t)>("cublasLtMatmul");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
+}
+
+cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t a0, cublasLtMatmulDesc_t a1, cublasLtMatrixLayout_t a2, cublasLtMatrixLayout_t a3, cublasLtMatrixLayout_t a4, cublasLtMatrixLayout_t a5, cublasLtMatmulPreference_t a6, int a7, cublasLtMatmulHeuristicResult_t* a8, int* a9) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtHandle_t, cublasLtMatmulDesc_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatmulPreference_t, int, cublasLtMatmulHeuristicResult_t*, int*)>("cublasLtMatmulAlgoGetHeuristic");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+}
+
+cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t* a0, cublasComputeType_t a1, cudaDataType_t a2) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatmulDesc_t*, cublasComputeType_t, cudaDataType_t)>("cublasLtMatmulDescCreate");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1, a2);
+}
+
+cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t a0) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatmulDesc_t)>("cublasLtMatmulDescDestroy");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0);
+}
+
+cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t a0, cublasLtMatmulDescAttributes_t a1, const void* a2, size_t a3) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatmulDesc_t, cublasLtMatmulDescAttributes_t, const void*, size_t)>("cublasLtMatmulDescSetAttribute");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1, a2, a3);
+}
+
+cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t* a0) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatmulPreference_t*)>("cublasLtMatmulPreferenceCreate");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0);
+}
+
+cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t a0) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatmulPreference_t)>("cublasLtMatmulPreferenceDestroy");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0);
+}
+
+cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t a0, cublasLtMatmulPreferenceAttributes_t a1, const void* a2, size_t a3) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatmulPreference_t, cublasLtMatmulPreferenceAttributes_t, const void*, size_t)>("cublasLtMatmulPreferenceSetAttribute");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1, a2, a3);
+}
+
+cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t* a0, cudaDataType a1, uint64_t a2, uint64_t a3, int64_t a4) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatrixLayout_t*, cudaDataType, uint64_t, uint64_t, int64_t)>("cublasLtMatrixLayoutCreate");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0, a1, a2, a3, a4);
+}
+
+cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t a0) {
+  static const auto real = cublaslt.resolve<cublasStatus_t (*)(cublasLtMatrixLayout_t)>("cublasLtMatrixLayoutDestroy");
+  return real == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : real(a0);
 }
 
 cudnnStatus_t cudnnBackendCreateDescriptor(cudnnBackendDescriptorType_t a0, cudnnBackendDescriptor_t * a1) {

@@ -34,7 +34,10 @@ constexpr std::array kShapes{
 
 OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const NamedShape& s) {
   OperatorSpec spec = shaped_spec("matmul", name, dtype, impl, min_cc, s.dims, s.model);
-  if (dtype == DType::E4M3) spec.min_cc_why = "wgmma";
+  if (dtype == DType::E4M3) spec.min_cc_why = impl == Impl::Own ? "wgmma" : "FP8 tensor cores";
+  // FP8's own kernel answers to cuBLASLt's error on the same inputs (both accumulate in the tensor
+  // cores' reduced-precision fp32; a wrong scale or a dropped k-slice is far outside 3x of it).
+  if (dtype == DType::E4M3 && impl == Impl::Own) spec.oracle_twin = "gemm_cublas";
   return spec;
 }
 
@@ -91,6 +94,15 @@ GemmLaunch cublas_launch(DType math) {
   };
 }
 
+// With fast accumulation, as the own FP8 kernel accumulates (and torchao's float8 forward asks).
+void cublas_launch_e4m3(const GemmOperands& o, cudaStream_t s) {
+  cublas_gemm_nt_e4m3(o.a.buffer.get(), o.b.buffer.get(), o.c.buffer.get(), o.scale_a, o.scale_b, o.dims.M, o.dims.N,
+                      o.dims.K, /*fast_accumulation=*/true, s);
+}
+
+// FP8 tensor cores: Ada (8.9) and newer; cuBLASLt has FP8 kernels for them, not for Ampere or older.
+constexpr arch::ComputeCapability kFp8TensorCores{8, 9};
+
 }  // namespace
 
 void register_operators(Registry& r) {
@@ -107,8 +119,8 @@ void register_operators(Registry& r) {
                                          launch_wgmma_bf16, wgmma_kernels("gemm_wgmma_bf16", gemm_wgmma_bf16_kernel)));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::E4M3, Impl::Own, {9, 0}, shape), shape.dims,
                                          launch_wgmma_e4m3, wgmma_kernels("gemm_wgmma_e4m3", gemm_wgmma_e4m3_kernel)));
-    // No cuBLASLt FP8 twin yet: on the H200 and the H100 cublasLtMatmul refused archbench's FP8 call with
-    // CUBLAS_STATUS_NOT_SUPPORTED (docs/kernel-choices.md, "gemm_wgmma in FP8").
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_cublas", DType::E4M3, Impl::CuBLAS, kFp8TensorCores, shape),
+                                         shape.dims, cublas_launch_e4m3, std::vector<KernelRef>{}));
     for (DType d : {DType::F32, DType::TF32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = (d == DType::TF32 || d == DType::BF16) ? arch::ComputeCapability{8, 0}
                                                                                     : arch::ComputeCapability{7, 5};

@@ -69,7 +69,13 @@ int worker_command(const std::string& request_path) {
   cfg.device_uuid = dev.uuid;
   if (task.phase == Phase::Time) {
     CudaStream stream;
-    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid);
+    // The FP8 ceiling only for a run with FP8 operators, on a device that has FP8 tensor cores.
+    const bool fp8 = dev.cc >= arch::ComputeCapability{8, 9} &&
+                     std::ranges::any_of(task.operators, [](const OperatorResult& r) {
+                       const Operator* op = find_operator(r.id);
+                       return op != nullptr && op->spec().dtype == DType::E4M3;
+                     });
+    ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid, fp8);
     send(reply, {WorkerMessage::Kind::Ceilings, "", 0, ceilings, std::nullopt});
   }
   for (OperatorResult& r : task.operators) {

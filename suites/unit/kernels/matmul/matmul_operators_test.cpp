@@ -66,20 +66,38 @@ TEST(MatmulOperators, WgmmaWithoutSm90aTargetSaysWhy) {
   }
 }
 
-// Below wgmma (9.0) the own FP8 GEMM is "unsupported" with the reason, never "missing": no arch list
-// gives an Ampere or Ada card wgmma, and on Blackwell the sm_90a code does not run either.
-TEST(MatmulOperators, Fp8OnOtherDevicesIsUnsupportedWithTheReason) {
-  const auto* own = registry().select("matmul/gemm_wgmma/e4m3/M4096_N4096_K4096", {}).at(0);
-  const ImageResult a100 = probe_image(*own, build_manifest(), arch::DeviceFacts{{8, 0}, {13000}, false, false});
-  EXPECT_EQ(a100.status, ImageOutcome::Unsupported);
-  EXPECT_EQ(a100.cause, "unsupported on this device (needs 9.0 for wgmma, device is 8.0)");
-  for (arch::ComputeCapability cc : {arch::ComputeCapability{8, 9}, arch::ComputeCapability{10, 0}}) {
-    EXPECT_EQ(probe_image(*own, build_manifest(), arch::DeviceFacts{cc, {13000}, false, false}).status,
-              ImageOutcome::Unsupported)
-        << cc.str();
+// Every shape has a cuBLASLt FP8 twin beside the own FP8 kernel, so the path table can compare them.
+TEST(MatmulOperators, Fp8HasACublasTwinAtEveryShape) {
+  const auto twins = registry().select("matmul/gemm_cublas/e4m3/*", {});
+  std::set<std::string> shapes;
+  for (const auto* op : twins) {
+    shapes.insert(op->spec().shape);
+    EXPECT_EQ(op->spec().impl, Impl::CuBLAS);
+    EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{8, 9})) << op->id();
+    EXPECT_EQ(op->spec().flops, registry().select("matmul/gemm_tc/f16/" + op->spec().shape, {}).at(0)->spec().flops);
   }
-  // No library twin in FP8 yet (cuBLASLt refused archbench's call on Hopper): none is registered.
-  EXPECT_TRUE(registry().select("matmul/gemm_cublas/e4m3/*", {}).empty());
+  EXPECT_EQ(shapes, gemm_shapes());
+}
+
+// Below FP8 tensor cores (8.9) an FP8 operator is "unsupported" with the reason, never "missing":
+// no arch list gives an Ampere card FP8 tensor cores. The own kernel needs wgmma (9.0) as well.
+TEST(MatmulOperators, Fp8OnOlderDevicesIsUnsupportedWithTheReason) {
+  const arch::DeviceFacts a100{{8, 0}, {13000}, false, false};
+  const auto* twin = registry().select("matmul/gemm_cublas/e4m3/M4096_N4096_K4096", {}).at(0);
+  const ImageResult lt = probe_image(*twin, build_manifest(), a100);
+  EXPECT_EQ(lt.status, ImageOutcome::Unsupported);
+  EXPECT_EQ(lt.cause, "unsupported on this device (needs 8.9 for FP8 tensor cores, device is 8.0)");
+  const auto* own = registry().select("matmul/gemm_wgmma/e4m3/M4096_N4096_K4096", {}).at(0);
+  const ImageResult wgmma = probe_image(*own, build_manifest(), a100);
+  EXPECT_EQ(wgmma.status, ImageOutcome::Unsupported);
+  EXPECT_EQ(wgmma.cause, "unsupported on this device (needs 9.0 for wgmma, device is 8.0)");
+  // On Ada (8.9) cuBLASLt serves FP8; the wgmma kernel still cannot run there.
+  const arch::DeviceFacts l4{{8, 9}, {13000}, false, false};
+  EXPECT_EQ(probe_image(*own, build_manifest(), l4).status, ImageOutcome::Unsupported);
+  EXPECT_EQ(probe_image(*twin, build_manifest(), l4).status, ImageOutcome::Library);
+  // On Blackwell (10.0) neither does the sm_90a code.
+  const arch::DeviceFacts b200{{10, 0}, {13000}, false, false};
+  EXPECT_EQ(probe_image(*own, build_manifest(), b200).status, ImageOutcome::Unsupported);
 }
 
 }  // namespace

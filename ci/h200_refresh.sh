@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One call on a Hopper machine that refreshes what the committed results rest on:
+#   1. the default-arch-list build (benchmarks off), GITREV recorded in every run;
+#   2. the FP8 GEMMs' GPU tests (own and cuBLASLt, image and correctness); on a failure cuBLASLt's
+#      own log (CUBLASLT_LOG_LEVEL=5) of those tests comes back too, and the script stops there;
+#   3. RUNS full runs (fewer when DEADLINE seconds would pass): the run JSONs, from which
+#      tools/campaign/fp8_ratios.py takes the same-run FP8 and bf16 ratios, and on an H200 the
+#      device's baseline (baseline update over every run) with an A/A run against it;
+#   4. the SASS of the FP8 kernels (QGMMA ... E4M3 is Hopper's FP8 wgmma).
+# Usage: GITREV=<sha> RUNS=8 DEADLINE=520 ci/h200_refresh.sh
+# To $OUT (./h200-out), at most five files: summary.txt, run1.txt (the first run's console), the
+# baseline and the A/A compare (H200 only), logs.tgz (every run JSON and log).
+set -uo pipefail
+final="${OUT:-$PWD/h200-out}"; mkdir -p "$final"
+work="$(mktemp -d)"
+b="${BUILD:-/tmp/ab-default}"
+runs="${RUNS:-8}"; deadline="${DEADLINE:-520}"
+gpu="$(nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader | head -1)"
+echo "device: $gpu" | tee "$final/summary.txt"
+
+{ cmake -S . -B "$b" -G Ninja -DARCHBENCH_ARCH_LIST="7.5;8.0;8.6;9.0;10.0;12.0+PTX" \
+    -DARCHBENCH_GIT_REVISION="${GITREV:-unknown}" -DARCHBENCH_BUILD_BENCHMARKS=OFF &&
+  cmake --build "$b" -j"$(nproc)" -- -k 0; } > "$work/build.log" 2>&1
+echo "build exit $? at ${SECONDS} s"; grep -E "error|FAILED" "$work/build.log" | head -20
+
+CUBLASLT_LOG_LEVEL=5 CUBLASLT_LOG_FILE="$work/cublaslt_%i.log" \
+  "$b/suites/archbench_ops_tests" --gtest_filter='*__e4m3__*' > "$work/fp8_tests.log" 2>&1
+fp8=$?
+echo "FP8 GPU tests exit $fp8"; grep -E "^\[  (PASSED|FAILED) |tests ran" "$work/fp8_tests.log" | head -12
+if [ "$fp8" -ne 0 ]; then
+  grep -h -i -E "error|warn|cublasLtMatmul\b" "$work"/cublaslt_*.log | head -40 > "$final/cublaslt_errors.txt"
+  tar -czf "$final/logs.tgz" -C "$work" . ; exit 1
+fi
+
+from=()
+for i in $(seq 1 "$runs"); do
+  if [ "$SECONDS" -gt "$deadline" ]; then echo "deadline: $((i - 1)) runs"; break; fi
+  "$b/archbench" run --json "$work/r$i.json" > "$work/r$i.txt" 2>&1; echo "run $i exit $? at ${SECONDS} s"
+  from+=(--from "$work/r$i.json")
+done
+cp "$work/r1.txt" "$final/run1.txt"
+python3 tools/campaign/fp8_ratios.py "$work"/r*.json | tee -a "$final/summary.txt"
+
+case "$gpu" in
+  *H200*)
+    "$b/archbench" baseline update "${from[@]}" --dir "$work/baselines" 2>&1 | tail -3
+    base="$(ls "$work"/baselines/*.json | head -1)"; cp "$base" "$final/"
+    "$b/archbench" run --json "$work/aa.json" > "$work/aa.txt" 2>&1; echo "A/A run exit $?"
+    "$b/archbench" compare --baseline "$base" "$work/aa.json" > "$final/aa_compare.txt" 2>&1
+    echo "A/A compare exit $?"; tail -3 "$final/aa_compare.txt" ;;
+  *) echo "not an H200: no baseline for the committed H200 file" ;;
+esac
+
+cuobjdump -sass "$b/archbench" > "$work/sass.txt" 2>&1
+echo "QGMMA instructions with E4M3 operands: $(grep -c 'QGMMA.*E4M3' "$work/sass.txt")" | tee -a "$final/summary.txt"
+grep -o 'QGMMA[^ ;]*E4M3[^ ;]*' "$work/sass.txt" | sort | uniq -c | head -8 | tee -a "$final/summary.txt"
+rm -f "$work/sass.txt"
+tar -czf "$final/logs.tgz" -C "$work" .
