@@ -40,8 +40,9 @@ cublasLtHandle_t cublaslt_handle() {
 // per thread, device and shape (the heuristic costs host time on every call otherwise).
 class Fp8Plan {
  public:
-  // The scales are set before the heuristic: an algorithm chosen without them may not take them
-  // (cuBLASLt then refuses the matmul with CUBLAS_STATUS_NOT_SUPPORTED, seen on the H200).
+  // The heuristic sees the descriptor as the matmul will (scales set). Each scale must be a
+  // pointer of its own allocation: with the B scale 4 bytes into the A scale's buffer cuBLASLt
+  // returned algorithms but refused the matmul (CUBLAS_STATUS_NOT_SUPPORTED, H100 and H200).
   Fp8Plan(cublasLtHandle_t h, int m, int n, int k, bool fast_accumulation, const float* scale_a, const float* scale_b) {
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t t = CUBLAS_OP_T, nop = CUBLAS_OP_N;

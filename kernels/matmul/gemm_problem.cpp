@@ -27,8 +27,8 @@ GemmProblem::GemmProblem(GemmDims dims, DType math, GemmLaunch launch, ProblemSc
   b_ = random_input(storage, static_cast<size_t>(dims_.N) * dims_.K, rng, keep ? &host_b_ : nullptr, -range, range);
   c_ = allocate(result_dtype(math), static_cast<size_t>(dims_.M) * dims_.N);
   if (math == DType::E4M3) {
-    // Each scale in its own allocation, as a framework's scale tensors are: cuBLASLt refuses a scale
-    // pointer 4 bytes into a buffer (CUBLAS_STATUS_NOT_SUPPORTED on Hopper).
+    // Each scale in its own allocation, as a framework's scale tensors are: cuBLASLt refused the
+    // matmul with the B scale 4 bytes into the A scale's buffer (CUBLAS_STATUS_NOT_SUPPORTED).
     scale_a_ = upload(HostTensor{DType::F32, {kFp8ScaleA}});
     scale_b_ = upload(HostTensor{DType::F32, {kFp8ScaleB}});
   }
