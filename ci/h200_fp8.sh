@@ -3,7 +3,7 @@
 #   1. the default-arch-list build (its 9.0 brings the sm_90a kernels), tests included;
 #   2. the FP8 GEMMs' GPU tests: image, correctness against float64, the error oracle against cuBLASLt;
 #   3. RUNS timed runs of every matmul operator in e4m3 and bf16: own / cuBLASLt from the same run,
-#      the median over the runs, per shape (fp8_ratios.txt, by tools/campaign/fp8_ratios.py);
+#      the median over the runs, per shape (fp8_ratios.txt, by tools/campaign/twin_ratios.py);
 #   4. the SASS of the own FP8 kernel: its wgmma instructions (QGMMA ... E4M3) must be there;
 #   5. compute-sanitizer memcheck and racecheck over the own FP8 operators' tests (check shapes).
 # Usage: GITREV=<sha> RUNS=5 ci/h200_fp8.sh    Logs, run JSON and a summary go to $OUT (./h200-out).
@@ -25,7 +25,7 @@ for i in $(seq 1 "$runs"); do
   "$b/archbench" run --filter 'matmul/*/e4m3/*,matmul/*/bf16/*' --json "$work/fp8_$i.json" > "$work/fp8_$i.txt" 2>&1
   echo "fp8 run $i exit $?"
 done
-python3 tools/campaign/fp8_ratios.py "$work"/fp8_*.json > "$final/fp8_ratios.txt"
+python3 tools/campaign/twin_ratios.py "$work"/fp8_*.json > "$final/fp8_ratios.txt"
 cat "$final/fp8_ratios.txt"
 cp "$work/fp8_1.txt" "$final/fp8_run1.txt"; cp "$work/fp8_1.json" "$final/fp8_run1.json"
 

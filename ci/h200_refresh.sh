@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # One call on a Hopper machine that refreshes what the committed results rest on:
 #   1. the default-arch-list build (benchmarks off), GITREV recorded in every run;
-#   2. the FP8 GEMMs' GPU tests (own and cuBLASLt, image and correctness); on a failure cuBLASLt's
-#      own log (CUBLASLT_LOG_LEVEL=5) of those tests comes back too, and the script stops there;
+#   2. the GPU tests of the newest operators (the FP8 GEMMs, own and cuBLASLt, and the Hopper
+#      convolution: image and correctness), with cuBLASLt's own log (CUBLASLT_LOG_LEVEL=5), and
+#      compute-sanitizer memcheck over the Hopper convolution at its check shapes;
 #   3. RUNS full runs (fewer when DEADLINE seconds would pass): the run JSONs, from which
-#      tools/campaign/fp8_ratios.py takes the same-run FP8 and bf16 ratios, and on an H200 the
-#      device's baseline (baseline update over every run) with an A/A run against it;
-#   4. the SASS of the FP8 kernels (QGMMA ... E4M3 is Hopper's FP8 wgmma).
+#      tools/campaign/twin_ratios.py takes the same-run ratios of own kernels to their library
+#      twins; unless a test of step 2 failed, the device's baseline (baseline update over every
+#      run) with an A/A run against it;
+#   4. the SASS of the FP8 kernels (QGMMA ... E4M3 is Hopper's FP8 wgmma) and of the Hopper
+#      convolution (HGMMA, and UTMALDG for its tensor copies).
 # Usage: GITREV=<sha> RUNS=8 DEADLINE=520 ci/h200_refresh.sh
 # To $OUT (./h200-out), at most five files: summary.txt, run1.txt (the first run's console), the
 # baseline and the A/A compare (H200 only), logs.tgz (every run JSON and log).
@@ -24,13 +27,13 @@ echo "device: $gpu" | tee "$final/summary.txt"
 echo "build exit $? at ${SECONDS} s"; grep -E "error|FAILED" "$work/build.log" | head -20
 
 CUBLASLT_LOG_LEVEL=5 CUBLASLT_LOG_FILE="$work/cublaslt_%i.log" \
-  "$b/suites/archbench_ops_tests" --gtest_filter='*__e4m3__*' > "$work/fp8_tests.log" 2>&1
-fp8=$?
-echo "FP8 GPU tests exit $fp8"; grep -E "^\[  (PASSED|FAILED) |tests ran" "$work/fp8_tests.log" | head -12
-if [ "$fp8" -ne 0 ]; then
-  grep -h -i -E "error|warn|cublasLtMatmul\b" "$work"/cublaslt_*.log | head -40 > "$final/cublaslt_errors.txt"
-  tar -czf "$final/logs.tgz" -C "$work" . ; exit 1
-fi
+  "$b/suites/archbench_ops_tests" --gtest_filter='*__e4m3__*:*conv_wgmma*' > "$work/new_tests.log" 2>&1
+tests=$?
+echo "GPU tests of the new operators exit $tests"
+grep -E "^\[  (PASSED|FAILED) |tests ran|rel|error" "$work/new_tests.log" | head -30
+ARCHBENCH_UNDER_SANITIZER=memcheck ARCHBENCH_TEST_SHAPES=check timeout 150 compute-sanitizer --tool memcheck \
+  --error-exitcode 1 "$b/suites/archbench_ops_tests" --gtest_filter='*conv_wgmma__f16*' > "$work/san_memcheck.log" 2>&1
+echo "compute-sanitizer memcheck (conv_wgmma f16) exit $?: $(grep -E 'ERROR SUMMARY' "$work/san_memcheck.log" | tail -1)"
 
 from=()
 for i in $(seq 1 "$runs"); do
@@ -39,20 +42,23 @@ for i in $(seq 1 "$runs"); do
   from+=(--from "$work/r$i.json")
 done
 cp "$work/r1.txt" "$final/run1.txt"
-python3 tools/campaign/fp8_ratios.py "$work"/r*.json | tee -a "$final/summary.txt"
+python3 tools/campaign/twin_ratios.py "$work"/r*.json | tee -a "$final/summary.txt"
 
-case "$gpu" in
-  *H200*)
-    "$b/archbench" baseline update "${from[@]}" --dir "$work/baselines" 2>&1 | tail -3
-    base="$(ls "$work"/baselines/*.json | head -1)"; cp "$base" "$final/"
-    "$b/archbench" run --json "$work/aa.json" > "$work/aa.txt" 2>&1; echo "A/A run exit $?"
-    "$b/archbench" compare --baseline "$base" "$work/aa.json" > "$final/aa_compare.txt" 2>&1
-    echo "A/A compare exit $?"; tail -3 "$final/aa_compare.txt" ;;
-  *) echo "not an H200: no baseline for the committed H200 file" ;;
-esac
+if [ "$tests" -eq 0 ]; then
+  "$b/archbench" baseline update "${from[@]}" --dir "$work/baselines" 2>&1 | tail -3
+  base="$(ls "$work"/baselines/*.json | head -1)"; cp "$base" "$final/"
+  "$b/archbench" run --json "$work/aa.json" > "$work/aa.txt" 2>&1; echo "A/A run exit $?"
+  "$b/archbench" compare --baseline "$base" "$work/aa.json" > "$final/aa_compare.txt" 2>&1
+  echo "A/A compare exit $?"; tail -3 "$final/aa_compare.txt"
+else
+  echo "a GPU test failed: no baseline from these runs"
+fi
 
 cuobjdump -sass "$b/archbench" > "$work/sass.txt" 2>&1
 echo "QGMMA instructions with E4M3 operands: $(grep -c 'QGMMA.*E4M3' "$work/sass.txt")" | tee -a "$final/summary.txt"
 grep -o 'QGMMA[^ ;]*E4M3[^ ;]*' "$work/sass.txt" | sort | uniq -c | head -8 | tee -a "$final/summary.txt"
+sm90a="$b/CMakeFiles/archbench_kernels_sm90a.dir/kernels/conv/conv_wgmma.cu.o"
+cuobjdump -sass "$sm90a" 2>&1 | grep -o 'HGMMA\.[^ ;]*\|UTMALDG[^ ;]*' | sort | uniq -c | head -12 |
+  sed 's/^/conv_wgmma: /' | tee -a "$final/summary.txt"
 rm -f "$work/sass.txt"
 tar -czf "$final/logs.tgz" -C "$work" .

@@ -8,8 +8,13 @@ const std::vector<PathPreference>& path_preferences() {
        {DType::F16, DType::BF16},
        {{"gemm_wgmma", std::nullopt}, {"gemm_tc", std::nullopt}, {"gemm_simt", DType::F32}},
        "gemm_cublas"},
-      // FP8 has the Hopper kernel alone: elsewhere a framework falls back to cuBLASLt or to bf16.
+      // FP8 has the Hopper kernel alone among the own paths: elsewhere a framework runs cuBLASLt's
+      // FP8 GEMM (the twin) or falls back to bf16.
       {"matmul", {DType::E4M3}, {{"gemm_wgmma", std::nullopt}}, "gemm_cublas"},
+      {"conv",
+       {DType::F16, DType::BF16},
+       {{"conv_wgmma", std::nullopt}, {"conv_tc", std::nullopt}, {"conv_simt", DType::F32}},
+       "conv_cudnn_nhwc"},
       {"attention",
        {DType::F16, DType::BF16},
        {{"flash_wgmma", std::nullopt}, {"flash_tc", std::nullopt}, {"flash_simt", DType::F32}},

@@ -32,12 +32,13 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 
 CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, const void* base, int rank, const cuuint64_t* dims,
                                 const cuuint64_t* byte_strides, const cuuint32_t* box, const char* what,
-                                CUtensorMapSwizzle swizzle) {
+                                CUtensorMapSwizzle swizzle, const cuuint32_t* element_strides) {
   if (rank < 1 || rank > 5) throw std::invalid_argument(std::string(what) + ": a tensor map has 1 to 5 dimensions");
-  const std::array<cuuint32_t, 5> element_strides{1, 1, 1, 1, 1};
+  const std::array<cuuint32_t, 5> unit_strides{1, 1, 1, 1, 1};
   CUtensorMap map{};
   const CUresult r = encode_tiled()(&map, type, static_cast<cuuint32_t>(rank), const_cast<void*>(base), dims,
-                                    byte_strides, box, element_strides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                    byte_strides, box, element_strides != nullptr ? element_strides : unit_strides.data(),
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE,
                                     swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {

@@ -19,11 +19,14 @@ namespace archbench::kernels {
 // tensor of `rank` (1 to 5) dimensions at `base`: dims[rank] and box[rank] innermost first,
 // byte_strides[rank - 1] for every dimension but the innermost (which is dense). Throws
 // std::runtime_error naming `what` on failure. The box's innermost extent must fit the swizzle
-// span (64 halves for 128-byte swizzle, 32 for 64-byte).
+// span (64 halves for 128-byte swizzle, 32 for 64-byte). element_strides[rank] (null: all 1) makes
+// the copy take every element_strides[i]-th element along dimension i (i > 0): box[i] / element_strides[i]
+// of them, as a strided convolution reads its input.
 [[nodiscard]] CUtensorMap swizzled_tensor_map(CUtensorMapDataType type, const void* base, int rank,
                                               const cuuint64_t* dims, const cuuint64_t* byte_strides,
                                               const cuuint32_t* box, const char* what,
-                                              CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B);
+                                              CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B,
+                                              const cuuint32_t* element_strides = nullptr);
 
 // The element type of a tensor of T: __half, __nv_bfloat16, or an FP8 type (copied as bytes).
 template <typename T>

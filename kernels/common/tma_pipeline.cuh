@@ -103,6 +103,16 @@ __device__ __forceinline__ void load_3d(uint32_t dst, const CUtensorMap* map, ui
       : "memory");
 }
 
+// The 4-D box at (c0 innermost, c1, c2, c3), likewise (an NHWC activation tensor: c, w, h, n).
+__device__ __forceinline__ void load_4d(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c0, int c1, int c2,
+                                        int c3) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], "
+      "[%2];\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+      : "memory");
+}
+
 // The same 2-D copy delivered to the same offset (and barrier offset) in every CTA of `cta_mask`.
 __device__ __forceinline__ void load_2d_multicast(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c0, int c1,
                                                   uint16_t cta_mask) {

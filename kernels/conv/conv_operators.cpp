@@ -7,6 +7,11 @@
 //                    and split-K for shapes with few output tiles; conv_tc.cu);
 //                    f16, bf16; NHWC; CC >= 8.0. All 8 shapes. Its oracle twin is
 //                    conv_cudnn_nhwc at the same dtype and shape.
+//   conv_wgmma       own implicit GEMM for Hopper (sm_90a): wgmma fed by the copy engine, each tile
+//                    of output pixels one 4-D box of the input per filter tap (conv_wgmma.cu);
+//                    f16, bf16; NHWC; CC 9.0 exactly. Every shape but conv_in (C = 4 is no
+//                    64-channel slice); checked at its own check shape (conv_wgmma_geometry.hpp),
+//                    so it has no oracle twin.
 //   conv_simt        own implicit GEMM on the SIMT cores, f32; NHWC; any CC. Rows 1, 5, 6, 7.
 //   conv_cudnn_nhwc  cuDNN (backend graph API: one engine config of the heuristics, chosen
 //                    deterministically and named in implementation(); the legacy
@@ -40,9 +45,13 @@
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
+#include "kernels/common/sm90a_target.hpp"
 #include "kernels/conv/conv_cudnn.hpp"
 #include "kernels/conv/conv_kernels.hpp"
 #include "kernels/conv/conv_problem.hpp"
+#include "kernels/conv/conv_wgmma.hpp"
+#include "kernels/conv/conv_wgmma_geometry.hpp"
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
 
 namespace archbench::kernels::conv {
 namespace {
@@ -72,16 +81,20 @@ OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCa
 class ConvOperator final : public Operator {
  public:
   ConvOperator(OperatorSpec spec, const ConvDims& bench, ConvLayout layout, MakeConvLauncher make,
-               std::vector<KernelRef> kernels)
-      : Operator(std::move(spec)), bench_(bench), layout_(layout), make_(std::move(make)),
+               std::vector<KernelRef> kernels, const ConvDims& check)
+      : Operator(std::move(spec)), bench_(bench), check_(check), layout_(layout), make_(std::move(make)),
         kernels_(std::move(kernels)) {}
+  ConvOperator(OperatorSpec spec, const ConvDims& bench, ConvLayout layout, MakeConvLauncher make,
+               std::vector<KernelRef> kernels)
+      : ConvOperator(std::move(spec), bench, layout, std::move(make), std::move(kernels), bench.check_dims()) {}
   [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
   [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
-    return std::make_unique<ConvProblem>(bench_, layout_, spec().dtype, make_, scale, seed);
+    return std::make_unique<ConvProblem>(bench_, check_, layout_, spec().dtype, make_, scale, seed);
   }
 
  private:
   ConvDims bench_;
+  ConvDims check_;
   ConvLayout layout_;
   MakeConvLauncher make_;
   std::vector<KernelRef> kernels_;
@@ -103,6 +116,22 @@ class TensorCoreLauncher final : public ConvLauncher {
   DType dtype_;
   ConvPlan plan_;
   DeviceBuffer workspace_;
+};
+
+class WgmmaLauncher final : public ConvLauncher {
+ public:
+  WgmmaLauncher(const ConvDims& dims, DType dtype) : dims_(dims), dtype_(dtype) {}
+  void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) override {
+    if (dtype_ == DType::BF16) {
+      launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(), y.as<__nv_bfloat16>(), dims_, stream);
+    } else {
+      launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(), dims_, stream);
+    }
+  }
+
+ private:
+  ConvDims dims_;
+  DType dtype_;
 };
 
 class SimtLauncher final : public ConvLauncher {
@@ -134,6 +163,27 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
                              {reduce_kernel_name(dtype), conv_splitk_reduce_kernel(dtype)}}));
 }
 
+// Every tile width's kernel: which one a launch takes depends on the device's SM count.
+std::vector<KernelRef> wgmma_kernels(DType dtype) {
+  std::vector<KernelRef> kernels;
+  for (int width : matmul::kWgmmaTileWidths) {
+    const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width);
+    kernels.push_back({name, dtype == DType::BF16 ? conv_wgmma_bf16_kernel(width) : conv_wgmma_f16_kernel(width),
+                       sm90a_target()});
+  }
+  return kernels;
+}
+
+void add_wgmma(Registry& r, DType dtype, const NamedShape& s) {
+  if (!conv_wgmma_unsupported(s.dims).empty()) return;  // conv_in: 4 channels
+  OperatorSpec spec = make_spec("conv_wgmma", dtype, Impl::Own, {9, 0}, s);
+  spec.min_cc_why = "wgmma";
+  r.add(std::make_unique<ConvOperator>(
+      std::move(spec), s.dims, ConvLayout::NHWC,
+      [dtype](const ConvDims& dims, const ConvDims&) { return std::make_unique<WgmmaLauncher>(dims, dtype); },
+      wgmma_kernels(dtype), conv_wgmma_check_dims(s.dims)));
+}
+
 void add_simt(Registry& r, const NamedShape& s) {
   OperatorSpec spec = make_spec("conv_simt", DType::F32, Impl::Own, {7, 5}, s);
   spec.oracle_twin = "conv_cudnn_nhwc";
@@ -161,6 +211,8 @@ void register_operators(Registry& r) {
   for (const auto& s : kShapes) {
     add_tensor_core(r, DType::F16, s);
     add_tensor_core(r, DType::BF16, s);
+    add_wgmma(r, DType::F16, s);
+    add_wgmma(r, DType::BF16, s);
     if (s.all_variants) add_simt(r, s);
     for (DType d : {DType::F32, DType::TF32, DType::F16, DType::BF16}) {
       const bool low_precision = d == DType::F16 || d == DType::BF16;

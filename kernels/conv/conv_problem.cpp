@@ -8,9 +8,9 @@
 
 namespace archbench::kernels::conv {
 
-ConvProblem::ConvProblem(const ConvDims& bench, ConvLayout layout, DType math, const MakeConvLauncher& make,
-                         ProblemScale scale, uint64_t seed)
-    : dims_(scale == ProblemScale::Check ? bench.check_dims() : bench), layout_(layout), math_(math) {
+ConvProblem::ConvProblem(const ConvDims& bench, const ConvDims& check, ConvLayout layout, DType math,
+                         const MakeConvLauncher& make, ProblemScale scale, uint64_t seed)
+    : dims_(scale == ProblemScale::Check ? check : bench), layout_(layout), math_(math) {
   std::mt19937_64 rng(seed);
   const DType storage = storage_dtype(math);
   if (scale == ProblemScale::Check) {

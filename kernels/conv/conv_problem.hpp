@@ -35,8 +35,10 @@ class ConvProblem final : public Problem {
   // Inputs are drawn from `seed` in NHWC / KRSC order and then stored in `layout`, so that every
   // layout and implementation sees the same logical tensors for one seed. `math` decides the
   // tolerance (tf32 math on f32 storage).
-  ConvProblem(const ConvDims& bench, ConvLayout layout, DType math, const MakeConvLauncher& make, ProblemScale scale,
-              uint64_t seed);
+  // `check`: the shape the check scale runs (bench.check_dims() for every kernel but one whose
+  // tiling takes fewer shapes).
+  ConvProblem(const ConvDims& bench, const ConvDims& check, ConvLayout layout, DType math, const MakeConvLauncher& make,
+              ProblemScale scale, uint64_t seed);
   [[nodiscard]] std::string shape() const override { return dims_.str(); }
   void poison_output() override { poison(y_); }
   void launch(cudaStream_t stream) override { launcher_->launch(x_, w_, y_, stream); }

@@ -10,6 +10,7 @@
 
 #include "harness/ops/registry.hpp"
 #include "kernels/conv/conv_kernels.hpp"
+#include "suites/unit/sm90a_build.hpp"
 
 namespace archbench {
 namespace {
@@ -52,6 +53,10 @@ TEST(ConvOperators, EveryRowAtEveryPromisedVariant) {
   size_t expected = 0;
   for (const Row& row : kRows) {
     std::vector<std::string> want{"conv_tc/f16", "conv_tc/bf16", "conv_cudnn_nhwc/f16", "conv_cudnn_nhwc/bf16"};
+    // The Hopper kernel takes 64-channel slices: every shape but the 4-channel conv_in.
+    if (std::string(row.shape) != "B2_C4_H64_W64_K320_3x3_s1") {
+      want.insert(want.end(), {"conv_wgmma/f16", "conv_wgmma/bf16"});
+    }
     if (row.all_variants) {
       for (const char* v : {"conv_simt/f32", "conv_cudnn_nhwc/f32", "conv_cudnn_nhwc/tf32", "conv_cudnn_nchw/f32",
                             "conv_cudnn_nchw/tf32", "conv_cudnn_nchw/f16", "conv_cudnn_nchw/bf16"}) {
@@ -92,12 +97,23 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       continue;
     }
     ASSERT_EQ(s.impl, Impl::Own);
+    const auto kernels = op->kernels();
+    ASSERT_FALSE(kernels.empty());
+    if (s.name == "conv_wgmma") {
+      // Checked at its own check shape, so no twin's error on the same inputs to answer to.
+      EXPECT_TRUE(s.oracle_twin.empty());
+      EXPECT_EQ(s.min_cc, (arch::ComputeCapability{9, 0}));
+      EXPECT_EQ(kernels.size(), 3u);  // one per tile width
+      for (const auto& k : kernels) {
+        EXPECT_EQ(k.host_stub != nullptr, testing_support::build_has_sm90a()) << k.name;
+        EXPECT_EQ(k.name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u) << k.name;
+      }
+      continue;
+    }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");
     const Operator* twin = find(operator_id("conv", s.oracle_twin, s.dtype, s.shape));
     ASSERT_NE(twin, nullptr) << "the twin is not registered";
     EXPECT_EQ(twin->spec().impl, Impl::CuDNN);
-    const auto kernels = op->kernels();
-    ASSERT_FALSE(kernels.empty());
     for (const auto& k : kernels) {
       EXPECT_NE(k.host_stub, nullptr) << k.name;
       EXPECT_FALSE(k.name.empty());
@@ -133,6 +149,21 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
             "conv_tc_bf16_m128_n160_k64_sk2_c8");
   EXPECT_EQ(find("conv/conv_tc/f16/B2_C1280_H16_W16_K1280_3x3_s1")->kernels().front().name,
             "conv_tc_f16_m128_n160_k64_sk2_c8");
+}
+
+}  // namespace
+}  // namespace archbench
+
+namespace archbench {
+namespace {
+
+// Without 9.0 or 9.0a in the arch list the Hopper convolution says why it cannot run: "missing" on
+// a 9.0 device (with the fix), "unsupported" on the others.
+TEST(ConvOperators, WgmmaWithoutSm90aTargetSaysWhy) {
+  if (testing_support::build_has_sm90a()) GTEST_SKIP() << "this build has the sm_90a kernels; the GPU suite probes them";
+  const auto ops = registry().select("conv/conv_wgmma/*", {});
+  ASSERT_EQ(ops.size(), 14u);
+  for (const auto* op : ops) EXPECT_TRUE(testing_support::expect_missing_without_sm90a(*op).agrees);
 }
 
 }  // namespace

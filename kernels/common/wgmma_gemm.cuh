@@ -1,0 +1,368 @@
+// The Hopper GEMM main loop: C[M,N] = A[M,K] · B[N,K]ᵀ with wgmma, TMA and mbarriers, shared by the
+// matmul (kernels/matmul/gemm_wgmma.cu: A a row-major matrix) and the convolution
+// (kernels/conv/conv_wgmma.cu: A the implicit im2col matrix of an NHWC input, each tile a box of
+// output pixels copied from the input at each filter tap). Where the A tiles come from is the
+// kernel's ASource parameter; everything else is this file. Included by .cu files compiled for
+// sm_90a only (CMakeLists.txt).
+//
+// Structure:
+//   * A CTA of three warpgroups computes 128 x BN tiles of C (BN = 256, 224 or 192, chosen per
+//     shape by gemm_wgmma_tiling.hpp). Warpgroup 0 is the producer: it gives registers back
+//     (setmaxnreg) and one thread issues the tensor copies. Warpgroups 1 and 2 are consumers
+//     (setmaxnreg up): each owns 64 rows of the tile, BN/2 fp32 accumulators per thread.
+//   * K advances in steps of 128 bytes (64 halves or 128 FP8 values), exactly one 128-byte-swizzle
+//     row, through a ring of STAGES shared-memory stages (A 128 rows, B BN rows); each wgmma reads
+//     32 bytes of every row (k16 for 16-bit types, k32 for FP8), so both take the same tiles. The copy engine writes each tile
+//     swizzled, the wgmma descriptors read it with the same swizzle: no bank conflicts, no
+//     register staging. A `full` mbarrier per stage completes when its bytes have landed; an
+//     `empty` one when every consumer that reads the stage has finished with it.
+//   * Two CTAs form a cluster, stacked along M: they need the same B tile, so each loads half of
+//     it and multicasts that half to both, cutting L2 traffic per CTA by a third. A stage is
+//     therefore refilled only after the consumers of both CTAs released it.
+//   * The grid is persistent (as many clusters as fit at once); tiles are walked in groups of 8
+//     cluster rows so that concurrently running tiles share A and B in L2. The producer runs up
+//     to STAGES steps ahead, into the next tile while the consumers store the last one.
+//   * Consumers keep one wgmma group in flight: a stage is released once the group after it has
+//     been issued and the group reading it has completed.
+//   * Epilogue: each consumer rounds its 64 x BN accumulators to the output type and writes them,
+//     32 columns at a time, into a ring of small swizzled shared-memory buffers; one thread hands
+//     each to the copy engine (a bulk tensor store, which also clips the M/N edges) and the
+//     consumers go straight on to the next tile's mma while the stores drain. Storing from
+//     registers instead left the tensor cores idle for the whole epilogue: each warp-wide store
+//     wrote 16-byte pieces of 8 rows. K tails and M/N edges of the inputs read as zeros (TMA
+//     out-of-bounds fill).
+//   * FP8 (e4m3 in, bf16 out, as torch._scaled_mm): the per-tensor scales multiply the fp32
+//     accumulators once, in the epilogue. The tensor cores keep the running sum across the whole K
+//     (fast accumulation, cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM).
+#pragma once
+
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
+#include "kernels/common/swizzle_atom.hpp"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma_pipeline.cuh"
+#include "kernels/common/wgmma_instructions.cuh"
+#include "harness/util/cuda_check.hpp"
+
+#include <cuda.h>
+#include <cuda_fp8.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "wgmma_gemm.cuh is compiled for sm_90a only (wgmma, setmaxnreg): see CMakeLists.txt"
+#endif
+
+namespace archbench::kernels::wgmma_gemm {
+
+using matmul::kWgmmaCluster;
+using matmul::kWgmmaTileM;
+using matmul::kWgmmaTileWidths;
+using matmul::wgmma_tile_width;
+
+
+constexpr int kBlockM = kWgmmaTileM;
+constexpr int kRowBytes = 128;  // of K per stage: one row of the 128-byte swizzle
+template <typename In>
+constexpr int kBlockK = kRowBytes / static_cast<int>(sizeof(In));  // 64 halves, 128 FP8 values
+constexpr int kMmaBytes = 32;   // of each row per wgmma (k16 of 16-bit types, k32 of FP8)
+constexpr int kConsumers = 2;
+constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr int kCluster = kWgmmaCluster;
+constexpr int kGroupRows = 8;        // cluster rows per raster group
+constexpr int kProducerRegs = 40;    // setmaxnreg: the copy thread needs few
+constexpr int kConsumerRegs = 232;   // up to 128 accumulators + addresses; 128*40 + 256*232 <= 64K
+
+// The epilogue's unit: 64 rows (one consumer's) x 32 columns of C (16-bit) = 64-byte rows, stored with the
+// 64-byte swizzle so that a warp's writes of 8 rows x 16 bytes hit 32 different banks.
+constexpr int kStoreCols = 32;
+constexpr int kStoreRowBytes = kStoreCols * 2;
+constexpr int kStoreBytes = 64 * kStoreRowBytes;
+
+template <int BN>
+struct Layout {
+  static constexpr int a_bytes = kBlockM * kRowBytes;
+  static constexpr int b_bytes = BN * kRowBytes;
+  static constexpr int stage_bytes = a_bytes + b_bytes;
+  static constexpr int b_part_rows = BN / kCluster;  // the rows of B each CTA of the pair loads
+  // Operand stages and, per consumer, store buffers (at least 2, so that writing one overlaps the
+  // copy engine reading the other): as many as fit in 227 KB, stages first.
+  static constexpr int stages = BN == 192 ? 5 : 4;
+  static constexpr int store_buffers = BN == 192 ? 3 : 4;
+  static constexpr int operand_bytes = stages * stage_bytes;
+  static constexpr int store_bytes = kConsumers * store_buffers * kStoreBytes;
+  // Operand stages, store buffers, then 2 mbarriers per stage, plus slack to align the base to 1024 bytes.
+  static constexpr int smem_bytes = operand_bytes + store_bytes + 2 * stages * 8 + kSwizzleAtomBytes;
+  static_assert(a_bytes % 1024 == 0 && stage_bytes % 1024 == 0 && (b_part_rows * kRowBytes) % 1024 == 0,
+                "every operand tile starts a 128-byte-swizzle atom");
+  static_assert(BN % kStoreCols == 0 && store_buffers >= 2, "whole store boxes, double-buffered at least");
+  static_assert(smem_bytes <= 227 * 1024, "fits the opt-in shared memory of one SM");
+};
+
+// Cluster tile `unit` -> (row of cluster tiles, column tile), grouped by kGroupRows rows.
+__device__ __forceinline__ void unit_coords(int unit, int units_m, int tiles_n, int& um, int& tn) {
+  const int group = kGroupRows * tiles_n;
+  const int first = (unit / group) * kGroupRows;
+  const int rows = min(units_m - first, kGroupRows);
+  const int in_group = unit % group;
+  um = first + in_group % rows;
+  tn = in_group / rows;
+}
+
+// Two outputs rounded to T and packed into one 32-bit word (the lower column first).
+template <typename T>
+__device__ __forceinline__ uint32_t packed_pair(float x, float y) {
+  if constexpr (std::is_same_v<T, __half>) {
+    const __half2 v = __floats2half2_rn(x, y);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  } else {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  }
+}
+
+__device__ __forceinline__ void store_shared(uint32_t address, uint32_t value) {
+  asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(value) : "memory");
+}
+
+// Where column pair `pair` (0-15) of row `row` lies in a 64-byte-swizzled store buffer: 16-byte
+// unit u of a row moves to u ^ ((row / 2) % 4), the copy engine's 64-byte swizzle pattern.
+__device__ __forceinline__ uint32_t store_offset(int row, int pair) {
+  const int unit = (pair / 4) ^ ((row >> 1) & 3);
+  return static_cast<uint32_t>(row * kStoreRowBytes + unit * 16 + (pair % 4) * 4);
+}
+
+template <typename In>
+constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3>;
+
+// In: the operands' type; Out: C's (In, or bf16 for FP8). scale_a, scale_b: FP8's per-tensor
+// scales (device floats), null for 16-bit inputs.
+// ASource: where the A tiles come from (see the top of this file); its load(dst, map, bar, k_step,
+// tile_m) issues the copy of A's rows [128 tile_m, +128) and k-step k_step into a stage.
+template <typename In, typename Out, int BN, typename ASource>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               const __grid_constant__ CUtensorMap map_c, int M, int N, int K, const float* scale_a,
+               const float* scale_b, const ASource a_source) {
+#if defined(__CUDA_ARCH__)
+  using L = Layout<BN>;
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t base = swizzle_atom_aligned(tma::smem_address(smem_raw));
+  const uint32_t store_base = base + L::operand_bytes;
+  const uint32_t full = store_base + L::store_bytes;
+  const uint32_t empty = full + L::stages * 8;
+  const int warpgroup = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < L::stages; ++s) {
+      tma::barrier_init(full + 8 * s, 1);
+      tma::barrier_init(empty + 8 * s, kConsumers * kCluster);
+    }
+    tma::fence_barrier_init();
+  }
+  tma::cluster_sync();  // the peer's copies and arrivals target these barriers
+
+  const int rank = static_cast<int>(tma::cluster_rank());
+  const int tiles_m = (M + kBlockM - 1) / kBlockM;
+  const int units_m = (tiles_m + kCluster - 1) / kCluster;
+  const int tiles_n = (N + BN - 1) / BN;
+  const int units = units_m * tiles_n;
+  const int k_steps = (K + kBlockK<In> - 1) / kBlockK<In>;
+  const int first_unit = static_cast<int>(tma::cluster_index());
+  const int unit_step = static_cast<int>(tma::cluster_count());
+
+  if (warpgroup == 0) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
+    if (threadIdx.x == 0) {
+      tma::prefetch_map(&map_a);
+      tma::prefetch_map(&map_b);
+      int stage = 0;
+      uint32_t phase = 0;
+      for (int unit = first_unit; unit < units; unit += unit_step) {
+        int um, tn;
+        unit_coords(unit, units_m, tiles_n, um, tn);
+        // With an odd tile count the last pair's second tile lies past M: it loads a valid A
+        // tile (the pair still shares B) and stores nothing.
+        const int tm = min(um * kCluster + rank, tiles_m - 1);
+        for (int k = 0; k < k_steps; ++k) {
+          tma::barrier_wait(empty + 8 * stage, phase ^ 1);
+          const uint32_t bar = full + 8 * stage;
+          const uint32_t a = base + stage * L::stage_bytes;
+          tma::barrier_arrive_expect_bytes(bar, L::stage_bytes);
+          a_source.load(a, &map_a, bar, k, tm);
+          tma::load_2d_multicast(a + L::a_bytes + rank * L::b_part_rows * kRowBytes, &map_b, bar, k * kBlockK<In>,
+                                 tn * BN + rank * L::b_part_rows, static_cast<uint16_t>((1u << kCluster) - 1));
+          if (++stage == L::stages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
+    const int half = warpgroup - 1;  // rows [64 * half, 64 * half + 64) of the tile
+    const int t = threadIdx.x % 128;
+    const bool leader = t == 0;
+    float acc[BN / 2];
+    float scale = 1.0f;
+    if constexpr (kIsFp8<In>) scale = *scale_a * *scale_b;
+    const uint32_t my_buffers = store_base + half * L::store_buffers * kStoreBytes;
+    uint32_t stores = 0;  // boxes this consumer has handed to the copy engine
+    int stage = 0;
+    uint32_t phase = 0;
+    for (int unit = first_unit; unit < units; unit += unit_step) {
+      int um, tn;
+      unit_coords(unit, units_m, tiles_n, um, tn);
+      const int tm = um * kCluster + rank;
+      int previous = 0;
+      for (int k = 0; k < k_steps; ++k) {
+        tma::barrier_wait(full + 8 * stage, phase);
+        const uint32_t a = base + stage * L::stage_bytes;
+        const uint64_t desc_a = wgmma::smem_descriptor(a + half * 64 * kRowBytes);
+        const uint64_t desc_b = wgmma::smem_descriptor(a + L::a_bytes);
+        wgmma::fence_registers(acc);
+        wgmma::fence();
+#pragma unroll
+        for (int kk = 0; kk < kRowBytes / kMmaBytes; ++kk) {
+          // 32 bytes further along the swizzled row (the address field counts 16 bytes).
+          wgmma::mma_ss<In, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > 0 || kk > 0) ? 1 : 0);
+        }
+        wgmma::commit_group();
+        wgmma::wait_group<1>();
+        wgmma::fence_registers(acc);
+        if (k > 0 && leader) {
+          for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
+        }
+        previous = stage;
+        if (++stage == L::stages) {
+          stage = 0;
+          phase ^= 1;
+        }
+      }
+      wgmma::wait_group<0>();
+      wgmma::fence_registers(acc);
+      if (leader) {
+        for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
+      }
+      if constexpr (kIsFp8<In>) {
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) acc[i] *= scale;
+      }
+
+      // m64nNk16 accumulator layout: acc[4j + 2h + e] is row 16*warp + lane/4 + 8h,
+      // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block. Box p holds columns
+      // [32p, 32p + 32), i.e. j = 4p .. 4p + 3 (column pair 4(j - 4p) + lane%4 of the box).
+      const int warp = t / 32;
+      const int lane = t % 32;
+#pragma unroll
+      for (int p = 0; p < BN / kStoreCols; ++p) {
+        const uint32_t buffer = my_buffers + (stores % L::store_buffers) * kStoreBytes;
+#pragma unroll
+        for (int jj = 0; jj < kStoreCols / 8; ++jj) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int j = p * (kStoreCols / 8) + jj;
+            const int row = warp * 16 + lane / 4 + 8 * h;
+            store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
+                         packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+          }
+        }
+        tma::fence_proxy_async();  // these writes before the copy engine's reads
+        // The next box's buffer was last handed over store_buffers - 1 boxes ago: with at most
+        // store_buffers - 2 of the boxes since still being read, it is free.
+        if (leader) tma::store_wait_read<L::store_buffers - 2>();
+        tma::named_barrier_sync(1 + half, 128);
+        if (leader) {
+          tma::store_2d(&map_c, buffer, tn * BN + p * kStoreCols, tm * kBlockM + half * 64);
+          tma::store_commit();
+        }
+        ++stores;
+      }
+    }
+    if (leader) tma::store_wait<0>();  // the buffers stay valid until the copy engine is done
+  }
+  tma::cluster_sync();  // the peer arrives on this CTA's barriers until its last stage
+#endif
+}
+
+template <typename In, typename Out, int BN, typename ASource>
+const void* kernel_address() {
+  return reinterpret_cast<const void*>(&wgmma_gemm<In, Out, BN, ASource>);
+}
+
+// Per device, once per kernel: the shared-memory opt-in, and how many clusters fit at once.
+template <typename In, typename Out, int BN, typename ASource>
+int resident_clusters(int device, cudaLaunchConfig_t config) {
+  static std::mutex mutex;
+  static std::map<int, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known.find(device); it != known.end()) return it->second;
+  ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel_address<In, Out, BN, ASource>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            Layout<BN>::smem_bytes));
+  int clusters = 0;
+  ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_address<In, Out, BN, ASource>(), &config));
+  if (clusters < 1) throw std::runtime_error("gemm_wgmma: no cluster of this kernel fits on the device");
+  known[device] = clusters;
+  return clusters;
+}
+
+// One launch at tile width BN: map_a is ASource's (boxes of 128 rows x 128 bytes of k, 128-byte
+// swizzle); B in the same boxes, C in boxes of 32 columns (64-byte swizzle).
+template <typename In, typename Out, int BN, typename ASource>
+void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out* C, int M, int N, int K,
+                  const float* scale_a, const float* scale_b, int device, cudaStream_t stream) {
+  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK<In>, "wgmma_gemm");
+  const CUtensorMap map_c = matrix_tensor_map<Out>(C, M, N, 64, kStoreCols, "wgmma_gemm");
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = kCluster;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = Layout<BN>::smem_bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  config.gridDim = dim3(kCluster);
+  const int clusters = resident_clusters<In, Out, BN, ASource>(device, config);
+  const long long units =
+      static_cast<long long>((M + kBlockM * kCluster - 1) / (kBlockM * kCluster)) * ((N + BN - 1) / BN);
+  config.gridDim = dim3(static_cast<unsigned>(kCluster * (units < clusters ? units : clusters)));
+  ARCHBENCH_CUDA_CHECK(
+      cudaLaunchKernelEx(&config, wgmma_gemm<In, Out, BN, ASource>, map_a, map_b, map_c, M, N, K, scale_a, scale_b,
+                         a_source));
+}
+
+// Chooses the tile width for M x N on this device (against a full device of clusters; the launch
+// then uses what really fits) and launches.
+template <typename In, typename Out, typename ASource>
+void launch(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out* C, int M, int N, int K,
+            const float* scale_a, const float* scale_b, cudaStream_t stream) {
+  int device = 0;
+  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  int sms = 0;
+  ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  switch (wgmma_tile_width(M, N, sms / kCluster)) {
+    case 256: launch_width<In, Out, 256>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, device, stream); break;
+    case 224: launch_width<In, Out, 224>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, device, stream); break;
+    default: launch_width<In, Out, 192>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, device, stream); break;
+  }
+}
+
+// The kernel of tile width tile_n (256, 224 or 192), for the image checks.
+template <typename In, typename Out, typename ASource>
+const void* kernel_for(int tile_n) {
+  switch (tile_n) {
+    case 256: return kernel_address<In, Out, 256, ASource>();
+    case 224: return kernel_address<In, Out, 224, ASource>();
+    case 192: return kernel_address<In, Out, 192, ASource>();
+    default: throw std::invalid_argument("wgmma_gemm: no kernel of tile width " + std::to_string(tile_n));
+  }
+}
+
+}  // namespace archbench::kernels::wgmma_gemm

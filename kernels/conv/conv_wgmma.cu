@@ -1,0 +1,79 @@
+// The Hopper convolution (conv_wgmma.hpp): the wgmma GEMM main loop of kernels/common/wgmma_gemm.cuh
+// with A the implicit im2col matrix of the NHWC input. Compiled for sm_90a only (CMakeLists.txt).
+//
+// GEMM view: row m = (n, p, q) of A is output pixel m, column j = (r, s, c) its input value
+// x[n][p*stride + r - pad][q*stride + s - pad][c]; B is the KRSC filter as it lies in memory
+// (row k, contiguous j), C the NHWC output. A k-step is one filter tap (r, s) and 64 channels
+// (C is a multiple of 64, so no step straddles two taps). A tile of 128 output pixels is whole
+// output rows (conv_wgmma_geometry.hpp), so its A rows are one 4-D box of the input (c, w, h, n)
+// taken at the stride: the copy engine lays it out in shared memory as 128 rows of 128 bytes with
+// the 128-byte swizzle, exactly as the GEMM's 2-D box of A, and zero-fills positions outside the
+// input, which is the padding. Nothing else of the GEMM changes: B, the wgmma descriptors, the
+// cluster multicast and the epilogue's stores of C see a plain [N*P*Q, K] GEMM.
+#include "kernels/conv/conv_wgmma.hpp"
+#include "kernels/conv/conv_wgmma_geometry.hpp"
+#include "kernels/common/wgmma_gemm.cuh"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace archbench::kernels::conv {
+namespace {
+
+// Where k-step k of pixel tile tm lies in the input (all values fixed per launch).
+struct ImplicitA {
+  int C, S, P, Q, stride, pad;
+  __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
+    const int j = k * kWgmmaChannelSlice;  // first column of the step: tap (r, s), channel c0
+    const int tap = j / C;
+    const int c0 = j - tap * C;
+    const int r = tap / S, s = tap - (tap / S) * S;
+    const int m0 = tm * kWgmmaTilePixels;  // first pixel of the tile: image n0, row p0, column 0
+    const int n0 = m0 / (P * Q);
+    const int p0 = (m0 - n0 * P * Q) / Q;
+    tma::load_4d(dst, map, bar, c0, s - pad, p0 * stride + r - pad, n0);
+  }
+};
+
+template <typename T>
+void launch(const char* fn, const T* x, const T* w, T* y, const ConvDims& d, cudaStream_t stream) {
+  const ConvWgmmaTiles tiles = conv_wgmma_tiles(d);  // throws for shapes the tiling does not take
+  for (const void* p : {static_cast<const void*>(x), static_cast<const void*>(w), static_cast<const void*>(y)}) {
+    if (reinterpret_cast<uintptr_t>(p) % 16 != 0) {
+      throw std::invalid_argument(std::string(fn) + ": a tensor is not 16-byte aligned");
+    }
+  }
+  const auto e = static_cast<cuuint64_t>(sizeof(T));
+  const cuuint64_t dims[4] = {static_cast<cuuint64_t>(d.C), static_cast<cuuint64_t>(d.W),
+                              static_cast<cuuint64_t>(d.H), static_cast<cuuint64_t>(d.N)};
+  const cuuint64_t strides[3] = {dims[0] * e, dims[0] * dims[1] * e, dims[0] * dims[1] * dims[2] * e};
+  const auto st = static_cast<cuuint32_t>(d.stride);
+  const cuuint32_t box[4] = {static_cast<cuuint32_t>(kWgmmaChannelSlice), static_cast<cuuint32_t>(tiles.box_q) * st,
+                             static_cast<cuuint32_t>(tiles.box_p) * st, static_cast<cuuint32_t>(tiles.box_n)};
+  const cuuint32_t element_strides[4] = {1, st, st, 1};
+  const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
+                                                CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
+  const long long m = d.gemm_m(), k = d.gemm_k();
+  if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) throw std::invalid_argument(std::string(fn) + ": too large");
+  const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
+  wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream);
+}
+
+}  // namespace
+
+void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, const ConvDims& d, cudaStream_t stream) {
+  launch("launch_conv_wgmma_f16", x, w, y, d, stream);
+}
+
+void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, const ConvDims& d,
+                            cudaStream_t stream) {
+  launch("launch_conv_wgmma_bf16", x, w, y, d, stream);
+}
+
+const void* conv_wgmma_f16_kernel(int tile_n) { return wgmma_gemm::kernel_for<__half, __half, ImplicitA>(tile_n); }
+const void* conv_wgmma_bf16_kernel(int tile_n) {
+  return wgmma_gemm::kernel_for<__nv_bfloat16, __nv_bfloat16, ImplicitA>(tile_n);
+}
+
+}  // namespace archbench::kernels::conv

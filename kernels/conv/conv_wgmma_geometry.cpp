@@ -1,0 +1,44 @@
+#include "kernels/conv/conv_wgmma_geometry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace archbench::kernels::conv {
+
+std::string conv_wgmma_unsupported(const ConvDims& d) {
+  if (!d.valid()) return "not a valid convolution";
+  if (d.C % kWgmmaChannelSlice != 0) return "C = " + std::to_string(d.C) + " is not a multiple of 64";
+  if (d.K % 8 != 0) return "K = " + std::to_string(d.K) + " is not a multiple of 8";
+  if (d.stride > 8) return "stride " + std::to_string(d.stride) + " is over 8";
+  const int q = d.Q(), p = d.P();
+  if (q > kWgmmaTilePixels || kWgmmaTilePixels % q != 0) return "Q = " + std::to_string(q) + " does not divide 128";
+  const int rows = kWgmmaTilePixels / q;
+  if (p % rows != 0 && (rows % p != 0 || d.N % (rows / p) != 0)) {
+    return "128-pixel tiles of " + std::to_string(rows) + " rows of " + std::to_string(q) + " do not tile " +
+           std::to_string(d.N) + " images of " + std::to_string(p) + " rows";
+  }
+  if (q * d.stride > 256 || std::min(rows, p) * d.stride > 256) return "a tile spans over 256 input positions";
+  return "";
+}
+
+ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d) {
+  if (const std::string why = conv_wgmma_unsupported(d); !why.empty()) {
+    throw std::invalid_argument("conv_wgmma: " + d.str() + ": " + why);
+  }
+  const int q = d.Q(), p = d.P();
+  const int rows = kWgmmaTilePixels / q;
+  if (p % rows == 0) return {q, rows, 1};
+  return {q, p, rows / p};
+}
+
+ConvDims conv_wgmma_check_dims(const ConvDims& bench) {
+  ConvDims c = bench;
+  constexpr int kP = 8, kQ = 16;
+  c.N = std::min(bench.N, 2);
+  c.H = (kP - 1) * bench.stride + bench.R - 2 * bench.pad;
+  c.W = (kQ - 1) * bench.stride + bench.S - 2 * bench.pad;
+  c.K = std::min(bench.K, 200);
+  return c;
+}
+
+}  // namespace archbench::kernels::conv

@@ -1,0 +1,41 @@
+// Which convolutions the Hopper implicit GEMM (conv_wgmma.cu) takes, and how it tiles them. Plain
+// C++: the kernel's host code, the operators and the unit tests share it.
+//
+// The kernel is the wgmma GEMM (kernels/common/wgmma_gemm.cuh) with M = N*P*Q output pixels,
+// N_gemm = K and K_gemm = R*S*C. Each tile of 128 output pixels is one box of the NHWC input that
+// the copy engine fetches per filter tap and 64-channel slice: box_q x box_p x box_n output
+// positions (whole output rows, and whole images when an image has fewer than 128 pixels), read at
+// the convolution's stride from (p0*stride + r - pad, q*stride + s - pad). Out-of-range rows and
+// columns read as zeros: the padding costs nothing.
+#pragma once
+
+#include <string>
+
+#include "kernels/conv/conv_dims.hpp"
+
+namespace archbench::kernels::conv {
+
+inline constexpr int kWgmmaTilePixels = 128;   // output pixels per tile (the GEMM's M tile)
+inline constexpr int kWgmmaChannelSlice = 64;  // input channels per k-step (128 bytes of 16-bit values)
+
+struct ConvWgmmaTiles {
+  int box_q = 0;  // output columns per tile: all Q of a row
+  int box_p = 0;  // output rows per tile
+  int box_n = 0;  // images per tile (> 1 only when P*Q < 128)
+};
+
+// Why `d` does not fit the tiling ("" when it does): C a multiple of 64, K of 8, Q a divisor of
+// 128, 128/Q rows dividing P (or whole images dividing N), stride at most 8, boxes of at most 256
+// input positions per axis.
+[[nodiscard]] std::string conv_wgmma_unsupported(const ConvDims& d);
+
+// The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
+[[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d);
+
+// The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding
+// (the reduction length), batch 2, an 8 x 16 output per image (M = 256: two tiles) and at most
+// 200 output channels (not a multiple of the 192-256-wide N tiles). ConvDims::check_dims' ragged
+// 10 x 13 output does not tile into whole rows.
+[[nodiscard]] ConvDims conv_wgmma_check_dims(const ConvDims& bench);
+
+}  // namespace archbench::kernels::conv

@@ -1,0 +1,65 @@
+// Which convolutions the Hopper implicit GEMM takes, how it tiles them, and its check shape.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "kernels/conv/conv_wgmma_geometry.hpp"
+
+namespace archbench::kernels::conv {
+namespace {
+
+// {N, H, W, C, K, R, S, stride, pad}
+TEST(ConvWgmmaGeometry, TilesWholeRowsOrWholeImages) {
+  struct Case {
+    ConvDims d;
+    ConvWgmmaTiles want;
+  };
+  for (const Case& c : {
+           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, {64, 2, 1}},      // two rows of 64
+           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, {16, 8, 1}},    // eight rows of 16
+           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, {8, 8, 2}},       // two whole 8x8 images
+           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, {32, 4, 1}},      // stride 2: a 32x32 output
+           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, {32, 4, 1}},      // 1x1
+           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, {128, 1, 1}},   // one row of 128
+       }) {
+    SCOPED_TRACE(c.d.str());
+    EXPECT_EQ(conv_wgmma_unsupported(c.d), "");
+    const ConvWgmmaTiles t = conv_wgmma_tiles(c.d);
+    EXPECT_EQ(t.box_q, c.want.box_q);
+    EXPECT_EQ(t.box_p, c.want.box_p);
+    EXPECT_EQ(t.box_n, c.want.box_n);
+    EXPECT_EQ(t.box_q * t.box_p * t.box_n, kWgmmaTilePixels);
+    EXPECT_EQ(c.d.gemm_m() % kWgmmaTilePixels, 0);
+  }
+}
+
+TEST(ConvWgmmaGeometry, SaysWhyAShapeIsNotTaken) {
+  EXPECT_EQ(conv_wgmma_unsupported({2, 64, 64, 4, 320, 3, 3, 1, 1}), "C = 4 is not a multiple of 64");
+  EXPECT_EQ(conv_wgmma_unsupported({2, 64, 64, 320, 100, 3, 3, 1, 1}), "K = 100 is not a multiple of 8");
+  EXPECT_EQ(conv_wgmma_unsupported({2, 10, 13, 320, 320, 3, 3, 1, 1}), "Q = 13 does not divide 128");
+  EXPECT_EQ(conv_wgmma_unsupported({2, 256, 256, 320, 320, 3, 3, 1, 1}), "Q = 256 does not divide 128");
+  // 8x8 images, one of them: a tile would need two.
+  EXPECT_EQ(conv_wgmma_unsupported({1, 8, 8, 320, 320, 3, 3, 1, 1}),
+            "128-pixel tiles of 16 rows of 8 do not tile 1 images of 8 rows");
+  EXPECT_EQ(conv_wgmma_unsupported({2, 0, 8, 320, 320, 3, 3, 1, 1}), "not a valid convolution");
+  EXPECT_THROW((void)conv_wgmma_tiles({2, 64, 64, 4, 320, 3, 3, 1, 1}), std::invalid_argument);
+}
+
+TEST(ConvWgmmaGeometry, CheckShapeKeepsTheReductionAndTiles) {
+  for (const ConvDims& bench : {ConvDims{2, 64, 64, 320, 320, 3, 3, 1, 1}, ConvDims{2, 64, 64, 320, 320, 3, 3, 2, 1},
+                                ConvDims{2, 32, 32, 960, 640, 1, 1, 1, 0}, ConvDims{2, 8, 8, 1280, 1280, 3, 3, 1, 1}}) {
+    SCOPED_TRACE(bench.str());
+    const ConvDims c = conv_wgmma_check_dims(bench);
+    EXPECT_EQ(c.gemm_k(), bench.gemm_k());
+    EXPECT_EQ(c.stride, bench.stride);
+    EXPECT_EQ(c.pad, bench.pad);
+    EXPECT_EQ(c.P(), 8);
+    EXPECT_EQ(c.Q(), 16);
+    EXPECT_EQ(c.N, 2);
+    EXPECT_EQ(c.K, 200);
+    EXPECT_EQ(conv_wgmma_unsupported(c), "");
+  }
+}
+
+}  // namespace
+}  // namespace archbench::kernels::conv
