@@ -46,8 +46,11 @@ std::string format_device_header(const Environment& env, const DeviceReport& d, 
     const auto& c = *d.ceilings;
     std::vector<std::string> fields{fmt::format("ceilings (measured): cuBLAS f32 {:.1f}", c.f32_tflops),
                                     fmt::format("tf32 {:.0f}", c.tf32_tflops), fmt::format("f16 {:.0f}", c.f16_tflops),
-                                    fmt::format("bf16 {:.0f} TFLOP/s", c.bf16_tflops),
-                                    fmt::format("copy {:.0f} GB/s", c.dram_gbps)};
+                                    fmt::format("bf16 {:.0f}", c.bf16_tflops)};
+    // cuBLASLt's FP8 GEMM, measured only for a run with FP8 operators on a device with FP8 tensor cores.
+    if (c.e4m3_tflops > 0) fields.push_back(fmt::format("e4m3 {:.0f}", c.e4m3_tflops));
+    fields.back() += " TFLOP/s";
+    fields.push_back(fmt::format("copy {:.0f} GB/s", c.dram_gbps));
     if (c.timer_floor_ms > 0) fields.push_back(fmt::format("timer floor {:.2f} us", c.timer_floor_ms * 1e3));
     s += text::wrap_fields(fields, " | ", text::kColumns, "", "  ");
   }

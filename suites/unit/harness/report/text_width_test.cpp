@@ -171,6 +171,13 @@ TEST(ConsoleWidth, RecordedH200RunFits120Columns) {
   }
   EXPECT_NE(out.find("timer floor 2.62 us"), std::string::npos) << out;
   EXPECT_NE(out.find("no PTX to JIT"), std::string::npos) << "findings keep the whole cause\n" << out;
+  EXPECT_EQ(out.find("e4m3"), std::string::npos) << "no FP8 ceiling in this run, none shown";
+  // A run with FP8 operators on an FP8 device measured cuBLASLt's FP8 GEMM: the header shows it, within 120 columns.
+  ASSERT_TRUE(d.ceilings.has_value());
+  d.ceilings->e4m3_tflops = 1576.1;
+  const std::string fp8 = format_device_header(env, d, default_build());
+  EXPECT_NE(fp8.find(" | e4m3 1576 TFLOP/s | copy"), std::string::npos) << fp8;
+  EXPECT_EQ(too_wide(fp8), "") << fp8;
 }
 
 TEST(DoctorWidth, LongSummariesCausesDetailsAndVariablesFit) {
