@@ -28,12 +28,13 @@ namespace archbench::kernels {
                                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B,
                                               const cuuint32_t* element_strides = nullptr);
 
-// The element type of a tensor of T: __half, __nv_bfloat16, or an FP8 type (copied as bytes).
+// The element type of a tensor of T: __half, __nv_bfloat16, float, or an FP8 type (copied as bytes).
 template <typename T>
 [[nodiscard]] constexpr CUtensorMapDataType tensor_map_data_type() {
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __nv_fp8_e4m3> ||
-                    std::is_same_v<T, __nv_fp8_e5m2>,
-                "16-bit or FP8 elements only");
+                    std::is_same_v<T, __nv_fp8_e5m2> || std::is_same_v<T, float>,
+                "16-bit, FP8 or fp32 (split-K partials) elements only");
+  if constexpr (std::is_same_v<T, float>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   if constexpr (std::is_same_v<T, __half>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   if constexpr (std::is_same_v<T, __nv_bfloat16>) return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   return CU_TENSOR_MAP_DATA_TYPE_UINT8;

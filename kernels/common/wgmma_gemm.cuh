@@ -76,11 +76,13 @@ constexpr int kGroupRows = 8;        // cluster rows per raster group
 constexpr int kProducerRegs = 40;    // setmaxnreg: the copy thread needs few
 constexpr int kConsumerRegs = 232;   // up to 128 accumulators + addresses; 128*40 + 256*232 <= 64K
 
-// The epilogue's unit: 64 rows (one consumer's) x 32 columns of C (16-bit) = 64-byte rows, stored with the
-// 64-byte swizzle so that a warp's writes of 8 rows x 16 bytes hit 32 different banks.
-constexpr int kStoreCols = 32;
-constexpr int kStoreRowBytes = kStoreCols * 2;
+// The epilogue's unit: 64 rows (one consumer's) x 64 bytes of C (32 columns of a 16-bit C, 16 of
+// fp32 split-K partials), stored with the 64-byte swizzle so that a warp's writes of 8 rows x 16
+// bytes hit 32 different banks.
+constexpr int kStoreRowBytes = 64;
 constexpr int kStoreBytes = 64 * kStoreRowBytes;
+template <typename Out>
+constexpr int kStoreCols = kStoreRowBytes / static_cast<int>(sizeof(Out));
 
 template <int BN>
 struct Layout {
@@ -98,7 +100,7 @@ struct Layout {
   static constexpr int smem_bytes = operand_bytes + store_bytes + 2 * stages * 8 + kSwizzleAtomBytes;
   static_assert(a_bytes % 1024 == 0 && stage_bytes % 1024 == 0 && (b_part_rows * kRowBytes) % 1024 == 0,
                 "every operand tile starts a 128-byte-swizzle atom");
-  static_assert(BN % kStoreCols == 0 && store_buffers >= 2, "whole store boxes, double-buffered at least");
+  static_assert(BN % 32 == 0 && store_buffers >= 2, "whole store boxes, double-buffered at least");
   static_assert(smem_bytes <= 227 * 1024, "fits the opt-in shared memory of one SM");
 };
 
@@ -128,25 +130,29 @@ __device__ __forceinline__ void store_shared(uint32_t address, uint32_t value) {
   asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(value) : "memory");
 }
 
-// Where column pair `pair` (0-15) of row `row` lies in a 64-byte-swizzled store buffer: 16-byte
-// unit u of a row moves to u ^ ((row / 2) % 4), the copy engine's 64-byte swizzle pattern.
-__device__ __forceinline__ uint32_t store_offset(int row, int pair) {
-  const int unit = (pair / 4) ^ ((row >> 1) & 3);
-  return static_cast<uint32_t>(row * kStoreRowBytes + unit * 16 + (pair % 4) * 4);
+// Where 32-bit word `word` (0-15: a pair of 16-bit columns, or one fp32 column) of row `row` lies
+// in a 64-byte-swizzled store buffer: 16-byte unit u of a row moves to u ^ ((row / 2) % 4), the
+// copy engine's 64-byte swizzle pattern.
+__device__ __forceinline__ uint32_t store_offset(int row, int word) {
+  const int unit = (word / 4) ^ ((row >> 1) & 3);
+  return static_cast<uint32_t>(row * kStoreRowBytes + unit * 16 + (word % 4) * 4);
 }
 
 template <typename In>
 constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3>;
 
-// In: the operands' type; Out: C's (In, or bf16 for FP8). scale_a, scale_b: FP8's per-tensor
-// scales (device floats), null for 16-bit inputs.
+// In: the operands' type; Out: C's (In, or bf16 for FP8), or float for split-K partials. scale_a,
+// scale_b: FP8's per-tensor scales (device floats), null for 16-bit inputs. splits > 1 (Out float
+// only): split z of each tile sums k-steps [z * chunk, (z + 1) * chunk) and writes rows z * M + m of
+// C, a [splits * M, N] fp32 workspace that a second kernel sums; M a multiple of 128 then, so that
+// no tile's rows run into the next split's.
 // ASource: where the A tiles come from (see the top of this file); its load(dst, map, bar, k_step,
 // tile_m) issues the copy of A's rows [128 tile_m, +128) and k-step k_step into a stage.
 template <typename In, typename Out, int BN, typename ASource>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, int M, int N, int K, const float* scale_a,
-               const float* scale_b, const ASource a_source) {
+               const float* scale_b, const ASource a_source, int splits) {
 #if defined(__CUDA_ARCH__)
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
@@ -169,8 +175,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tiles_m = (M + kBlockM - 1) / kBlockM;
   const int units_m = (tiles_m + kCluster - 1) / kCluster;
   const int tiles_n = (N + BN - 1) / BN;
-  const int units = units_m * tiles_n;
+  const int tiles = units_m * tiles_n;
+  const int units = tiles * splits;
   const int k_steps = (K + kBlockK<In> - 1) / kBlockK<In>;
+  const int chunk = (k_steps + splits - 1) / splits;  // the host makes every split's range non-empty
   const int first_unit = static_cast<int>(tma::cluster_index());
   const int unit_step = static_cast<int>(tma::cluster_count());
 
@@ -183,11 +191,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       uint32_t phase = 0;
       for (int unit = first_unit; unit < units; unit += unit_step) {
         int um, tn;
-        unit_coords(unit, units_m, tiles_n, um, tn);
+        unit_coords(unit % tiles, units_m, tiles_n, um, tn);
+        const int k_begin = unit / tiles * chunk, k_end = min(k_steps, k_begin + chunk);
         // With an odd tile count the last pair's second tile lies past M: it loads a valid A
         // tile (the pair still shares B) and stores nothing.
         const int tm = min(um * kCluster + rank, tiles_m - 1);
-        for (int k = 0; k < k_steps; ++k) {
+        for (int k = k_begin; k < k_end; ++k) {
           tma::barrier_wait(empty + 8 * stage, phase ^ 1);
           const uint32_t bar = full + 8 * stage;
           const uint32_t a = base + stage * L::stage_bytes;
@@ -216,10 +225,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     uint32_t phase = 0;
     for (int unit = first_unit; unit < units; unit += unit_step) {
       int um, tn;
-      unit_coords(unit, units_m, tiles_n, um, tn);
+      unit_coords(unit % tiles, units_m, tiles_n, um, tn);
+      const int split = unit / tiles;
+      const int k_begin = split * chunk, k_end = min(k_steps, k_begin + chunk);
       const int tm = um * kCluster + rank;
       int previous = 0;
-      for (int k = 0; k < k_steps; ++k) {
+      for (int k = k_begin; k < k_end; ++k) {
         tma::barrier_wait(full + 8 * stage, phase);
         const uint32_t a = base + stage * L::stage_bytes;
         const uint64_t desc_a = wgmma::smem_descriptor(a + half * 64 * kRowBytes);
@@ -229,12 +240,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int kk = 0; kk < kRowBytes / kMmaBytes; ++kk) {
           // 32 bytes further along the swizzled row (the address field counts 16 bytes).
-          wgmma::mma_ss<In, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > 0 || kk > 0) ? 1 : 0);
+          wgmma::mma_ss<In, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > k_begin || kk > 0) ? 1 : 0);
         }
         wgmma::commit_group();
         wgmma::wait_group<1>();
         wgmma::fence_registers(acc);
-        if (k > 0 && leader) {
+        if (k > k_begin && leader) {
           for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
         }
         previous = stage;
@@ -248,6 +259,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (leader) {
         for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
       }
+      // The second tile of the last pair when the tile count is odd: nothing to store (its rows
+      // would be the next split's).
+      if (tm >= tiles_m) continue;
       if constexpr (kIsFp8<In>) {
 #pragma unroll
         for (int i = 0; i < BN / 2; ++i) acc[i] *= scale;
@@ -255,20 +269,27 @@ __global__ void __launch_bounds__(kThreads, 1)
 
       // m64nNk16 accumulator layout: acc[4j + 2h + e] is row 16*warp + lane/4 + 8h,
       // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block. Box p holds columns
-      // [32p, 32p + 32), i.e. j = 4p .. 4p + 3 (column pair 4(j - 4p) + lane%4 of the box).
+      // [cols * p, cols * (p + 1)): j = (cols / 8) p + jj, jj < cols / 8.
+      constexpr int cols = kStoreCols<Out>;
       const int warp = t / 32;
       const int lane = t % 32;
 #pragma unroll
-      for (int p = 0; p < BN / kStoreCols; ++p) {
+      for (int p = 0; p < BN / cols; ++p) {
         const uint32_t buffer = my_buffers + (stores % L::store_buffers) * kStoreBytes;
 #pragma unroll
-        for (int jj = 0; jj < kStoreCols / 8; ++jj) {
+        for (int jj = 0; jj < cols / 8; ++jj) {
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            const int j = p * (kStoreCols / 8) + jj;
+            const int j = p * (cols / 8) + jj;
             const int row = warp * 16 + lane / 4 + 8 * h;
-            store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
-                         packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+            if constexpr (std::is_same_v<Out, float>) {  // one column per word
+              store_shared(buffer + store_offset(row, 8 * jj + 2 * (lane % 4)), __float_as_uint(acc[4 * j + 2 * h]));
+              store_shared(buffer + store_offset(row, 8 * jj + 2 * (lane % 4) + 1),
+                           __float_as_uint(acc[4 * j + 2 * h + 1]));
+            } else {  // two columns per word
+              store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
+                           packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+            }
           }
         }
         tma::fence_proxy_async();  // these writes before the copy engine's reads
@@ -277,7 +298,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (leader) tma::store_wait_read<L::store_buffers - 2>();
         tma::named_barrier_sync(1 + half, 128);
         if (leader) {
-          tma::store_2d(&map_c, buffer, tn * BN + p * kStoreCols, tm * kBlockM + half * 64);
+          tma::store_2d(&map_c, buffer, tn * BN + p * cols, split * M + tm * kBlockM + half * 64);
           tma::store_commit();
         }
         ++stores;
@@ -311,12 +332,13 @@ int resident_clusters(int device, cudaLaunchConfig_t config) {
 }
 
 // One launch at tile width BN: map_a is ASource's (boxes of 128 rows x 128 bytes of k, 128-byte
-// swizzle); B in the same boxes, C in boxes of 32 columns (64-byte swizzle).
+// swizzle); B in the same boxes, C (splits x M rows) in boxes of 64 rows x 64 bytes (64-byte swizzle).
 template <typename In, typename Out, int BN, typename ASource>
 void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out* C, int M, int N, int K,
-                  const float* scale_a, const float* scale_b, int device, cudaStream_t stream) {
+                  const float* scale_a, const float* scale_b, int splits, int device, cudaStream_t stream) {
   const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK<In>, "wgmma_gemm");
-  const CUtensorMap map_c = matrix_tensor_map<Out>(C, M, N, 64, kStoreCols, "wgmma_gemm");
+  const CUtensorMap map_c =
+      matrix_tensor_map<Out>(C, static_cast<long long>(M) * splits, N, 64, kStoreCols<Out>, "wgmma_gemm");
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = kCluster;
@@ -331,26 +353,46 @@ void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B
   config.gridDim = dim3(kCluster);
   const int clusters = resident_clusters<In, Out, BN, ASource>(device, config);
   const long long units =
-      static_cast<long long>((M + kBlockM * kCluster - 1) / (kBlockM * kCluster)) * ((N + BN - 1) / BN);
+      static_cast<long long>((M + kBlockM * kCluster - 1) / (kBlockM * kCluster)) * ((N + BN - 1) / BN) * splits;
   config.gridDim = dim3(static_cast<unsigned>(kCluster * (units < clusters ? units : clusters)));
   ARCHBENCH_CUDA_CHECK(
       cudaLaunchKernelEx(&config, wgmma_gemm<In, Out, BN, ASource>, map_a, map_b, map_c, M, N, K, scale_a, scale_b,
-                         a_source));
+                         a_source, splits));
+}
+
+// How many k-steps of 128 bytes a reduction of K elements of In takes.
+template <typename In>
+int k_steps(int K) {
+  return (K + kBlockK<In> - 1) / kBlockK<In>;
 }
 
 // Chooses the tile width for M x N on this device (against a full device of clusters; the launch
-// then uses what really fits) and launches.
+// then uses what really fits) and launches. splits > 1: C is the [splits * M, N] fp32 workspace of
+// split-K partials (Out float, M a multiple of 128, splits <= the k-steps: see wgmma_gemm).
 template <typename In, typename Out, typename ASource>
 void launch(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out* C, int M, int N, int K,
-            const float* scale_a, const float* scale_b, cudaStream_t stream) {
+            const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1) {
+  if (splits < 1 || (splits > 1 && (!std::is_same_v<Out, float> || M % kBlockM != 0))) {
+    throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of 128 (splits " +
+                                std::to_string(splits) + ", M " + std::to_string(M) + ")");
+  }
+  // Every split must own at least one k-step: with chunk = ceil(steps / splits), only
+  // ceil(steps / chunk) splits are non-empty.
+  const int steps = k_steps<In>(K);
+  if (splits > steps) splits = steps;
+  const int chunk = (steps + splits - 1) / splits;
+  if ((steps + chunk - 1) / chunk != splits) {
+    throw std::invalid_argument("wgmma_gemm: " + std::to_string(splits) + " splits of " + std::to_string(steps) +
+                                " k-steps leave one empty");
+  }
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   int sms = 0;
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   switch (wgmma_tile_width(M, N, sms / kCluster)) {
-    case 256: launch_width<In, Out, 256>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, device, stream); break;
-    case 224: launch_width<In, Out, 224>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, device, stream); break;
-    default: launch_width<In, Out, 192>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, device, stream); break;
+    case 256: launch_width<In, Out, 256>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream); break;
+    case 224: launch_width<In, Out, 224>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream); break;
+    default: launch_width<In, Out, 192>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream); break;
   }
 }
 

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
+#include "kernels/common/launch_config.hpp"
 #include "kernels/common/sm90a_target.hpp"
 #include "kernels/conv/conv_cudnn.hpp"
 #include "kernels/conv/conv_kernels.hpp"
@@ -118,20 +119,31 @@ class TensorCoreLauncher final : public ConvLauncher {
   DeviceBuffer workspace_;
 };
 
+// The split of the reduction is planned for the benchmark shape on the current device (the check
+// shape keeps K, so it runs the same split), the workspace for the problem's own shape.
 class WgmmaLauncher final : public ConvLauncher {
  public:
-  WgmmaLauncher(const ConvDims& dims, DType dtype) : dims_(dims), dtype_(dtype) {}
+  WgmmaLauncher(const ConvDims& dims, const ConvDims& bench, DType dtype)
+      : dims_(dims), dtype_(dtype), splits_(conv_wgmma_splits(bench, current_sm_count())),
+        workspace_(splits_ > 1 ? sizeof(float) * static_cast<size_t>(splits_) * dims.output_numel() : 0) {}
   void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) override {
     if (dtype_ == DType::BF16) {
-      launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(), y.as<__nv_bfloat16>(), dims_, stream);
+      launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(), y.as<__nv_bfloat16>(),
+                             workspace_.as<float>(), splits_, dims_, stream);
     } else {
-      launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(), dims_, stream);
+      launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(), workspace_.as<float>(), splits_, dims_,
+                            stream);
     }
+  }
+  [[nodiscard]] std::string implementation() const override {
+    return splits_ > 1 ? "split-K " + std::to_string(splits_) : "";
   }
 
  private:
   ConvDims dims_;
   DType dtype_;
+  int splits_;
+  DeviceBuffer workspace_;
 };
 
 class SimtLauncher final : public ConvLauncher {
@@ -163,13 +175,21 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
                              {reduce_kernel_name(dtype), conv_splitk_reduce_kernel(dtype)}}));
 }
 
-// Every tile width's kernel: which one a launch takes depends on the device's SM count.
+// Every wgmma kernel a launch may take: the tile width depends on the device's SM count, split-K on
+// the shape and the device (conv_wgmma_splits). Split-K's reduction (conv_splitk_reduce) is not
+// listed: it is conv_tc's, built for every target of the list, and judged with conv_tc; the
+// operator's verdict is its sm_90a code's.
 std::vector<KernelRef> wgmma_kernels(DType dtype) {
   std::vector<KernelRef> kernels;
-  for (int width : matmul::kWgmmaTileWidths) {
-    const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width);
-    kernels.push_back({name, dtype == DType::BF16 ? conv_wgmma_bf16_kernel(width) : conv_wgmma_f16_kernel(width),
-                       sm90a_target()});
+  for (bool split_k : {false, true}) {
+    for (int width : matmul::kWgmmaTileWidths) {
+      const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width) +
+                               (split_k ? "_splitk" : "");
+      kernels.push_back({name,
+                         dtype == DType::BF16 ? conv_wgmma_bf16_kernel(width, split_k)
+                                              : conv_wgmma_f16_kernel(width, split_k),
+                         sm90a_target()});
+    }
   }
   return kernels;
 }
@@ -180,7 +200,9 @@ void add_wgmma(Registry& r, DType dtype, const NamedShape& s) {
   spec.min_cc_why = "wgmma";
   r.add(std::make_unique<ConvOperator>(
       std::move(spec), s.dims, ConvLayout::NHWC,
-      [dtype](const ConvDims& dims, const ConvDims&) { return std::make_unique<WgmmaLauncher>(dims, dtype); },
+      [dtype](const ConvDims& dims, const ConvDims& bench) {
+        return std::make_unique<WgmmaLauncher>(dims, bench, dtype);
+      },
       wgmma_kernels(dtype), conv_wgmma_check_dims(s.dims)));
 }
 

@@ -10,6 +10,7 @@
 // the 128-byte swizzle, exactly as the GEMM's 2-D box of A, and zero-fills positions outside the
 // input, which is the padding. Nothing else of the GEMM changes: B, the wgmma descriptors, the
 // cluster multicast and the epilogue's stores of C see a plain [N*P*Q, K] GEMM.
+#include "kernels/conv/conv_kernels.hpp"
 #include "kernels/conv/conv_wgmma.hpp"
 #include "kernels/conv/conv_wgmma_geometry.hpp"
 #include "kernels/common/wgmma_gemm.cuh"
@@ -37,7 +38,8 @@ struct ImplicitA {
 };
 
 template <typename T>
-void launch(const char* fn, const T* x, const T* w, T* y, const ConvDims& d, cudaStream_t stream) {
+void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int splits, const ConvDims& d,
+            cudaStream_t stream) {
   const ConvWgmmaTiles tiles = conv_wgmma_tiles(d);  // throws for shapes the tiling does not take
   for (const void* p : {static_cast<const void*>(x), static_cast<const void*>(w), static_cast<const void*>(y)}) {
     if (reinterpret_cast<uintptr_t>(p) % 16 != 0) {
@@ -57,23 +59,36 @@ void launch(const char* fn, const T* x, const T* w, T* y, const ConvDims& d, cud
   const long long m = d.gemm_m(), k = d.gemm_k();
   if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) throw std::invalid_argument(std::string(fn) + ": too large");
   const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
-  wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream);
+  if (splits <= 1) {
+    wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream);
+    return;
+  }
+  if (workspace == nullptr) throw std::invalid_argument(std::string(fn) + ": split-K needs its workspace");
+  wgmma_gemm::launch<T, float>(map_x, a, w, workspace, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr,
+                               stream, splits);
+  launch_conv_splitk_reduce(std::is_same_v<T, __half> ? DType::F16 : DType::BF16, workspace, y,
+                            static_cast<size_t>(m) * static_cast<size_t>(d.K), splits, stream);
 }
 
 }  // namespace
 
-void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, const ConvDims& d, cudaStream_t stream) {
-  launch("launch_conv_wgmma_f16", x, w, y, d, stream);
+void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, int splits, const ConvDims& d,
+                           cudaStream_t stream) {
+  launch("launch_conv_wgmma_f16", x, w, y, workspace, splits, d, stream);
 }
 
-void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, const ConvDims& d,
-                            cudaStream_t stream) {
-  launch("launch_conv_wgmma_bf16", x, w, y, d, stream);
+void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, float* workspace,
+                            int splits, const ConvDims& d, cudaStream_t stream) {
+  launch("launch_conv_wgmma_bf16", x, w, y, workspace, splits, d, stream);
 }
 
-const void* conv_wgmma_f16_kernel(int tile_n) { return wgmma_gemm::kernel_for<__half, __half, ImplicitA>(tile_n); }
-const void* conv_wgmma_bf16_kernel(int tile_n) {
-  return wgmma_gemm::kernel_for<__nv_bfloat16, __nv_bfloat16, ImplicitA>(tile_n);
+const void* conv_wgmma_f16_kernel(int tile_n, bool split_k) {
+  return split_k ? wgmma_gemm::kernel_for<__half, float, ImplicitA>(tile_n)
+                 : wgmma_gemm::kernel_for<__half, __half, ImplicitA>(tile_n);
+}
+const void* conv_wgmma_bf16_kernel(int tile_n, bool split_k) {
+  return split_k ? wgmma_gemm::kernel_for<__nv_bfloat16, float, ImplicitA>(tile_n)
+                 : wgmma_gemm::kernel_for<__nv_bfloat16, __nv_bfloat16, ImplicitA>(tile_n);
 }
 
 }  // namespace archbench::kernels::conv

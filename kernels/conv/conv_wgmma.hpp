@@ -20,13 +20,17 @@ namespace archbench::kernels::conv {
 
 // Enqueue on `stream`, never synchronize; std::invalid_argument for a shape the tiling does not
 // take or misaligned pointers, std::runtime_error for a failing CUDA call or a build without sm_90a.
-void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, const ConvDims& d, cudaStream_t stream);
-void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, const ConvDims& d,
-                            cudaStream_t stream);
+// splits > 1 (conv_wgmma_splits): split-K, the parts' fp32 sums in `workspace` (splits x N*P*Q x K
+// floats), then added up and rounded into y by a second kernel (conv_splitk_reduce).
+void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, int splits, const ConvDims& d,
+                           cudaStream_t stream);
+void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, float* workspace,
+                            int splits, const ConvDims& d, cudaStream_t stream);
 
 // The __global__ functions a launch may pick, one per tile width (256, 224 or 192, as
-// gemm_wgmma); null when this build has no sm_90a target.
-[[nodiscard]] const void* conv_wgmma_f16_kernel(int tile_n);
-[[nodiscard]] const void* conv_wgmma_bf16_kernel(int tile_n);
+// gemm_wgmma) and output (the 16-bit result, or fp32 split-K partials); null when this build has
+// no sm_90a target.
+[[nodiscard]] const void* conv_wgmma_f16_kernel(int tile_n, bool split_k);
+[[nodiscard]] const void* conv_wgmma_bf16_kernel(int tile_n, bool split_k);
 
 }  // namespace archbench::kernels::conv

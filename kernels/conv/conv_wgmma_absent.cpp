@@ -6,16 +6,16 @@
 
 namespace archbench::kernels::conv {
 
-void launch_conv_wgmma_f16(const __half*, const __half*, __half*, const ConvDims&, cudaStream_t) {
+void launch_conv_wgmma_f16(const __half*, const __half*, __half*, float*, int, const ConvDims&, cudaStream_t) {
   throw_without_sm90a("launch_conv_wgmma_f16");
 }
 
-void launch_conv_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, const ConvDims&,
+void launch_conv_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, float*, int, const ConvDims&,
                             cudaStream_t) {
   throw_without_sm90a("launch_conv_wgmma_bf16");
 }
 
-const void* conv_wgmma_f16_kernel(int) { return nullptr; }
-const void* conv_wgmma_bf16_kernel(int) { return nullptr; }
+const void* conv_wgmma_f16_kernel(int, bool) { return nullptr; }
+const void* conv_wgmma_bf16_kernel(int, bool) { return nullptr; }
 
 }  // namespace archbench::kernels::conv

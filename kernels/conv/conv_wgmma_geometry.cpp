@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
+
 namespace archbench::kernels::conv {
 
 std::string conv_wgmma_unsupported(const ConvDims& d) {
@@ -29,6 +31,22 @@ ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d) {
   const int rows = kWgmmaTilePixels / q;
   if (p % rows == 0) return {q, rows, 1};
   return {q, p, rows / p};
+}
+
+int conv_wgmma_splits(const ConvDims& d, int sms) {
+  (void)conv_wgmma_tiles(d);  // throws for a shape the kernel does not take
+  constexpr int kMaxSplits = 16, kMinStepsPerSplit = 4;
+  const auto m = static_cast<int>(d.gemm_m());
+  const int clusters = std::max(sms / matmul::kWgmmaCluster, 1);
+  const int width = matmul::wgmma_tile_width(m, d.K, clusters);
+  const int pixel_pairs = (m + 2 * kWgmmaTilePixels - 1) / (2 * kWgmmaTilePixels);
+  const int ctas = pixel_pairs * matmul::kWgmmaCluster * ((d.K + width - 1) / width);
+  if (2 * ctas > sms) return 1;
+  const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
+  const int want = std::min({(sms + ctas - 1) / ctas, kMaxSplits, steps / kMinStepsPerSplit});
+  if (want <= 1) return 1;
+  const int chunk = (steps + want - 1) / want;
+  return (steps + chunk - 1) / chunk;
 }
 
 ConvDims conv_wgmma_check_dims(const ConvDims& bench) {

@@ -32,6 +32,13 @@ struct ConvWgmmaTiles {
 // The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
 [[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d);
 
+// Split-K: how many parts the reduction of a supported `d` is cut into on a device of `sms` SMs.
+// 1 while the grid of 128-pixel x 192-256-channel tiles (clusters of two along the pixels) fills
+// at least half the device; else enough parts to fill it, at most 16 and of at least 4 k-steps
+// each, rounded so that none is empty. The parts' fp32 sums go to a workspace of
+// splits x N*P*Q x K floats that conv_splitk_reduce adds up.
+[[nodiscard]] int conv_wgmma_splits(const ConvDims& d, int sms);
+
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding
 // (the reduction length), batch 2, an 8 x 16 output per image (M = 256: two tiles) and at most
 // 200 output channels (not a multiple of the 192-256-wide N tiles). ConvDims::check_dims' ragged

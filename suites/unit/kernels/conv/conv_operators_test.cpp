@@ -103,11 +103,14 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       // Checked at its own check shape, so no twin's error on the same inputs to answer to.
       EXPECT_TRUE(s.oracle_twin.empty());
       EXPECT_EQ(s.min_cc, (arch::ComputeCapability{9, 0}));
-      EXPECT_EQ(kernels.size(), 3u);  // one per tile width
-      for (const auto& k : kernels) {
-        EXPECT_EQ(k.host_stub != nullptr, testing_support::build_has_sm90a()) << k.name;
-        EXPECT_EQ(k.name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u) << k.name;
+      // One per tile width, without and with split-K.
+      ASSERT_EQ(kernels.size(), 6u);
+      for (size_t i = 0; i < 6; ++i) {
+        EXPECT_EQ(kernels[i].host_stub != nullptr, testing_support::build_has_sm90a()) << kernels[i].name;
+        EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
+            << kernels[i].name;
       }
+      EXPECT_EQ(kernels[3].name, "conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n256_splitk");
       continue;
     }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");
