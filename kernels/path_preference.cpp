@@ -11,9 +11,9 @@ const std::vector<PathPreference>& path_preferences() {
       // FP8 has the Hopper kernel alone among the own paths: elsewhere a framework runs cuBLASLt's
       // FP8 GEMM (the twin) or falls back to bf16.
       {"matmul", {DType::E4M3}, {{"gemm_wgmma", std::nullopt}}, "gemm_cublas"},
-      // No conv line yet: in this order conv_wgmma would be taken on Hopper, and without split-K it
-      // underfills the device and runs slower than conv_tc at 5 of the 7 shapes it covers
-      // (docs/kernel-choices.md, "conv_wgmma: the Hopper convolution").
+      // No conv line yet: in this order conv_wgmma would be taken on Hopper, and it still runs
+      // slower than conv_tc at 4 of the 7 shapes it covers (docs/kernel-choices.md, "conv_wgmma:
+      // the Hopper convolution").
       {"attention",
        {DType::F16, DType::BF16},
        {{"flash_wgmma", std::nullopt}, {"flash_tc", std::nullopt}, {"flash_simt", DType::F32}},

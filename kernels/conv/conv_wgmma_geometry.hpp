@@ -34,7 +34,7 @@ struct ConvWgmmaTiles {
 
 // Split-K: how many parts the reduction of a supported `d` is cut into on a device of `sms` SMs.
 // 1 while the grid of 128-pixel x 192-256-channel tiles (clusters of two along the pixels) fills
-// at least half the device; else enough parts to fill it, at most 16 and of at least 4 k-steps
+// at least half the device; else enough parts to fill it, at most 16 and of at least 9 k-steps
 // each, rounded so that none is empty. The parts' fp32 sums go to a workspace of
 // splits x N*P*Q x K floats that conv_splitk_reduce adds up.
 [[nodiscard]] int conv_wgmma_splits(const ConvDims& d, int sms);
