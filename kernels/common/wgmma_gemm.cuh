@@ -12,9 +12,9 @@
 //     (setmaxnreg up): each owns 64 rows of the tile, BN/2 fp32 accumulators per thread.
 //   * K advances in steps of 128 bytes (64 halves or 128 FP8 values), exactly one 128-byte-swizzle
 //     row, through a ring of STAGES shared-memory stages (A 128 rows, B BN rows); each wgmma reads
-//     32 bytes of every row (k16 for 16-bit types, k32 for FP8), so both take the same tiles. The copy engine writes each tile
-//     swizzled, the wgmma descriptors read it with the same swizzle: no bank conflicts, no
-//     register staging. A `full` mbarrier per stage completes when its bytes have landed; an
+//     32 bytes of every row (k16 for 16-bit types, k32 for FP8), so both take the same tiles. The
+//     copy engine writes each tile swizzled, the wgmma descriptors read it with the same swizzle:
+//     no bank conflicts, no register staging. A `full` mbarrier per stage completes when its bytes have landed; an
 //     `empty` one when every consumer that reads the stage has finished with it.
 //   * Two CTAs form a cluster, stacked along M: they need the same B tile, so each loads half of
 //     it and multicasts that half to both, cutting L2 traffic per CTA by a third. A stage is
@@ -24,8 +24,11 @@
 //     to STAGES steps ahead, into the next tile while the consumers store the last one.
 //   * Consumers keep one wgmma group in flight: a stage is released once the group after it has
 //     been issued and the group reading it has completed.
+//   * Split-K (the convolution's small images): split z of a tile sums its chunk of the k-steps
+//     and stores fp32 partials to rows z * M + m of a workspace, which a second kernel adds up.
 //   * Epilogue: each consumer rounds its 64 x BN accumulators to the output type and writes them,
-//     32 columns at a time, into a ring of small swizzled shared-memory buffers; one thread hands
+//     64 bytes of each row at a time (32 16-bit or 16 fp32 columns), into a ring of small swizzled
+//     shared-memory buffers; one thread hands
 //     each to the copy engine (a bulk tensor store, which also clips the M/N edges) and the
 //     consumers go straight on to the next tile's mma while the stores drain. Storing from
 //     registers instead left the tensor cores idle for the whole epilogue: each warp-wide store
