@@ -26,8 +26,8 @@ void add_scan_command(CLI::App& app, Commands& commands);           // scan_comm
 void add_history_command(CLI::App& app, Commands& commands);        // history_command.cpp
 void add_arch_list_command(CLI::App& app, Commands& commands);      // arch_list_command.cpp
 void add_framework_command(CLI::App& app, Commands& commands);      // framework_command.cpp
-void add_baseline_command(CLI::App& app, Commands& commands);       // baseline_commands.cpp
-void add_compare_command(CLI::App& app, Commands& commands);        // baseline_commands.cpp
+void add_baseline_command(CLI::App& app, Commands& commands);       // baseline_command.cpp
+void add_compare_command(CLI::App& app, Commands& commands);        // compare_command.cpp
 void add_merge_command(CLI::App& app, Commands& commands);          // merge_command.cpp
 void add_report_command(CLI::App& app, Commands& commands);         // report_command.cpp
 void add_resources_command(CLI::App& app, Commands& commands);      // resources_command.cpp
