@@ -57,7 +57,9 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int 
   const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
                                                 CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
   const long long m = d.gemm_m(), k = d.gemm_k();
-  if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) throw std::invalid_argument(std::string(fn) + ": too large");
+  if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) {
+    throw std::invalid_argument(std::string(fn) + ": " + d.str() + ": N*P*Q or R*S*C is over 2^31 - 1");
+  }
   const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
   if (splits <= 1) {
     wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream);
