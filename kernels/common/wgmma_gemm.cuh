@@ -144,6 +144,12 @@ __device__ __forceinline__ uint32_t store_offset(int row, int word) {
 template <typename In>
 constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3>;
 
+// How many k-steps of 128 bytes a reduction of K elements of In takes (the kernel and the host).
+template <typename In>
+__host__ __device__ constexpr int k_steps(int K) {
+  return (K + kBlockK<In> - 1) / kBlockK<In>;
+}
+
 // In: the operands' type; Out: C's (In, or bf16 for FP8), or float for split-K partials. scale_a,
 // scale_b: FP8's per-tensor scales (device floats), null for 16-bit inputs. splits > 1 (Out float
 // only): split z of each tile sums k-steps [z * chunk, (z + 1) * chunk) and writes rows z * M + m of
@@ -180,8 +186,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tiles_n = (N + BN - 1) / BN;
   const int tiles = units_m * tiles_n;
   const int units = tiles * splits;
-  const int k_steps = (K + kBlockK<In> - 1) / kBlockK<In>;
-  const int chunk = (k_steps + splits - 1) / splits;  // the host makes every split's range non-empty
+  const int steps = k_steps<In>(K);
+  const int chunk = (steps + splits - 1) / splits;  // the host makes every split's range non-empty
   const int first_unit = static_cast<int>(tma::cluster_index());
   const int unit_step = static_cast<int>(tma::cluster_count());
 
@@ -195,7 +201,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int unit = first_unit; unit < units; unit += unit_step) {
         int um, tn;
         unit_coords(unit % tiles, units_m, tiles_n, um, tn);
-        const int k_begin = unit / tiles * chunk, k_end = min(k_steps, k_begin + chunk);
+        const int k_begin = unit / tiles * chunk, k_end = min(steps, k_begin + chunk);
         // With an odd tile count the last pair's second tile lies past M: it loads a valid A
         // tile (the pair still shares B) and stores nothing.
         const int tm = min(um * kCluster + rank, tiles_m - 1);
@@ -230,7 +236,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       int um, tn;
       unit_coords(unit % tiles, units_m, tiles_n, um, tn);
       const int split = unit / tiles;
-      const int k_begin = split * chunk, k_end = min(k_steps, k_begin + chunk);
+      const int k_begin = split * chunk, k_end = min(steps, k_begin + chunk);
       const int tm = um * kCluster + rank;
       int previous = 0;
       for (int k = k_begin; k < k_end; ++k) {
@@ -355,19 +361,13 @@ void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B
   config.numAttrs = 1;
   config.gridDim = dim3(kCluster);
   const int clusters = resident_clusters<In, Out, BN, ASource>(device, config);
-  const long long units =
-      static_cast<long long>((M + kBlockM * kCluster - 1) / (kBlockM * kCluster)) * ((N + BN - 1) / BN) * splits;
+  const long long units = matmul::wgmma_cluster_tiles(M, N, BN) * splits;
   config.gridDim = dim3(static_cast<unsigned>(kCluster * (units < clusters ? units : clusters)));
   ARCHBENCH_CUDA_CHECK(
       cudaLaunchKernelEx(&config, wgmma_gemm<In, Out, BN, ASource>, map_a, map_b, map_c, M, N, K, scale_a, scale_b,
                          a_source, splits));
 }
 
-// How many k-steps of 128 bytes a reduction of K elements of In takes.
-template <typename In>
-int k_steps(int K) {
-  return (K + kBlockK<In> - 1) / kBlockK<In>;
-}
 
 // Chooses the tile width for M x N on this device (against a full device of clusters; the launch
 // then uses what really fits) and launches. splits > 1: C is the [splits * M, N] fp32 workspace of
@@ -382,7 +382,6 @@ void launch(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out*
   // Every split must own at least one k-step: with chunk = ceil(steps / splits), only
   // ceil(steps / chunk) splits are non-empty.
   const int steps = k_steps<In>(K);
-  if (splits > steps) splits = steps;
   const int chunk = (steps + splits - 1) / splits;
   if ((steps + chunk - 1) / chunk != splits) {
     throw std::invalid_argument("wgmma_gemm: " + std::to_string(splits) + " splits of " + std::to_string(steps) +

@@ -14,6 +14,7 @@
 #include "kernels/conv/conv_wgmma.hpp"
 #include "kernels/conv/conv_wgmma_geometry.hpp"
 #include "kernels/common/wgmma_gemm.cuh"
+#include "kernels/matmul/gemm_launch_checks.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -41,11 +42,14 @@ template <typename T>
 void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int splits, const ConvDims& d,
             cudaStream_t stream) {
   const ConvWgmmaTiles tiles = conv_wgmma_tiles(d);  // throws for shapes the tiling does not take
-  for (const void* p : {static_cast<const void*>(x), static_cast<const void*>(w), static_cast<const void*>(y)}) {
-    if (reinterpret_cast<uintptr_t>(p) % 16 != 0) {
-      throw std::invalid_argument(std::string(fn) + ": a tensor is not 16-byte aligned");
-    }
+  const long long m = d.gemm_m(), k = d.gemm_k();
+  if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) {
+    throw std::invalid_argument(std::string(fn) + ": " + d.str() + ": N*P*Q or R*S*C is over 2^31 - 1");
   }
+  // The implicit GEMM's operands answer to the GEMM's rules (alignment, multiples, grid).
+  matmul::validate_gemm_launch(fn, matmul::GemmTiling{kWgmmaTilePixels, matmul::kWgmmaTileWidths.back(),
+                                                      kWgmmaChannelSlice, 8},
+                               x, w, y, static_cast<int>(m), d.K, static_cast<int>(k));
   const auto e = static_cast<cuuint64_t>(sizeof(T));
   const cuuint64_t dims[4] = {static_cast<cuuint64_t>(d.C), static_cast<cuuint64_t>(d.W),
                               static_cast<cuuint64_t>(d.H), static_cast<cuuint64_t>(d.N)};
@@ -56,10 +60,6 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int 
   const cuuint32_t element_strides[4] = {1, st, st, 1};
   const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
                                                 CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
-  const long long m = d.gemm_m(), k = d.gemm_k();
-  if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) {
-    throw std::invalid_argument(std::string(fn) + ": " + d.str() + ": N*P*Q or R*S*C is over 2^31 - 1");
-  }
   const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
   if (splits <= 1) {
     wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream);

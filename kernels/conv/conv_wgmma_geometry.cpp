@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kernels/conv/conv_plan.hpp"
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
 
 namespace archbench::kernels::conv {
@@ -35,20 +36,13 @@ ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d) {
 
 int conv_wgmma_splits(const ConvDims& d, int sms) {
   (void)conv_wgmma_tiles(d);  // throws for a shape the kernel does not take
-  // At least 9 k-steps a part: on an H100 the 1x1 convolution (15 k-steps) lost in 3 parts of 5
-  // (15.7 -> 25.4 us, the partials' traffic outweighing the fill), stride 2 (45) gained in 5 of 9.
-  constexpr int kMaxSplits = 16, kMinStepsPerSplit = 9;
+  // One CTA per SM (a CTA takes most of an SM's shared memory); the launch's grid, as wgmma_gemm
+  // sizes it: cluster tiles of the width the launch will choose, two CTAs each.
   const auto m = static_cast<int>(d.gemm_m());
-  const int clusters = std::max(sms / matmul::kWgmmaCluster, 1);
-  const int width = matmul::wgmma_tile_width(m, d.K, clusters);
-  const int pixel_pairs = (m + 2 * kWgmmaTilePixels - 1) / (2 * kWgmmaTilePixels);
-  const int ctas = pixel_pairs * matmul::kWgmmaCluster * ((d.K + width - 1) / width);
-  if (2 * ctas > sms) return 1;
+  const int width = matmul::wgmma_tile_width(m, d.K, std::max(sms / matmul::kWgmmaCluster, 1));
+  const long long ctas = matmul::wgmma_cluster_tiles(m, d.K, width) * matmul::kWgmmaCluster;
   const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
-  const int want = std::min({(sms + ctas - 1) / ctas, kMaxSplits, steps / kMinStepsPerSplit});
-  if (want <= 1) return 1;
-  const int chunk = (steps + want - 1) / want;
-  return (steps + chunk - 1) / chunk;
+  return plan_split_k(ctas, steps, sms, kMinKTilesPerSplit).splits;
 }
 
 ConvDims conv_wgmma_check_dims(const ConvDims& bench) {

@@ -32,11 +32,11 @@ struct ConvWgmmaTiles {
 // The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
 [[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d);
 
-// Split-K: how many parts the reduction of a supported `d` is cut into on a device of `sms` SMs.
-// 1 while the grid of 128-pixel x 192-256-channel tiles (clusters of two along the pixels) fills
-// at least half the device; else enough parts to fill it, at most 16 and of at least 9 k-steps
-// each, rounded so that none is empty. The parts' fp32 sums go to a workspace of
-// splits x N*P*Q x K floats that conv_splitk_reduce adds up.
+// Split-K: how many parts the reduction of a supported `d` is cut into on a device of `sms` SMs,
+// by conv_tc's rule (plan_split_k: the grid of 128-pixel x 192-256-channel tiles times the parts
+// fills the device at most once, each part at least kMinKTilesPerSplit 64-channel k-steps, none
+// empty). The parts' fp32 sums go to a workspace of splits x N*P*Q x K floats that
+// conv_splitk_reduce adds up.
 [[nodiscard]] int conv_wgmma_splits(const ConvDims& d, int sms);
 
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding

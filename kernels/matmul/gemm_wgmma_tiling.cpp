@@ -4,13 +4,17 @@
 
 namespace archbench::kernels::matmul {
 
+long long wgmma_cluster_tiles(int M, int N, int width) {
+  constexpr long long kClusterRows = kWgmmaTileM * kWgmmaCluster;
+  return (static_cast<long long>(M) + kClusterRows - 1) / kClusterRows * ((static_cast<long long>(N) + width - 1) / width);
+}
+
 int wgmma_tile_width(int M, int N, int resident_clusters) {
   const long long clusters = std::max(resident_clusters, 1);
-  const long long units_m = (static_cast<long long>(M) + kWgmmaTileM * kWgmmaCluster - 1) / (kWgmmaTileM * kWgmmaCluster);
   int best = 0;
   long long best_cost = 0;
   for (int width : kWgmmaTileWidths) {  // widest first: a tie keeps it
-    const long long units = units_m * ((static_cast<long long>(N) + width - 1) / width);
+    const long long units = wgmma_cluster_tiles(M, N, width);
     const long long cost = (units + clusters - 1) / clusters * width;
     if (best == 0 || cost < best_cost) {
       best = width;
