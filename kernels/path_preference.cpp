@@ -11,9 +11,9 @@ const std::vector<PathPreference>& path_preferences() {
       // FP8 has the Hopper kernel alone among the own paths: elsewhere a framework runs cuBLASLt's
       // FP8 GEMM (the twin) or falls back to bf16.
       {"matmul", {DType::E4M3}, {{"gemm_wgmma", std::nullopt}}, "gemm_cublas"},
-      // No conv line yet: in this order conv_wgmma would be taken on Hopper, and it still runs
-      // slower than conv_tc at 4 of the 7 shapes it covers (docs/kernel-choices.md, "conv_wgmma:
-      // the Hopper convolution").
+      // Convolution in NHWC: conv_wgmma covers every shape but the 4-channel conv_in, where
+      // conv_tc is the Hopper path too (docs/kernel-choices.md, "conv_wgmma: the Hopper convolution").
+      {"conv", {DType::F16, DType::BF16}, {{"conv_wgmma", std::nullopt}, {"conv_tc", std::nullopt}}, "conv_cudnn_nhwc"},
       {"attention",
        {DType::F16, DType::BF16},
        {{"flash_wgmma", std::nullopt}, {"flash_tc", std::nullopt}, {"flash_simt", DType::F32}},
