@@ -14,6 +14,8 @@ Installs with apt-get what archbench needs to build and run its tests:
   (libarchive lets `archbench scan` read wheels and container images; without it the build
   still works and scan reads directories and binaries only. SQLite is the history store;
   libpq lets it be a PostgreSQL database)
+and, from PyPI, the headers of cudnn-frontend 1.32.0 (the cuDNN attention twins' graph API),
+unpacked into ~/.cache/archbench/ (no Python environment is changed)
 
   --test-extras, --all  also install what a few optional tests use (they skip without it):
                         clang libclang-rt-14-dev (the libFuzzer tests), chromium (the
@@ -84,6 +86,29 @@ else
     "${update[@]}"
     "${install[@]}"
   fi
+fi
+
+# cudnn-frontend's headers (the cuDNN attention twins' graph API; header-only). PyPI's wheel holds
+# them under include/; they are unpacked into the user's cache, where configure looks, so that no
+# Python environment is modified (Debian's system Python refuses pip installs).
+frontend_version=1.32.0
+frontend_dir="${XDG_CACHE_HOME:-$HOME/.cache}/archbench/cudnn-frontend-$frontend_version"
+if [ -f "$frontend_dir/include/cudnn_frontend.h" ]; then
+  echo "install-deps.sh: cudnn-frontend headers: $frontend_dir/include"
+elif [ "$dry_run" -eq 1 ]; then
+  echo "dry run: python3 -m pip download --no-deps nvidia-cudnn-frontend==$frontend_version; unpack include/ into $frontend_dir"
+else
+  tmp=$(mktemp -d)
+  if python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 --platform manylinux_2_28_x86_64 \
+       "nvidia-cudnn-frontend==$frontend_version" -d "$tmp" &&
+     python3 -m zipfile -e "$tmp"/nvidia_cudnn_frontend-*.whl "$tmp/wheel" && mkdir -p "$frontend_dir" &&
+     rm -rf "$frontend_dir/include" && mv "$tmp/wheel/include" "$frontend_dir/include"; then
+    echo "install-deps.sh: cudnn-frontend headers: $frontend_dir/include"
+  else
+    echo "install-deps.sh: note: cudnn-frontend $frontend_version could not be fetched from PyPI: configure stops" \
+         "without its headers (pass -DARCHBENCH_CUDNN_FRONTEND_INCLUDE_DIR=<cudnn-frontend>/include)" >&2
+  fi
+  rm -rf "$tmp"
 fi
 
 # What this script cannot install: say whether configure will find it.

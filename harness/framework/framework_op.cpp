@@ -52,7 +52,8 @@ std::optional<std::map<std::string, int>> parse_shape_dims(const std::string& sh
 }
 
 std::optional<FrameworkOp> framework_op_for(const OperatorSpec& spec, const std::string& operator_id) {
-  // FP8 runs through torch._scaled_mm with scales, which the probe does not call (yet): no framework op.
+  // FP8 runs through torch._scaled_mm with scales, which the probe does not call (yet), and
+  // PyTorch's SDPA has no FP8 path: no framework op.
   if (spec.dtype == DType::E4M3) return std::nullopt;
   for (const auto& rule : kRules) {
     if (spec.family != rule.family || spec.name != rule.name) continue;

@@ -75,6 +75,8 @@ std::string load_cuda_libraries() {
   return errors;
 }
 
+void* cudnn_library_handle() { return cudnn.handle(); }
+
 }  // namespace archbench
 
 using archbench::cublas;

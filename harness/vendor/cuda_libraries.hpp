@@ -9,4 +9,9 @@ namespace archbench {
 // first); returns what could not be loaded, empty when all were.
 std::string load_cuda_libraries();
 
+// cuDNN's dlopen handle (opening it if need be), for cudnn-frontend, which calls cuDNN through a
+// handle it is given (its dynamic loading) rather than through these forwarders; nullptr when
+// cuDNN cannot be loaded.
+[[nodiscard]] void* cudnn_library_handle();
+
 }  // namespace archbench

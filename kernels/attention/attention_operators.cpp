@@ -26,10 +26,12 @@
 //                   own row softmax kernel (fp32, scale folded in), O = P V (strided-batched GEMM);
 //                   S and P are allocated in make_problem. It launches that own softmax kernel,
 //                   which is listed in kernels() so the image probe checks it too.
-//   sdpa_cudnn      cuDNN, f16 and bf16, CC >= 8.0, every shape: cuDNN's fused flash attention through
-//                   the backend graph API (sdpa_cudnn.hpp: the frontend's composite SDPA graph, else
-//                   the unified SDPA_FWD operation); the plan is built in make_problem, and a refusal
-//                   becomes a LibraryError naming the graph, the step and the cuDNN status.
+//   sdpa_cudnn      cuDNN, f16 and bf16, CC >= 8.0, every shape: cuDNN's fused flash attention, a
+//                   graph of one SDPA node built with cudnn-frontend (sdpa_cudnn.hpp); the plan is
+//                   built in make_problem, and a refusal becomes a LibraryError naming the step and
+//                   the frontend's error. e4m3, CC 9.0 and up, at the shapes whose head dim is a
+//                   multiple of 16 (all but d = 40): cuDNN's FP8 attention, Q, K, V and O in e4m3
+//                   with per-tensor scales (attention_problem.hpp).
 //
 // Checks: at the check scale B and H are cut to 2 and Nq to 200 while d and Nk (the softmax
 // length) are kept (AttentionDims::check_dims), against a float64 CPU reference; at the bench
@@ -148,6 +150,12 @@ void register_operators(Registry& r) {
     for (DType dtype : {DType::F16, DType::BF16}) {
       r.add(std::make_unique<AttentionOperator>(make_spec("sdpa_cudnn", dtype, Impl::CuDNN, kAmpere, shape), shape.dims,
                                                 make_sdpa_cudnn_launch, std::vector<KernelRef>{}));
+    }
+    if (d % 16 == 0 && d <= 256) {  // the head dims cuDNN's FP8 attention takes on Hopper
+      OperatorSpec spec = make_spec("sdpa_cudnn", DType::E4M3, Impl::CuDNN, kHopper, shape);
+      spec.min_cc_why = "cuDNN's FP8 attention";
+      r.add(std::make_unique<AttentionOperator>(std::move(spec), shape.dims, make_sdpa_cudnn_launch,
+                                                std::vector<KernelRef>{}));
     }
     for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = dtype == DType::BF16 ? kAmpere : kAnyCc;

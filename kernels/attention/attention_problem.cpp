@@ -3,6 +3,7 @@
 #include <random>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "kernels/attention/attention_reference.hpp"
 
@@ -14,15 +15,33 @@ AttentionProblem::AttentionProblem(AttentionDims dims, DType dtype, const Attent
   std::mt19937_64 rng(seed);
   const DType storage = storage_dtype(dtype);
   const bool keep = scale == ProblemScale::Check;  // the benchmark shape is too large for the CPU reference
-  q_ = random_input(storage, dims_.q_numel(), rng, keep ? &host_q_ : nullptr, -kQueryRange, kQueryRange);
-  k_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_k_ : nullptr, -kKeyValueRange, kKeyValueRange);
-  v_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_v_ : nullptr, -kKeyValueRange, kKeyValueRange);
+  const bool fp8 = dtype == DType::E4M3;
+  const double q_range = fp8 ? 448.0 : kQueryRange;
+  const double kv_range = fp8 ? 448.0 : kKeyValueRange;
+  q_ = random_input(storage, dims_.q_numel(), rng, keep ? &host_q_ : nullptr, -q_range, q_range);
+  k_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_k_ : nullptr, -kv_range, kv_range);
+  v_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_v_ : nullptr, -kv_range, kv_range);
   o_ = allocate(storage, dims_.q_numel());
   launch_ = factory(dims_, dtype);
 }
 
+namespace {
+
+std::vector<double> scaled(std::vector<double> v, double by) {
+  for (double& x : v) x *= by;
+  return v;
+}
+
+}  // namespace
+
 CheckResult AttentionProblem::check() const {
   require_check_scale(!host_q_.values.empty(), "AttentionProblem");
+  if (dtype_ == DType::E4M3) {  // in float64 from the dequantised inputs; O read back through its scale
+    const std::vector<double> ref = reference_attention(scaled(host_q_.values, kFp8DescaleQ),
+                                                        scaled(host_k_.values, kFp8DescaleKV),
+                                                        scaled(host_v_.values, kFp8DescaleKV), dims_);
+    return compare_to_reference(scaled(download(o_), 1.0 / kFp8ScaleO), ref, kFp8AttentionTolerance);
+  }
   return compare_to_reference(download(o_), reference_attention(host_q_.values, host_k_.values, host_v_.values, dims_),
                               tolerance(dtype_));
 }

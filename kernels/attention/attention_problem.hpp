@@ -25,6 +25,18 @@ using AttentionLaunchFactory = std::function<AttentionLaunch(const AttentionDims
 inline constexpr double kQueryRange = 6.0;
 inline constexpr double kKeyValueRange = 1.0;
 
+// FP8 (e4m3) problems: Q, K and V are stored across the whole e4m3 range (+-448, which a quantised
+// model's per-tensor scale makes its tensors use) and their descales bring them to the ranges
+// above; cuDNN stores the softmax's P (<= 1) as P * 448 and O (|O| <= max |V| = 1) as O * 448.
+// Floats, as the GPU reads them; the reference dequantises with the same floats.
+inline constexpr float kFp8DescaleQ = static_cast<float>(kQueryRange / 448.0);
+inline constexpr float kFp8DescaleKV = static_cast<float>(kKeyValueRange / 448.0);
+inline constexpr float kFp8ScaleP = 448.0f;
+inline constexpr float kFp8ScaleO = 448.0f;
+// The inputs are exact in e4m3; two roundings to e4m3 are not (P before P·V, and O), each at most
+// 2^-4 of an element (3 mantissa bits): a normwise bound of 2 · 2^-4 (docs/measurement.md).
+inline constexpr double kFp8AttentionTolerance = 0.125;
+
 class AttentionProblem final : public Problem {
  public:
   AttentionProblem(AttentionDims dims, DType dtype, const AttentionLaunchFactory& factory, ProblemScale scale,
@@ -39,7 +51,7 @@ class AttentionProblem final : public Problem {
   AttentionDims dims_;
   DType dtype_;
   HostTensor host_q_, host_k_, host_v_;  // kept only at the check scale
-  DeviceTensor q_, k_, v_, o_;
+  DeviceTensor q_, k_, v_, o_;  // e4m3: stored values (scales above), O included
   AttentionLaunch launch_;
 };
 

@@ -1,40 +1,35 @@
-// The cuDNN SDPA twin's graphs, built and finalized through the cuDNN backend API. Tensors,
-// operations and the operation graph need neither a GPU nor a handle, so every attribute type,
-// dimension and stride the twin sets is checked here by cuDNN itself; engine heuristics and
-// execution plans need the device and run only on a GPU (suites/ops).
+// The cuDNN SDPA twin's graphs are built by cudnn-frontend, whose validation already asks the
+// device (its compute capability), so graphs and plans are checked on a GPU only (suites/ops:
+// ops.attention.*, with the e4m3 twin). Here: the types it refuses before any cuDNN call, and the
+// shapes the FP8 twin is registered at (cuDNN's FP8 attention takes head dims that are multiples
+// of 16, up to 256, on Hopper).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
 
+#include "harness/ops/registry.hpp"
 #include "kernels/attention/attention_operators.hpp"
 #include "kernels/attention/sdpa_cudnn.hpp"
 
 namespace archbench::kernels::attention {
 namespace {
 
-TEST(AttentionCudnnGraph, CompositeGraphBuildsAtEveryShapeAndCheckShape) {
-  for (const auto& s : attention_shapes()) {
-    for (const AttentionDims& dims : {s.dims, s.dims.check_dims()}) {
-      for (DType d : {DType::F16, DType::BF16}) {
-        // matmul, scale, max, sub, exp, sum, log, add (stats), div, matmul
-        EXPECT_EQ(build_sdpa_graph_without_device(dims, d, SdpaGraph::Composite), 10u) << dims.str();
-      }
-    }
-  }
-}
-
-TEST(AttentionCudnnGraph, UnifiedOperationBuildsAtEveryShape) {
-  for (const auto& s : attention_shapes()) {
-    for (DType d : {DType::F16, DType::BF16}) {
-      EXPECT_EQ(build_sdpa_graph_without_device(s.dims, d, SdpaGraph::Unified), 1u) << s.dims.str();
-    }
-  }
-}
-
-TEST(AttentionCudnnGraph, OnlyHalfTypes) {
+TEST(AttentionCudnnGraph, RefusesTypesWithoutAnSdpaGraph) {
   const AttentionDims dims{1, 1, 64, 64, 64};
-  EXPECT_THROW((void)build_sdpa_graph_without_device(dims, DType::F32, SdpaGraph::Composite), std::invalid_argument);
+  EXPECT_THROW((void)make_sdpa_cudnn_launch(dims, DType::F32), std::invalid_argument);
   EXPECT_THROW((void)make_sdpa_cudnn_launch(dims, DType::TF32), std::invalid_argument);
+}
+
+TEST(AttentionCudnnGraph, Fp8TwinAtEveryShapeWithAHeadDimCudnnTakes) {
+  for (const auto& s : attention_shapes()) {
+    const bool takes = s.dims.D % 16 == 0 && s.dims.D <= 256;
+    const auto ops = registry().select("attention/sdpa_cudnn/e4m3/" + s.dims.str(), {});
+    ASSERT_EQ(ops.size(), takes ? 1u : 0u) << s.dims.str();
+    if (takes) {
+      EXPECT_EQ(ops[0]->spec().min_cc.major, 9) << s.dims.str();
+    }
+  }
 }
 
 }  // namespace
