@@ -10,7 +10,9 @@
 #      run) with an A/A run against it;
 #   4. the SASS of the FP8 kernels (QGMMA ... E4M3 is Hopper's FP8 wgmma) and of the Hopper
 #      convolution (HGMMA, and UTMALDG for its tensor copies).
-# Usage: GITREV=<sha> RUNS=8 DEADLINE=520 ci/h200_refresh.sh
+# Usage: GITREV=<sha> RUNS=8 DEADLINE=520 [CMAKE_ARGS=...] ci/h200_refresh.sh
+# CMAKE_ARGS: more configure arguments, e.g. -DARCHBENCH_CUDNN_FRONTEND_INCLUDE_DIR=<dir> on a machine
+# where tools/install-deps.sh has not unpacked cudnn-frontend's headers.
 # To $OUT (./h200-out), at most five files: summary.txt, run1.txt (the first run's console), the
 # baseline and the A/A compare (H200 only), logs.tgz (every run JSON and log).
 set -uo pipefail
@@ -22,7 +24,7 @@ gpu="$(nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader | h
 echo "device: $gpu" | tee "$final/summary.txt"
 
 { cmake -S . -B "$b" -G Ninja -DARCHBENCH_ARCH_LIST="7.5;8.0;8.6;9.0;10.0;12.0+PTX" \
-    -DARCHBENCH_GIT_REVISION="${GITREV:-unknown}" -DARCHBENCH_BUILD_BENCHMARKS=OFF &&
+    -DARCHBENCH_GIT_REVISION="${GITREV:-unknown}" -DARCHBENCH_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} &&
   cmake --build "$b" -j"$(nproc)" -- -k 0; } > "$work/build.log" 2>&1
 echo "build exit $? at ${SECONDS} s"; grep -E "error|FAILED" "$work/build.log" | head -20
 
