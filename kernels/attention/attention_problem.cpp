@@ -16,8 +16,8 @@ AttentionProblem::AttentionProblem(AttentionDims dims, DType dtype, const Attent
   const DType storage = storage_dtype(dtype);
   const bool keep = scale == ProblemScale::Check;  // the benchmark shape is too large for the CPU reference
   const bool fp8 = dtype == DType::E4M3;
-  const double q_range = fp8 ? 448.0 : kQueryRange;
-  const double kv_range = fp8 ? 448.0 : kKeyValueRange;
+  const double q_range = fp8 ? kFp8Range : kQueryRange;
+  const double kv_range = fp8 ? kFp8Range : kKeyValueRange;
   q_ = random_input(storage, dims_.q_numel(), rng, keep ? &host_q_ : nullptr, -q_range, q_range);
   k_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_k_ : nullptr, -kv_range, kv_range);
   v_ = random_input(storage, dims_.kv_numel(), rng, keep ? &host_v_ : nullptr, -kv_range, kv_range);

@@ -29,10 +29,11 @@ inline constexpr double kKeyValueRange = 1.0;
 // model's per-tensor scale makes its tensors use) and their descales bring them to the ranges
 // above; cuDNN stores the softmax's P (<= 1) as P * 448 and O (|O| <= max |V| = 1) as O * 448.
 // Floats, as the GPU reads them; the reference dequantises with the same floats.
-inline constexpr float kFp8DescaleQ = static_cast<float>(kQueryRange / 448.0);
-inline constexpr float kFp8DescaleKV = static_cast<float>(kKeyValueRange / 448.0);
-inline constexpr float kFp8ScaleP = 448.0f;
-inline constexpr float kFp8ScaleO = 448.0f;
+inline constexpr double kFp8Range = 448.0;  // e4m3's largest finite value
+inline constexpr float kFp8DescaleQ = static_cast<float>(kQueryRange / kFp8Range);
+inline constexpr float kFp8DescaleKV = static_cast<float>(kKeyValueRange / kFp8Range);
+inline constexpr float kFp8ScaleP = static_cast<float>(kFp8Range);
+inline constexpr float kFp8ScaleO = static_cast<float>(kFp8Range);
 // The inputs are exact in e4m3; two roundings to e4m3 are not (P before P·V, and O), each at most
 // 2^-4 of an element (3 mantissa bits): a normwise bound of 2 · 2^-4 (docs/measurement.md).
 inline constexpr double kFp8AttentionTolerance = 0.125;

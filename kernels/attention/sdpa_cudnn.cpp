@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/ops/tensor.hpp"
 #include "harness/util/cuda_raii.hpp"
 #include "harness/vendor/cuda_libraries.hpp"
 #include "harness/vendor/cudnn_check.hpp"
@@ -85,22 +86,17 @@ TensorPtr scalar(fe::graph::Graph& g, const char* name, Uid uid) {
       {1, 1, 1, 1}).set_data_type(fe::DataType_t::FLOAT));
 }
 
-// The graph's scales and amaxes in device memory (FP8 only), each in its own allocation.
-struct Fp8Scalars {
-  std::unordered_map<int64_t, DeviceBuffer> buffers;
-
-  Fp8Scalars() {
-    const std::pair<Uid, float> values[] = {{kDescaleQ, kFp8DescaleQ},    {kDescaleK, kFp8DescaleKV},
-                                            {kDescaleV, kFp8DescaleKV},   {kDescaleS, 1.0f / kFp8ScaleP},
-                                            {kScaleS, kFp8ScaleP},        {kScaleO, kFp8ScaleO},
-                                            {kAmaxS, 0.0f},               {kAmaxO, 0.0f}};
-    for (const auto& [uid, value] : values) {
-      DeviceBuffer b(sizeof(float));
-      ARCHBENCH_CUDA_CHECK(cudaMemcpy(b.get(), &value, sizeof(float), cudaMemcpyHostToDevice));
-      buffers.emplace(uid, std::move(b));
-    }
-  }
-};
+// The graph's scales and amaxes in device memory (FP8 only), each in its own allocation;
+// upload() waits for its copy, so no launch can read a scale before it lands.
+std::vector<std::pair<Uid, DeviceTensor>> fp8_scalars() {
+  const std::pair<Uid, float> values[] = {{kDescaleQ, kFp8DescaleQ}, {kDescaleK, kFp8DescaleKV},
+                                          {kDescaleV, kFp8DescaleKV}, {kDescaleS, 1.0f / kFp8ScaleP},
+                                          {kScaleS, kFp8ScaleP},      {kScaleO, kFp8ScaleO},
+                                          {kAmaxS, 0.0f},             {kAmaxO, 0.0f}};
+  std::vector<std::pair<Uid, DeviceTensor>> out;
+  for (const auto& [uid, value] : values) out.emplace_back(uid, upload(HostTensor{DType::F32, {value}}));
+  return out;
+}
 
 // The SDPA node and its output O; FP8 adds the scales and the amax outputs.
 void add_sdpa(fe::graph::Graph& g, const AttentionDims& dims, DType dtype) {
@@ -129,12 +125,13 @@ void add_sdpa(fe::graph::Graph& g, const AttentionDims& dims, DType dtype) {
   o->set_output(true).set_uid(kO).set_dim({dims.B, h, n, d}).set_stride({h * n * d, n * d, d, 1});
 }
 
-// The graph, its plan and workspace, and the scalars FP8 needs: made once per problem, so that
-// the launch only binds pointers and executes.
+// The graph, its plan and workspace, the scalars FP8 needs and the variant pack: made once per
+// problem, so that a launch only sets Q, K, V and O in the pack and executes.
 struct SdpaPlan {
   std::shared_ptr<fe::graph::Graph> graph = std::make_shared<fe::graph::Graph>();
   std::unique_ptr<DeviceBuffer> workspace;
-  std::unique_ptr<Fp8Scalars> fp8;
+  std::vector<std::pair<Uid, DeviceTensor>> fp8;  // empty unless e4m3
+  std::unordered_map<int64_t, void*> pack;        // uid -> device pointer
   std::string label;  // "cuDNN SDPA f16 B2_H8_Nq4096_Nk4096_D40"
 };
 
@@ -154,7 +151,8 @@ std::shared_ptr<SdpaPlan> build_plan(const AttentionDims& dims, DType dtype, cud
   int64_t workspace_bytes = 0;
   check(p->graph->get_workspace_size(workspace_bytes), p->label, "workspace size");
   p->workspace = std::make_unique<DeviceBuffer>(static_cast<size_t>(workspace_bytes));
-  if (dtype == DType::E4M3) p->fp8 = std::make_unique<Fp8Scalars>();
+  if (dtype == DType::E4M3) p->fp8 = fp8_scalars();
+  for (const auto& [uid, scalar] : p->fp8) p->pack[uid] = scalar.buffer.get();
   return p;
 }
 
@@ -165,17 +163,16 @@ AttentionLaunch make_sdpa_cudnn_launch(const AttentionDims& dims, DType dtype) {
   cudnnHandle_t handle = cudnn_handle();  // throws when cuDNN cannot be loaded or has no device
   static std::once_flag once;  // the same handle for every thread: set it once
   std::call_once(once, [] { cudnn_frontend::cudnn_dlhandle = cudnn_library_handle(); });
-  std::shared_ptr<const SdpaPlan> plan = build_plan(dims, dtype, handle);
+  std::shared_ptr<SdpaPlan> plan = build_plan(dims, dtype, handle);
   return [plan](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
                 cudaStream_t stream) {
-    std::unordered_map<int64_t, void*> pack{{kQ, q.buffer.get()}, {kK, k.buffer.get()}, {kV, v.buffer.get()},
-                                            {kO, o.buffer.get()}};
-    if (plan->fp8) {
-      for (auto& [uid, buffer] : plan->fp8->buffers) pack.emplace(uid, buffer.get());
-    }
+    plan->pack[kQ] = q.buffer.get();
+    plan->pack[kK] = k.buffer.get();
+    plan->pack[kV] = v.buffer.get();
+    plan->pack[kO] = o.buffer.get();
     cudnnHandle_t h = cudnn_handle();
     ARCHBENCH_CUDNN_CHECK(cudnnSetStream(h, stream));
-    check(plan->graph->execute(h, pack, plan->workspace->get()), plan->label, "execute");
+    check(plan->graph->execute(h, plan->pack, plan->workspace->get()), plan->label, "execute");
   };
 }
 
