@@ -34,6 +34,7 @@ with tempfile.TemporaryDirectory() as tmp:
         lines += [f"template __global__ void rs<{ctype}, {n}>(float*, uint64_t);" for n in gen.RS_WIDTHS]
     for ctype, _ in gen.FP8_TYPES:
         lines += [f"template __global__ void ss<{ctype}, {n}>(float*, uint64_t, uint64_t);" for n in gen.SS_WIDTHS]
+        lines += [f"template __global__ void rs<{ctype}, {n}>(float*, uint64_t);" for n in gen.RS_WIDTHS]
     (tmp / "every_width.cu").write_text("\n".join(lines) + "\n")
     r = subprocess.run([nvcc, "-std=c++17", "-gencode=arch=compute_90a,code=sm_90a", f"-I{source_dir}", f"-I{tmp}",
                         "-c", str(tmp / "every_width.cu"), "-o", str(tmp / "every_width.o")],
@@ -41,5 +42,5 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 0:
         print(r.stdout + r.stderr, file=sys.stderr)
         sys.exit(1)
-print(f"{len(gen.SS_WIDTHS)} SS and {len(gen.RS_WIDTHS)} RS widths compile for sm_90a in {len(gen.TYPES)} types, "
-      f"SS also in {len(gen.FP8_TYPES)} FP8 types")
+print(f"{len(gen.SS_WIDTHS)} SS and {len(gen.RS_WIDTHS)} RS widths compile for sm_90a in {len(gen.TYPES)} 16-bit "
+      f"and {len(gen.FP8_TYPES)} FP8 types")
