@@ -10,54 +10,19 @@
 #include <utility>
 
 #include "harness/history/store_backend.hpp"
+#include "harness/history/store_schema.hpp"
 
 namespace archbench::history {
 namespace {
 
-// The version table and the runs, unchanged since schema 1.
-constexpr const char* kRunsTable = R"sql(
-CREATE TABLE archbench_schema(version INTEGER NOT NULL);
-CREATE TABLE runs(
-  id BIGSERIAL PRIMARY KEY,
-  digest TEXT NOT NULL UNIQUE,
-  runner TEXT NOT NULL,
-  host TEXT NOT NULL,
-  device_key TEXT NOT NULL,
-  device_name TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  environment TEXT NOT NULL
-);
-CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
-)sql";
+constexpr SqlDialect kPostgres{"BIGSERIAL PRIMARY KEY", "BIGINT", "BOOLEAN", "DOUBLE PRECISION", "BYTEA", "",
+                               " COLLATE \"C\""};
 
-// What schema 2 added, as in the SQLite store: operator ids in their own table, each run's full results.
-constexpr const char* kTablesOfSchema2 = R"sql(
-CREATE TABLE operators(
-  id BIGSERIAL PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE
-);
-CREATE TABLE results(
-  run BIGINT NOT NULL REFERENCES runs(id),
-  operator BIGINT NOT NULL REFERENCES operators(id),
-  image TEXT NOT NULL,
-  failed BOOLEAN NOT NULL,
-  median_ms DOUBLE PRECISION,
-  PRIMARY KEY(run, operator)
-);
-CREATE TABLE run_results(
-  run BIGINT PRIMARY KEY REFERENCES runs(id),
-  body BYTEA NOT NULL
-);
-)sql";
-
-// Schema 1's results set aside (with their key's name, which the new table's key takes) and copied in.
+// The schema version's table, made with the runs.
+constexpr const char* kVersionTable = "CREATE TABLE archbench_schema(version INTEGER NOT NULL)";
+// Schema 1's results set aside (with their key's name, which the new table's key takes).
 constexpr const char* kSetAsideResultsOf1 =
     "ALTER TABLE results RENAME TO results_1; ALTER INDEX results_pkey RENAME TO results_1_pkey";
-constexpr const char* kCopyResultsOf1 = R"sql(
-INSERT INTO operators(name) SELECT operator FROM results_1 GROUP BY operator ORDER BY operator COLLATE "C";
-INSERT INTO results SELECT r.run, o.id, r.image, r.failed, r.median_ms FROM results_1 r JOIN operators o ON o.name = r.operator;
-DROP TABLE results_1;
-)sql";
 
 // bytea in libpq's text format: "\x" and two hex digits a byte.
 std::string to_hex(const std::string& bytes) {
@@ -241,8 +206,8 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
         }
         if (version == 1) {  // operator names moved to their table; its runs keep medians only
           exec(kSetAsideResultsOf1);
-          exec(kTablesOfSchema2);
-          exec(kCopyResultsOf1);
+          exec(tables_of_schema_2(kPostgres).c_str());
+          exec(copy_results_of_1(kPostgres).c_str());
           exec(fmt::format("UPDATE archbench_schema SET version = {}", kStoreSchemaVersion).c_str());
         }
         return true;
@@ -253,8 +218,9 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
                                     "database or schema)");
       }
       if (!create) throw HistoryError(where_ + ": no archbench history store there yet (`archbench history add` makes one)");
-      exec(kRunsTable);
-      exec(kTablesOfSchema2);
+      exec(kVersionTable);
+      exec(runs_table(kPostgres).c_str());
+      exec(tables_of_schema_2(kPostgres).c_str());
       exec(fmt::format("INSERT INTO archbench_schema VALUES ({})", kStoreSchemaVersion).c_str());
       return true;
     });

@@ -7,55 +7,16 @@
 #include <type_traits>
 
 #include "harness/history/store_backend.hpp"
+#include "harness/history/store_schema.hpp"
 
 namespace archbench::history {
 namespace {
 
-// The runs, unchanged since schema 1.
-constexpr const char* kRunsTable = R"sql(
-CREATE TABLE runs(
-  id INTEGER PRIMARY KEY,
-  digest TEXT NOT NULL UNIQUE,
-  runner TEXT NOT NULL,
-  host TEXT NOT NULL,
-  device_key TEXT NOT NULL,
-  device_name TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  environment TEXT NOT NULL
-);
-CREATE INDEX runs_by_runner ON runs(runner, started_at, id);
-)sql";
+// SQLite's types; WITHOUT ROWID keeps each result row in its key's b-tree, with no rowid of its own.
+constexpr SqlDialect kSqlite{"INTEGER PRIMARY KEY", "INTEGER", "INTEGER", "REAL", "BLOB", " WITHOUT ROWID", ""};
 
-// What schema 2 added to schema 1's runs: operator ids in a table of their own (a result row of
-// ~30 bytes instead of 140: a fleet's year of nights fits the 1 GB aim), and each run's full device
-// results (stored_results.hpp). A new store makes them after the runs; an upgrade after moving
-// schema 1's results aside.
-constexpr const char* kTablesOfSchema2 = R"sql(
-CREATE TABLE operators(
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE
-);
-CREATE TABLE results(
-  run INTEGER NOT NULL REFERENCES runs(id),
-  operator INTEGER NOT NULL REFERENCES operators(id),
-  image TEXT NOT NULL,
-  failed INTEGER NOT NULL,
-  median_ms REAL,
-  PRIMARY KEY(run, operator)
-) WITHOUT ROWID;
-CREATE TABLE run_results(
-  run INTEGER PRIMARY KEY REFERENCES runs(id),
-  body BLOB NOT NULL
-);
-)sql";
-
-// Schema 1's results (operator names in each row), set aside before kTablesOfSchema2 and copied in after.
+// Schema 1's results set aside, for copy_results_of_1.
 constexpr const char* kSetAsideResultsOf1 = "ALTER TABLE results RENAME TO results_1";
-constexpr const char* kCopyResultsOf1 = R"sql(
-INSERT INTO operators(name) SELECT DISTINCT operator FROM results_1 ORDER BY operator;
-INSERT INTO results SELECT r.run, o.id, r.image, r.failed, r.median_ms FROM results_1 r JOIN operators o ON o.name = r.operator;
-DROP TABLE results_1;
-)sql";
 
 class Statement {
  public:
@@ -275,8 +236,8 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
         if (!empty) {
           throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
         }
-        exec(kRunsTable);
-        exec(kTablesOfSchema2);
+        exec(runs_table(kSqlite).c_str());
+        exec(tables_of_schema_2(kSqlite).c_str());
         exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
         return true;
       });
@@ -286,8 +247,8 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
         transaction([&] {
           if (version_of() != 1) return false;  // another process upgraded it meanwhile
           exec(kSetAsideResultsOf1);
-          exec(kTablesOfSchema2);
-          exec(kCopyResultsOf1);
+          exec(tables_of_schema_2(kSqlite).c_str());
+          exec(copy_results_of_1(kSqlite).c_str());
           exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
           return true;
         });

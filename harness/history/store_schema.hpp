@@ -1,0 +1,31 @@
+// The history store's tables, written once for both databases (store_backend.hpp): SQLite and
+// PostgreSQL differ only in column types and a few options, which each store gives as its SqlDialect.
+#pragma once
+
+#include <string>
+
+namespace archbench::history {
+
+struct SqlDialect {
+  const char* key;              // an id the database assigns: "INTEGER PRIMARY KEY", "BIGSERIAL PRIMARY KEY"
+  const char* id;               // a column holding such an id: "INTEGER", "BIGINT"
+  const char* boolean;          // "INTEGER", "BOOLEAN"
+  const char* real;             // "REAL", "DOUBLE PRECISION"
+  const char* bytes;            // "BLOB", "BYTEA"
+  const char* results_options;  // after the results table's columns: " WITHOUT ROWID" (SQLite only)
+  const char* byte_order;       // sorts text byte by byte: "" (SQLite's default), " COLLATE \"C\""
+};
+
+// The runs, unchanged since schema 1.
+[[nodiscard]] std::string runs_table(const SqlDialect& d);
+
+// What schema 2 added to schema 1's runs: operator ids in a table of their own (a result row of
+// ~30 bytes instead of 140: a fleet's year of nights fits the 1 GB aim), and each run's full device
+// results (stored_results.hpp). A new store makes them after the runs; an upgrade after setting
+// schema 1's results aside (as results_1).
+[[nodiscard]] std::string tables_of_schema_2(const SqlDialect& d);
+
+// Schema 1's results (operator names in each row), copied from results_1 into schema 2's tables.
+[[nodiscard]] std::string copy_results_of_1(const SqlDialect& d);
+
+}  // namespace archbench::history
