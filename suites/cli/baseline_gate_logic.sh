@@ -8,11 +8,9 @@
 # Usage: baseline_gate_logic.sh ARCHBENCH FIXTURES WORK_DIR
 set -uo pipefail
 archbench="$(realpath "$1")"; fx="$(realpath "$2")"; work="$3"
-here="$(cd "$(dirname "$0")" && pwd)"
+source "$(dirname "$0")/checks.sh"
 source "$here/stand_in.sh"
 rm -rf "$work"; mkdir -p "$work/baselines"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 "$archbench" baseline update --from "$fx/results_h200.json" --dir "$work/baselines" > /dev/null \
   || { echo "FAIL: baseline update"; exit 1; }
 gate() { make_stand_in "$archbench" "$work/bin"; bash "$here/baseline_gate.sh" "$work/bin/archbench" "$work/baselines" > "$work/$1.out" 2>&1; }
@@ -34,6 +32,6 @@ grep -q "confirmed by the re-run" "$work/real.out" || bad "real slowdown: not 'c
 FAKE_RUN_RC=3 FAKE_FIRST=/nonexistent FAKE_RERUN=/nonexistent gate nogpu; rc=$?
 [ "$rc" -eq 77 ] || bad "no GPU: exit $rc, want 77"; grep -q "SKIP: .*no usable CUDA device" "$work/nogpu.out" || bad "no GPU: no reason"
 
-for f in same transient real nogpu; do [ "$fail" -eq 0 ] || { echo "--- $f"; cat "$work/$f.out"; }; done
-[ "$fail" -eq 0 ] && echo PASS
-exit "$fail"
+for f in same transient real nogpu; do [ "$fails" -eq 0 ] || { echo "--- $f"; cat "$work/$f.out"; }; done
+[ "$fails" -eq 0 ] && echo PASS
+exit $(( fails > 0 ))

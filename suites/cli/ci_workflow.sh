@@ -11,8 +11,7 @@
 set -uo pipefail
 archbench="$(realpath "$1")"; src="$(realpath "$2")"; work="$3"
 rm -rf "$work"; mkdir -p "$work"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/checks.sh"
 check="$src/ci/github/check_workflow.py"; wf="$src/ci/github/nightly.yml"; fleet="$src/ci/fleet.json"
 
 for s in "$src"/ci/github/*.sh; do bash -n "$s" || bad "$s does not parse"; done
@@ -115,5 +114,5 @@ else
   grep -q "0 new run(s) of 2" "$work/rh2.out" || bad "the other legs were not recorded (idempotently): $(cat "$work/rh2.out")"
   rm -rf "$work/legs/fleet-gpu-a100"
 fi
-[ "$fail" -eq 0 ] && echo PASS
-exit "$fail"
+[ "$fails" -eq 0 ] && echo PASS
+exit $(( fails > 0 ))

@@ -8,11 +8,9 @@
 # Usage: gpu_leg_logic.sh ARCHBENCH FIXTURES SOURCE_DIR WORK_DIR
 set -uo pipefail
 archbench="$(realpath "$1")"; fx="$(realpath "$2")"; src="$(realpath "$3")"; work="$4"
-here="$(cd "$(dirname "$0")" && pwd)"
+source "$(dirname "$0")/checks.sh"
 source "$here/stand_in.sh"
 rm -rf "$work"; mkdir -p "$work/baselines"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 derive() { python3 "$here/derive_results.py" "$@" || bad "derive_results.py $*"; }
 derive "$fx/results_h200.json" "$work/two.json" --add-operator norm/layernorm/f16/S
 derive "$work/two.json" "$work/matmul_only.json" --keep 'matmul/*'
@@ -48,6 +46,6 @@ FAKE_FIRST="$work/two.json" ARCHBENCH_BASELINES="$work/baselines" \
 # The discovery refuses a suite that lists no test: the leg fails as a broken build (4), never passes.
 [ "$rc" -eq 4 ] && grep -q "listed no test" "$work/empty/leg.txt" || bad "a GPU suite with no tests: exit $rc, want 4"
 
-for c in filtered slower empty; do [ "$fail" -eq 0 ] || { echo "--- $c"; cat "$work/$c/leg.txt" "$work/$c/out/compare.txt" 2>/dev/null; }; done
-[ "$fail" -eq 0 ] && echo PASS
-exit "$fail"
+for c in filtered slower empty; do [ "$fails" -eq 0 ] || { echo "--- $c"; cat "$work/$c/leg.txt" "$work/$c/out/compare.txt" 2>/dev/null; }; done
+[ "$fails" -eq 0 ] && echo PASS
+exit $(( fails > 0 ))

@@ -8,11 +8,8 @@
 set -uo pipefail
 archbench="$1"; src="$2"; work="$3"
 rm -rf "$work"; mkdir -p "$work"
-template="$src/suites/fixtures/run_h200_excerpt.json"
-gen() { python3 "$src/tools/history/synthetic_history.py" "$template" "$@"; }
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-runs_of() { ls "$1"/r*.json | sort -t_ -k2; }  # night by night: the order a nightly job records them
+source "$(dirname "$0")/checks.sh"
+source "$here/history_runs.sh"
 
 "$archbench" history list --store "$work/probe.sqlite" > "$work/probe.txt" 2>&1
 grep -q "built without SQLite" "$work/probe.txt" && { echo "SKIP: $(cat "$work/probe.txt")"; exit 77; }

@@ -10,10 +10,8 @@ set -uo pipefail
 archbench="$1"; src="$2"; work="$3"
 rm -rf "$work"; mkdir -p "$work"
 server="$src/tools/history/postgres_server.sh"
-gen() { python3 "$src/tools/history/synthetic_history.py" "$src/suites/fixtures/run_h200_excerpt.json" "$@"; }
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-runs_of() { ls "$1"/r*.json | sort -t_ -k2; }
+source "$(dirname "$0")/checks.sh"
+source "$here/history_runs.sh"
 
 "$archbench" history list --store "host=$work dbname=probe" > "$work/probe.txt" 2>&1
 grep -q "built without libpq" "$work/probe.txt" && { echo "SKIP: $(cat "$work/probe.txt")"; exit 77; }

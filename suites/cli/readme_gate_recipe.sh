@@ -11,11 +11,9 @@
 # Usage: readme_gate_recipe.sh ARCHBENCH FIXTURES README WORK_DIR
 set -uo pipefail
 archbench="$(realpath "$1")"; fx="$(realpath "$2")"; readme="$(realpath "$3")"; work="$4"
-here="$(cd "$(dirname "$0")" && pwd)"
+source "$(dirname "$0")/checks.sh"
 source "$here/stand_in.sh"
 rm -rf "$work"; mkdir -p "$work"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 awk '/<!-- gate-recipe:begin/ {on=1; next} /<!-- gate-recipe:end/ {on=0} on' "$readme" | sed '/^```/d' > "$work/recipe.sh"
 grep -q 'archbench compare' "$work/recipe.sh" || { echo "FAIL: no gate recipe between the markers in $readme"; exit 1; }
@@ -47,6 +45,6 @@ case_ real "$fx/results_h200_slower.json" "$fx/results_h200_slower.json"
 case_ stale "$fx/results_h200_slower.json" /nonexistent "$fx/results_h200.json"
 [ "$rc" -ne 0 ] || bad "a slowdown whose re-run wrote nothing passed on a stale rerun.json"
 
-for c in same image transient real stale; do [ "$fail" -eq 0 ] || { echo "--- $c"; cat "$work/$c/out.txt"; }; done
-[ "$fail" -eq 0 ] && echo PASS
-exit "$fail"
+for c in same image transient real stale; do [ "$fails" -eq 0 ] || { echo "--- $c"; cat "$work/$c/out.txt"; }; done
+[ "$fails" -eq 0 ] && echo PASS
+exit $(( fails > 0 ))
