@@ -73,16 +73,22 @@ std::optional<DeviceCodeFile> read_member(ArchiveReader& r, const ArchiveMember&
   }
 }
 
+// The zip archive at `path`, or null with `shown_as` Unreadable for `why` and libarchive's reason.
+std::unique_ptr<ArchiveReader> open_zip(const std::string& path, const std::string& shown_as, std::string_view why,
+                                        Inventory& inv) {
+  try {
+    return ArchiveReader::open_file(path, ArchiveFormat::Zip);
+  } catch (const ArchiveError& e) {
+    inv.unreadable.push_back({shown_as, std::string(why) + ": " + e.what()});
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, std::vector<Distribution>& dists) {
-  std::unique_ptr<ArchiveReader> r;
-  try {
-    r = ArchiveReader::open_file(path, ArchiveFormat::Zip);
-  } catch (const ArchiveError& e) {
-    inv.unreadable.push_back({path, std::string("not a readable wheel (a wheel is a zip archive): ") + e.what()});
-    return;
-  }
+  const auto r = open_zip(path, path, "not a readable wheel (a wheel is a zip archive)", inv);
+  if (!r) return;
   Distribution d;
   d.package.origin = Package::Origin::Wheel;
   d.package.where = path;
@@ -137,13 +143,8 @@ void read_wheel(const std::string& path, const ReadOptions& o, Inventory& inv, s
 
 void read_aoti_package(const std::string& path, const std::string& source, const std::string& key,
                        const std::string& shown_as, const ReadOptions& o, Inventory& inv) {
-  std::unique_ptr<ArchiveReader> r;
-  try {
-    r = ArchiveReader::open_file(path, ArchiveFormat::Zip);
-  } catch (const ArchiveError& e) {
-    inv.unreadable.push_back({shown_as, std::string("not a readable AOTInductor package (a .pt2 is a zip archive): ") + e.what()});
-    return;
-  }
+  const auto r = open_zip(path, shown_as, "not a readable AOTInductor package (a .pt2 is a zip archive)", inv);
+  if (!r) return;
   try {
     ArchiveMember m;
     while (r->next(m)) {
@@ -162,6 +163,12 @@ void read_aoti_package(const std::string& path, const std::string& source, const
 
 namespace {
 
+// Where the OCI layout keeps the blob of a digest: "sha256:ab12" is "blobs/sha256/ab12".
+std::string blob_path(const std::string& digest) {
+  const auto colon = digest.find(':');
+  return "blobs/" + digest.substr(0, colon) + "/" + digest.substr(colon + 1);
+}
+
 // The layers of an image in the order they apply, by member name in the outer tar: from
 // `docker save`'s manifest.json, or the OCI layout's index.json and the manifest blob it names.
 std::vector<std::string> layer_order(const std::map<std::string, std::string>& small, const std::string& image) {
@@ -173,9 +180,7 @@ std::vector<std::string> layer_order(const std::map<std::string, std::string>& s
     return layers;
   }
   auto blob = [&](const std::string& digest) {
-    const auto colon = digest.find(':');
-    const std::string name = "blobs/" + digest.substr(0, colon) + "/" + digest.substr(colon + 1);
-    const auto it = small.find(name);
+    const auto it = small.find(blob_path(digest));
     if (it == small.end()) throw ArchiveError(image + ": the OCI layout names " + digest + ", which it does not hold");
     return nlohmann::json::parse(it->second);
   };
@@ -184,11 +189,7 @@ std::vector<std::string> layer_order(const std::map<std::string, std::string>& s
   auto manifest = blob(nlohmann::json::parse(index->second).at("manifests").at(0).at("digest").get<std::string>());
   if (manifest.contains("manifests")) manifest = blob(manifest.at("manifests").at(0).at("digest").get<std::string>());
   std::vector<std::string> layers;
-  for (const auto& l : manifest.at("layers")) {
-    const std::string digest = l.at("digest").get<std::string>();
-    const auto colon = digest.find(':');
-    layers.push_back("blobs/" + digest.substr(0, colon) + "/" + digest.substr(colon + 1));
-  }
+  for (const auto& l : manifest.at("layers")) layers.push_back(blob_path(l.at("digest").get<std::string>()));
   return layers;
 }
 
