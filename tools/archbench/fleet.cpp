@@ -1,9 +1,11 @@
 #include "tools/archbench/fleet.hpp"
 
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/util/text_wrap.hpp"
 #include "tools/archbench/selection.hpp"
 
 namespace archbench::cli {
@@ -47,6 +49,18 @@ std::vector<arch::DeviceSpec> device_specs(const std::vector<std::string>& specs
     throw UsageError(e.what());
   }
   return out;
+}
+
+std::optional<std::vector<arch::DeviceSpec>> device_specs_or_explain(const char* command,
+                                                                     const std::vector<std::string>& specs,
+                                                                     const std::string& driver,
+                                                                     const std::string& fleet_path) {
+  try {
+    return device_specs(specs, driver, fleet_path);
+  } catch (const UsageError& e) {
+    std::cerr << text::wrap_text("archbench " + std::string(command) + ": " + e.what() + "\n");
+    return std::nullopt;
+  }
 }
 
 }  // namespace archbench::cli

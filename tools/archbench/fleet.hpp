@@ -4,6 +4,7 @@
 // "device" is a compute capability or a product name; "driver" is optional.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,10 @@ namespace archbench::cli {
 [[nodiscard]] std::vector<arch::DeviceSpec> read_fleet_file(const std::string& path);
 [[nodiscard]] std::vector<arch::DeviceSpec> device_specs(const std::vector<std::string>& specs, const std::string& driver,
                                                          const std::string& fleet_path);
+
+// device_specs for `archbench COMMAND`: nullopt, with "archbench COMMAND: <why>" on stderr, for a
+// usage error (the caller then exits with kUsage).
+[[nodiscard]] std::optional<std::vector<arch::DeviceSpec>> device_specs_or_explain(
+    const char* command, const std::vector<std::string>& specs, const std::string& driver, const std::string& fleet_path);
 
 }  // namespace archbench::cli

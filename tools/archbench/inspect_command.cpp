@@ -256,13 +256,9 @@ bool judge_on_devices(const std::string& path, const binary::BinaryFile& file,
 
 int inspect_command(const InspectOptions& o) {
   const TextToStderr text_to_stderr(is_stdout(o.json_path));  // --json -: JSON alone on stdout
-  std::vector<arch::DeviceSpec> devices;
-  try {
-    devices = device_specs(o.devices, o.driver, o.fleet_path);
-  } catch (const UsageError& e) {
-    std::cerr << text::wrap_text("archbench inspect: " + std::string(e.what()) + "\n");
-    return kUsage;
-  }
+  const auto specs = device_specs_or_explain("inspect", o.devices, o.driver, o.fleet_path);
+  if (!specs) return kUsage;
+  const std::vector<arch::DeviceSpec>& devices = *specs;
   const bool need_kernels = o.kernels || !devices.empty() || o.filter != "*";
   bool unreadable = false, any_missing = false, nothing_judged = false;
   size_t kernels_matched = 0;

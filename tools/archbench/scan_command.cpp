@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <utility>
 
 #include "harness/device/environment.hpp"
 #include "harness/manifest/build_manifest.hpp"
@@ -76,13 +77,9 @@ int nvcc_major() {
 int scan_command(const ScanOptions& o) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  std::vector<arch::DeviceSpec> devices;
-  try {
-    devices = device_specs(o.devices, o.driver, o.fleet_path);
-  } catch (const UsageError& e) {
-    std::cerr << text::wrap_text("archbench scan: " + std::string(e.what()) + "\n");
-    return kUsage;
-  }
+  auto specs = device_specs_or_explain("scan", o.devices, o.driver, o.fleet_path);
+  if (!specs) return kUsage;
+  std::vector<arch::DeviceSpec> devices = std::move(*specs);
   // No GPU and no --device: the inventory is still an answer (what is installed, with which
   // targets), printed unjudged; the exit stays "no device".
   std::string no_device_why;
