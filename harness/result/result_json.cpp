@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "harness/result/json_enum.hpp"
+#include "harness/result/json_fields.hpp"
 #include "harness/util/enum_names.hpp"
 
 namespace archbench {
@@ -15,9 +16,9 @@ using nlohmann::json;
 
 namespace {
 
-// The fields a type writes and reads back under the same key, one list per type: each calls
-// field(key, member) in turn, with `r` const when writing. Fields with a default for older
-// files, enums and nested objects are handled beside the lists.
+// The fields a type writes and reads back under the same key, one list per type (json_fields.hpp),
+// with `r` const when writing. Fields with a default for older files, enums and nested objects are
+// handled beside the lists.
 template <typename R, typename Field>
 void image_fields(R& r, Field&& field) {
   field("label", r.label);
@@ -99,19 +100,11 @@ void ceiling_fields(R& c, Field&& field) {
   field("dram_gbps", c.dram_gbps);
 }
 
-// A list's fields written into the object j, or read from it (each one required).
-auto writer(json& j) {
-  return [&j](const char* key, const auto& value) { j[key] = value; };
-}
-auto reader(const json& j) {
-  return [&j](const char* key, auto& value) { j.at(key).get_to(value); };
-}
-
 }  // namespace
 
 void to_json(json& j, const ImageResult& r) {
   j = json{{"status", outcome_name(r.status)}, {"note", r.note}, {"kernels", json::array()}};
-  image_fields(r, writer(j));
+  image_fields(r, field_writer(j));
   for (const auto& k : r.kernels) {
     j["kernels"].push_back({{"name", k.name}, {"label", k.label}, {"runtime_error", k.runtime_error},
                             {"binary_version", k.binary_version}, {"ptx_version", k.ptx_version}});
@@ -120,7 +113,7 @@ void to_json(json& j, const ImageResult& r) {
 
 void from_json(const json& j, ImageResult& r) {
   r.status = read_enum(j, "status", "image.status", kImageOutcomes, kImageOutcomeAliases);
-  image_fields(r, reader(j));
+  image_fields(r, field_reader(j));
   r.note = j.value("note", "");
   for (const auto& k : j.at("kernels")) {
     r.kernels.push_back({k.at("name"), k.at("label"), k.at("runtime_error"), k.at("binary_version"), k.at("ptx_version")});
@@ -129,14 +122,14 @@ void from_json(const json& j, ImageResult& r) {
 
 void to_json(json& j, const CorrectnessResult& r) {
   j = json{{"mode", launch_mode_name(r.mode)}};
-  correctness_fields(r, writer(j));
+  correctness_fields(r, field_writer(j));
   j["twin"] = r.twin_rel_error ? json{{"id", r.twin_id}, {"rel_error", *r.twin_rel_error}} : json(nullptr);
   // Written only for a quick check, so files from full runs stay as they were.
   if (r.scope == CheckScope::Quick) j["scope"] = check_scope_name(r.scope);
 }
 
 void from_json(const json& j, CorrectnessResult& r) {
-  correctness_fields(r, reader(j));
+  correctness_fields(r, field_reader(j));
   r.mode = read_enum(j, "mode", "correctness.mode", kLaunchModes);
   r.scope = CheckScope::Full;
   if (j.contains("scope")) {
@@ -163,11 +156,11 @@ void to_json(json& j, const TimingResult& r) {
   if (!r.hold_fallback.empty()) j["hold_fallback"] = r.hold_fallback;
   if (r.settle_ms > 0) j["settle_ms"] = r.settle_ms;  // the wait out of the power cap, when there was one
   if (r.settle_capped) j["settle_capped"] = true;
-  timing_fields(r, writer(j));
+  timing_fields(r, field_writer(j));
 }
 
 void from_json(const json& j, TimingResult& r) {
-  timing_fields(r, reader(j));
+  timing_fields(r, field_reader(j));
   r.mode = read_enum(j, "mode", "timing.mode", kLaunchModes);
   r.stop_reason = read_enum(j, "stop_reason", "timing.stop_reason", kStopReasons);
   r.injected_delay_ms = j.value("injected_delay_ms", 0.0);  // absent before the knob counted the spin's own cost
@@ -204,7 +197,7 @@ std::map<Phase, double> read_phase_seconds(const json& j) {
 
 void to_json(json& j, const OperatorResult& r) {
   j = json{{"failed", r.failed()}, {"dtype", dtype_name(r.dtype)}, {"impl", impl_name(r.impl)}};
-  operator_fields(r, writer(j));
+  operator_fields(r, field_writer(j));
   j["fault"] = r.fault == WorkerFault::None ? json(nullptr) : json(worker_fault_name(r.fault));
   if (!r.implementation.empty()) j["implementation"] = r.implementation;
   if (!r.phase_seconds.empty()) j["phase_seconds"] = phase_seconds_json(r.phase_seconds);
@@ -213,7 +206,7 @@ void to_json(json& j, const OperatorResult& r) {
 }
 
 void from_json(const json& j, OperatorResult& r) {
-  operator_fields(r, reader(j));
+  operator_fields(r, field_reader(j));
   r.dtype = read_enum(j, "dtype", "dtype", kDTypes);
   r.impl = read_enum(j, "impl", "impl", kImpls);
   if (j.contains("fault") && !j.at("fault").is_null()) {
@@ -227,12 +220,12 @@ void from_json(const json& j, OperatorResult& r) {
 
 void to_json(json& j, const Ceilings& c) {
   j = json{{"timer_floor_ms", c.timer_floor_ms}};
-  ceiling_fields(c, writer(j));
+  ceiling_fields(c, field_writer(j));
   if (c.e4m3_tflops > 0) j["e4m3_tflops"] = c.e4m3_tflops;  // only where measured (FP8 devices)
 }
 
 void from_json(const json& j, Ceilings& c) {
-  ceiling_fields(c, reader(j));
+  ceiling_fields(c, field_reader(j));
   c.timer_floor_ms = j.value("timer_floor_ms", 0.0);  // absent from results older than the floor
   c.e4m3_tflops = j.value("e4m3_tflops", 0.0);        // absent before FP8, and on devices without it
 }
@@ -241,11 +234,11 @@ void to_json(json& j, const PathCandidate& c) {
   j = json{{"verdict", c.verdict.name()},
            {"image", outcome_name(c.verdict.image)},
            {"time_ratio", c.time_ratio ? json(*c.time_ratio) : json(nullptr)}};
-  path_candidate_fields(c, writer(j));
+  path_candidate_fields(c, field_writer(j));
 }
 
 void from_json(const json& j, PathCandidate& c) {
-  path_candidate_fields(c, reader(j));
+  path_candidate_fields(c, field_reader(j));
   const auto image = read_enum(j, "image", "paths.image", kImageOutcomes, kImageOutcomeAliases);
   const auto name = j.at("verdict").get<std::string>();
   const auto verdict = parse_operator_verdict(name, image);
@@ -258,11 +251,11 @@ void to_json(json& j, const PathChoice& c) {
   const PathCandidate* chosen = c.chosen_path();
   j = json{{"chosen", chosen ? json(chosen->name) : json(nullptr)}, {"twin", c.twin ? json(*c.twin) : json(nullptr)},
            {"dtype", dtype_name(c.dtype)}};
-  path_choice_fields(c, writer(j));
+  path_choice_fields(c, field_writer(j));
 }
 
 void from_json(const json& j, PathChoice& c) {
-  path_choice_fields(c, reader(j));
+  path_choice_fields(c, field_reader(j));
   c.dtype = read_enum(j, "dtype", "paths.dtype", kDTypes);
   if (!j.at("twin").is_null()) c.twin = j.at("twin").get<PathCandidate>();
   if (j.at("chosen").is_null()) return;

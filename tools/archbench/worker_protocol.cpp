@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "harness/result/json_enum.hpp"
+#include "harness/result/json_fields.hpp"
 #include "harness/result/result_json.hpp"
 #include "harness/util/atomic_file.hpp"
 
@@ -14,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-// The task's fields under the same key both ways (the pattern of result_json.cpp); `t` is const
+// The task's fields under the same key both ways (json_fields.hpp); `t` is const
 // when writing. The enums are written and read beside the list.
 template <typename T, typename Field>
 void task_fields(T& t, Field&& field) {
@@ -32,13 +33,13 @@ void task_fields(T& t, Field&& field) {
 
 void to_json(json& j, const WorkerTask& t) {
   j = json{{"phase", phase_name(t.phase)}, {"cuda_graph", cuda_graph_mode_name(t.cuda_graph)}};
-  task_fields(t, [&j](const char* key, const auto& value) { j[key] = value; });
+  task_fields(t, field_writer(j));
 }
 
 void from_json(const json& j, WorkerTask& t) {
   t.phase = read_enum(j, "phase", "phase", kPhases);
   t.cuda_graph = read_enum(j, "cuda_graph", "cuda_graph", kCudaGraphModes);
-  task_fields(t, [&j](const char* key, auto& value) { j.at(key).get_to(value); });
+  task_fields(t, field_reader(j));
 }
 
 void to_json(json& j, const WorkerMessage& m) {
