@@ -53,24 +53,37 @@ def acc_constraints(n):
     return ", ".join(f'"+f"(d[{i}])' for i in range(n))
 
 
+# The two forms differ only in where A comes from: its C++ parameter and argument, its asm inputs
+# (one register each), the 16-bit types' transpose immediates (SS: A's and B's, RS: B's only; FP8
+# takes none), and the comment over mma_<kind>.
+FORMS = {
+    "ss": {
+        "a_param": "uint64_t desc_a", "a_arg": "desc_a", "a_inputs": ['"l"(desc_a)'], "transposes": ", 0, 0",
+        "widths": "SS_WIDTHS",
+        "comment": ("// d (+)= A · Bᵀ for a 64 x N tile, 32 bytes of k (16 f16/bf16, 32 FP8), both operands K-major in\n"
+                    "// shared memory."),
+    },
+    "rs": {
+        "a_param": "const uint32_t (&a)[4]", "a_arg": "a", "a_inputs": [f'"r"(a[{i}])' for i in range(4)],
+        "transposes": ", 1", "widths": "RS_WIDTHS",
+        "comment": ("// d (+)= A · B for a 64 x N tile, 32 bytes of k: A from registers (the m64k16 or, for FP8, m64k32 A\n"
+                    "// fragment), B in shared memory, MN-major for 16-bit T and K-major for FP8."),
+    },
+}
+
+
 def function(kind, n):
+    form = FORMS[kind]
     r = n // 2  # fp32 accumulators per thread
-    if kind == "ss":
-        signature = (f"__device__ __forceinline__ void mma_ss_n{n}(float (&d)[{r}], uint64_t desc_a, uint64_t desc_b, "
-                     "int accumulate) {")
-        pred = r + 2
-        operands = f"%{r}, %{r + 1}, p, 1, 1, 0, 0"
-        inputs = '"l"(desc_a), "l"(desc_b), "r"(accumulate)'
-        types = [(ctype, ptx, 16, operands) for ctype, ptx in TYPES]
-        types += [(ctype, ptx, 32, f"%{r}, %{r + 1}, p, 1, 1") for ctype, ptx in FP8_TYPES]
-    else:
-        signature = (f"__device__ __forceinline__ void mma_rs_n{n}(float (&d)[{r}], const uint32_t (&a)[4], "
-                     "uint64_t desc_b, int accumulate) {")
-        pred = r + 5
-        operands = f"{{%{r}, %{r + 1}, %{r + 2}, %{r + 3}}}, %{r + 4}, p, 1, 1, 1"
-        inputs = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(accumulate)'
-        types = [(ctype, ptx, 16, operands) for ctype, ptx in TYPES]
-        types += [(ctype, ptx, 32, f"{{%{r}, %{r + 1}, %{r + 2}, %{r + 3}}}, %{r + 4}, p, 1, 1") for ctype, ptx in FP8_TYPES]
+    a_regs = len(form["a_inputs"])  # A's asm operands follow the accumulators, then B's descriptor, then the predicate
+    a = f"%{r}" if a_regs == 1 else "{" + ", ".join(f"%{r + i}" for i in range(a_regs)) + "}"
+    operands = f"{a}, %{r + a_regs}, p, 1, 1"
+    pred = r + a_regs + 1
+    signature = (f"__device__ __forceinline__ void mma_{kind}_n{n}(float (&d)[{r}], {form['a_param']}, "
+                 "uint64_t desc_b, int accumulate) {")
+    inputs = ", ".join(form["a_inputs"] + ['"l"(desc_b)', '"r"(accumulate)'])
+    types = [(ctype, ptx, 16, operands + form["transposes"]) for ctype, ptx in TYPES]
+    types += [(ctype, ptx, 32, operands) for ctype, ptx in FP8_TYPES]
     out = ["template <typename T>", signature]
     for i, (ctype, ptx, k, ops) in enumerate(types):
         out.append(f"  {'if' if i == 0 else '} else if'} constexpr (std::is_same_v<T, {ctype}>) {{")
@@ -89,21 +102,14 @@ def function(kind, n):
 
 def dispatch(kind, widths):
     """mma_<kind><T, N>: the width's function; a width the script has no function for does not compile."""
-    if kind == "ss":
-        comment = ("// d (+)= A · Bᵀ for a 64 x N tile, 32 bytes of k (16 f16/bf16, 32 FP8), both operands K-major in\n"
-                   "// shared memory.")
-        params, args = "uint64_t desc_a, uint64_t desc_b, int accumulate", "d, desc_a, desc_b, accumulate"
-        names = "SS_WIDTHS"
-    else:
-        comment = ("// d (+)= A · B for a 64 x N tile, 32 bytes of k: A from registers (the m64k16 or, for FP8, m64k32 A\n"
-                   "// fragment), B in shared memory, MN-major for 16-bit T and K-major for FP8.")
-        params, args = "const uint32_t (&a)[4], uint64_t desc_b, int accumulate", "d, a, desc_b, accumulate"
-        names = "RS_WIDTHS"
-    out = [comment, "template <typename T, int N>",
+    form = FORMS[kind]
+    params = f"{form['a_param']}, uint64_t desc_b, int accumulate"
+    args = f"d, {form['a_arg']}, desc_b, accumulate"
+    out = [form["comment"], "template <typename T, int N>",
            f"__device__ __forceinline__ void mma_{kind}(float (&d)[N / 2], {params}) {{"]
     for i, n in enumerate(widths):
         out.append(f"  {'if' if i == 0 else 'else if'} constexpr (N == {n}) mma_{kind}_n{n}<T>({args});")
-    out.append(f'  else static_assert(N == {widths[0]}, "a width of {names} (tools/wgmma/gen_wgmma_mma.py)");')
+    out.append(f'  else static_assert(N == {widths[0]}, "a width of {form["widths"]} (tools/wgmma/gen_wgmma_mma.py)");')
     out.append("}")
     return "\n".join(out)
 
