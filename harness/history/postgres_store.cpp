@@ -200,10 +200,7 @@ PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
       if (has.text(0, 0) == "t") {
         const Result v = query("SELECT max(version) FROM archbench_schema", {});
         const int version = v.null(0, 0) ? 0 : std::stoi(v.text(0, 0));
-        if (version > kStoreSchemaVersion) {
-          throw HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; "
-                                         "the store was not changed", where_, version, kStoreSchemaVersion));
-        }
+        if (version > kStoreSchemaVersion) throw newer_schema_error(where_, version);
         if (version == 1) {  // operator names moved to their table; its runs keep medians only
           exec(kSetAsideResultsOf1);
           exec(tables_of_schema_2(kPostgres).c_str());

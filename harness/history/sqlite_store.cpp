@@ -221,10 +221,7 @@ SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
       }
     };
     const int version = version_of();
-    if (version > kStoreSchemaVersion) {
-      throw HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; the "
-                                     "store was not changed", path, version, kStoreSchemaVersion));
-    }
+    if (version > kStoreSchemaVersion) throw newer_schema_error(path, version);
     if (version == 0) {
       // New, or an empty or foreign database. Creators take the write lock first, so that of several
       // processes making one store at once exactly one makes the schema and the others see it.

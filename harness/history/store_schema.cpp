@@ -51,4 +51,9 @@ DROP TABLE results_1;
 )sql", fmt::arg("byte_order", d.byte_order));
 }
 
+HistoryError newer_schema_error(const std::string& where, int version) {
+  return HistoryError(fmt::format("{}: a store of schema {} (this archbench reads {}): use a newer archbench; the store "
+                                  "was not changed", where, version, kStoreSchemaVersion));
+}
+
 }  // namespace archbench::history

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "harness/history/history_store.hpp"
+
 namespace archbench::history {
 
 struct SqlDialect {
@@ -27,5 +29,8 @@ struct SqlDialect {
 
 // Schema 1's results (operator names in each row), copied from results_1 into schema 2's tables.
 [[nodiscard]] std::string copy_results_of_1(const SqlDialect& d);
+
+// The refusal of a store of a newer schema than kStoreSchemaVersion, `where` naming the store.
+[[nodiscard]] HistoryError newer_schema_error(const std::string& where, int version);
 
 }  // namespace archbench::history
