@@ -18,6 +18,8 @@
 //                   wgmma with TMA-fed, swizzled K/V stages, a producer warpgroup and two consumers,
 //                   the softmax of one key tile overlapping P·V of the previous one. Every shape
 //                   (its kernel covers every head dim of kHeadDims). oracle_twin = sdpa_cudnn.
+//                   e4m3 at the shapes of cuDNN's FP8 twin: the same kernel on FP8 wgmma, with the
+//                   twin's scales and output format, V transposed by a first kernel in the launch.
 //   flash_simt      own, f32, any CC: the same algorithm on the SIMT cores (flash_simt.cu).
 //                   A subset of shapes (own_f32 in the table below): every SD1.5 shape, SDXL L2 and
 //                   Flux, so that every head dim is covered; the large d = 64 shapes (SDXL L1, SD3)
@@ -46,6 +48,8 @@
 #include <utility>
 #include <vector>
 
+#include "harness/ops/tensor.hpp"
+#include "harness/util/cuda_raii.hpp"
 #include "kernels/attention/attention_kernels.hpp"
 #include "kernels/attention/attention_math.hpp"
 #include "kernels/attention/attention_problem.hpp"
@@ -83,17 +87,36 @@ AttentionLaunch flash_tc_launch(const AttentionDims& dims, DType dtype) {
   };
 }
 
+// FP8: the per-tensor scales (attention_problem.hpp) in device memory, as the frameworks keep them,
+// and the buffer the launch transposes V into; made with the problem.
+struct FlashWgmmaFp8Buffers {
+  DeviceTensor descale_q = upload(HostTensor{DType::F32, {kFp8DescaleQ}});
+  DeviceTensor descale_k = upload(HostTensor{DType::F32, {kFp8DescaleKV}});
+  DeviceTensor descale_v = upload(HostTensor{DType::F32, {kFp8DescaleKV}});
+  DeviceTensor scale_o = upload(HostTensor{DType::F32, {kFp8ScaleO}});
+  DeviceBuffer v_transposed;
+
+  explicit FlashWgmmaFp8Buffers(const AttentionDims& dims) : v_transposed(fp8_transposed_v_bytes(dims)) {}
+  [[nodiscard]] FlashWgmmaFp8 view() const {
+    return {descale_q.as<float>(), descale_k.as<float>(), descale_v.as<float>(), scale_o.as<float>(),
+            v_transposed.get()};
+  }
+};
+
 // The tensor maps hold the buffer addresses, which the factory does not see: they are encoded at a
 // problem's first launch (a warm-up: the timer and graph replay launch before they measure or
 // capture) and again only if the buffers change, which an AttentionProblem's never do. A timed or
 // captured launch only enqueues.
 AttentionLaunch flash_wgmma_launch(const AttentionDims& dims, DType dtype) {
   auto prepared = std::make_shared<std::optional<FlashWgmmaLaunch>>();
-  return [dims, dtype, prepared](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
-                                 cudaStream_t stream) {
+  std::shared_ptr<const FlashWgmmaFp8Buffers> fp8;
+  if (dtype == DType::E4M3) fp8 = std::make_shared<const FlashWgmmaFp8Buffers>(dims);
+  return [dims, dtype, prepared, fp8](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v,
+                                      DeviceTensor& o, cudaStream_t stream) {
     if (!*prepared || !(*prepared)->describes(q.buffer.get(), k.buffer.get(), v.buffer.get(), o.buffer.get())) {
+      const FlashWgmmaFp8 fp8_view = fp8 ? fp8->view() : FlashWgmmaFp8{};
       *prepared = prepare_flash_attention_wgmma(dtype, q.buffer.get(), k.buffer.get(), v.buffer.get(),
-                                                o.buffer.get(), dims);
+                                                o.buffer.get(), dims, fp8 ? &fp8_view : nullptr);
     }
     launch_flash_attention_wgmma(**prepared, stream);
   };
@@ -156,6 +179,14 @@ void register_operators(Registry& r) {
       spec.min_cc_why = "cuDNN's FP8 attention";
       r.add(std::make_unique<AttentionOperator>(std::move(spec), shape.dims, make_sdpa_cudnn_launch,
                                                 std::vector<KernelRef>{}));
+      OperatorSpec own = make_spec("flash_wgmma", DType::E4M3, Impl::Own, kHopper, shape);
+      own.min_cc_why = "wgmma";
+      own.oracle_twin = "sdpa_cudnn";
+      std::vector<KernelRef> kernels{
+          {"flash_attention_wgmma_e4m3_d" + std::to_string(d), flash_attention_wgmma_kernel(DType::E4M3, d),
+           sm90a_target()},
+          {"transpose_v_fp8", fp8_transpose_v_kernel(), sm90a_target()}};
+      r.add(std::make_unique<AttentionOperator>(std::move(own), shape.dims, flash_wgmma_launch, std::move(kernels)));
     }
     for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = dtype == DType::BF16 ? kAmpere : kAnyCc;

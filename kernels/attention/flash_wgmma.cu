@@ -20,6 +20,19 @@
 //     zero (the TMA's out-of-bounds fill). Keys past Nk are masked to -inf before the softmax.
 //   * Epilogue: O / l written into the consumer's own rows of the Q tile (same swizzle, no bank
 //     conflicts), then 16-byte stores of rows < Nq.
+//   * FP8 (e4m3; T = __nv_fp8_e4m3): the same structure, 32 bytes of k per wgmma as for 16-bit types
+//     (k32), so a panel is 128 columns and the Q·Kᵀ descriptors are the same byte offsets. FP8 wgmma
+//     takes B only K-major, so V arrives transposed ([d, keys], written by transpose_v_fp8 before
+//     the attention kernel) and P·V reads it as Q·Kᵀ reads K. P goes into the A registers without
+//     a shuffle: an A register holds keys 16h + 4t .. 4t+3 of a 16-key block h, the thread's S
+//     accumulators hold keys 16h + 2t, 2t+1, 8+2t, 9+2t, and transpose_v_fp8 stores V's keys in
+//     that order (the sum over keys does not care which slot a key takes, as long as P and V
+//     agree). P is stored as P·256 (the softmax's exponent + 8: exact, and small probabilities stay
+//     normal numbers), which the row sum carries too; the scales are per tensor, in device memory.
+//     With the products at twice the 16-bit rate, the softmax's exponentials (the SFU: 16 a clock
+//     per SM) take about as long as the products of a tile; letting the two consumers take turns
+//     issuing them (FlashAttention-3's ping-pong, arXiv 2407.08608 §3.1) was slower here
+//     (docs/kernel-choices.md).
 //
 // Two places depend on how ptxas schedules (nvcc 13.0, checked in SASS; recheck after a toolkit
 // change: every HGMMA count and the softmax EX2s between the two wgmma waits):
@@ -42,6 +55,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cmath>
 #include <cstddef>
@@ -60,11 +74,17 @@ namespace flash_wgmma_detail {
 
 // Per head dim: keys per tile (the n of S = Q Kᵀ) and the K/V ring depth, chosen to fit 227 KB of
 // shared memory and the consumers' 240 registers; d = 160 with 128 keys would need 240 KB. Untuned.
+// FP8 tiles are half the bytes: 128 keys (one 128-byte swizzle span of transposed V), 4 stages (3
+// at d = 160, whose rows take two panels).
 struct WgmmaFlashConfig {
   int block_n;
   int stages;
 };
-constexpr WgmmaFlashConfig wgmma_flash_config(int head_dim) {
+constexpr WgmmaFlashConfig wgmma_flash_config(int head_dim, int element_bytes) {
+  if (element_bytes == 1) {
+    if (head_dim % 16 != 0) return {0, 0};
+    return {128, head_dim <= 128 ? 4 : 3};
+  }
   switch (head_dim) {
     case 40: return {128, 3};
     case 64: return {128, 3};
@@ -75,31 +95,46 @@ constexpr WgmmaFlashConfig wgmma_flash_config(int head_dim) {
   }
 }
 
-template <int kHeadDim>
+// A head dim and storage type the kernel is instantiated for: FP8 needs d % 16 == 0 (16-byte rows
+// for the tensor copies; d = 40 has none).
+template <typename T, int kHeadDim>
+constexpr bool has_wgmma_flash_kernel() {
+  return wgmma_flash_config(kHeadDim, sizeof(T)).block_n > 0;
+}
+
+template <typename T, int kHeadDim>
 struct WgmmaFlashTile {
-  static_assert(wgmma_flash_config(kHeadDim).block_n > 0, "a head dim with a WgmmaFlashConfig");
+  static_assert(has_wgmma_flash_kernel<T, kHeadDim>(), "a head dim with a WgmmaFlashConfig");
+  static constexpr bool kFp8 = sizeof(T) == 1;
   static constexpr int kConsumers = 2;             // consumer warpgroups, 64 query rows each
   static constexpr int kBlockM = 64 * kConsumers;  // query rows per CTA
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kBlockN = wgmma_flash_config(kHeadDim).block_n;
-  static constexpr int kStages = wgmma_flash_config(kHeadDim).stages;
-  static constexpr int kPanels = (kHeadDim + 63) / 64;   // 64-column swizzle panels per row
-  static constexpr int kQKSteps = (kHeadDim + 15) / 16;  // k16 steps of S = Q Kᵀ (40 reads zeros to 48)
-  static constexpr int kPVSteps = kBlockN / 16;          // k16 steps of O += P V
+  static constexpr int kBlockN = wgmma_flash_config(kHeadDim, sizeof(T)).block_n;
+  static constexpr int kStages = wgmma_flash_config(kHeadDim, sizeof(T)).stages;
+  static constexpr int kRowBytes = 128;                               // one swizzle span per panel row
+  static constexpr int kPanelCols = kRowBytes / static_cast<int>(sizeof(T));  // 64 halves or 128 FP8
+  static constexpr int kPanels = (kHeadDim + kPanelCols - 1) / kPanelCols;  // swizzle panels per row
+  static constexpr int kStepK = 32 / static_cast<int>(sizeof(T));   // k of one wgmma: 32 bytes of a row
+  static constexpr int kQKSteps = (kHeadDim + kStepK - 1) / kStepK;  // of S = Q Kᵀ (d = 40 reads zeros to 48)
+  static constexpr int kPVSteps = kBlockN / kStepK;                   // of O += P V
   static constexpr int kSRegs = kBlockN / 2;             // fp32 S accumulators per thread
   static constexpr int kORegs = kHeadDim / 2;            // fp32 O accumulators per thread
-  static constexpr int kRowBytes = 128;                  // one swizzle span per panel row
   static constexpr int kQPanelBytes = kBlockM * kRowBytes;
   static constexpr int kQBytes = kPanels * kQPanelBytes;
   static constexpr int kKVPanelBytes = kBlockN * kRowBytes;
-  static constexpr int kKVBytes = kPanels * kKVPanelBytes;  // one K or V stage
+  static constexpr int kKBytes = kPanels * kKVPanelBytes;  // one K stage
+  // One V stage: panels like K, or for FP8 the transposed tile, d rows of kBlockN keys (128 bytes).
+  static constexpr int kVBytes = kFp8 ? kHeadDim * kRowBytes : kKBytes;
+  // The softmax's P is P·2^kPExponent: FP8 keeps it in e4m3's normal range (above).
+  static constexpr float kPExponent = kFp8 ? 8.0f : 0.0f;
   // Byte offsets from the 1024-aligned base: Q, K stages, V stages, the mbarriers, the scratch words.
   static constexpr int kQOffset = 0;
   static constexpr int kKOffset = kQBytes;
-  static constexpr int kVOffset = kKOffset + kStages * kKVBytes;
-  static constexpr int kBarOffset = kVOffset + kStages * kKVBytes;
+  static constexpr int kVOffset = kKOffset + kStages * kKBytes;
+  static constexpr int kBarOffset = kVOffset + kStages * kVBytes;
   static constexpr int kBarriers = 1 + 4 * kStages;  // q_full, k_full[], k_empty[], v_full[], v_empty[]
   static constexpr int kScratchOffset = kBarOffset + kBarriers * 8;  // the softmax fence's stores
+
   // One word per consumer warp, stored by its lane 0: a word shared by all would be a (harmless,
   // never read) write-write race that racecheck rightly reports. (One word per thread was race-free
   // too but made d = 64 24% slower on the H200, measured A/B on one machine.)
@@ -110,20 +145,30 @@ struct WgmmaFlashTile {
   static constexpr int kConsumerRegs = 240;
 
   static_assert(kHeadDim % 8 == 0, "wgmma n and 16-byte rows need d % 8 == 0");
-  static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "wgmma n <= 256, P·V k16 steps");
-  static_assert(kQPanelBytes % 1024 == 0 && kKVPanelBytes % 1024 == 0, "panels start swizzle atoms");
+  static_assert(kBlockN % kStepK == 0 && kBlockN <= 256, "wgmma n <= 256, whole P·V k steps");
+  static_assert(!kFp8 || kBlockN * sizeof(T) == kRowBytes, "a transposed V row is one swizzle span");
+  static_assert(kQPanelBytes % 1024 == 0 && kKVPanelBytes % 1024 == 0 && kVBytes % 1024 == 0,
+                "panels and stages start swizzle atoms");
   static_assert(kSmemBytes <= 227 * 1024, "fits the opt-in shared memory of one SM");
   static_assert(kConsumers * 128 * kConsumerRegs + 128 * kProducerRegs <= 65536, "register file");
 };
 
 #if defined(__CUDA_ARCH__)
 
+// Two floats as e4m3 (round to nearest, saturated to +-448), the first in the low byte.
+__device__ __forceinline__ uint16_t pack_e4m3x2(float lo, float hi) {
+  return static_cast<uint16_t>(__nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, __NV_E4M3));
+}
+__device__ __forceinline__ uint32_t pack_e4m3x4(float a, float b, float c, float d) {
+  return static_cast<uint32_t>(pack_e4m3x2(a, b)) | (static_cast<uint32_t>(pack_e4m3x2(c, d)) << 16);
+}
+
 // One consumer warpgroup's state and math. Accumulator fragment of m64nNk16: thread (warp w of the
 // warpgroup, lane 4g + t) holds d[4i + 2r + c] = D[16w + g + 8r][8i + 2t + c], so each thread owns
 // rows g and g + 8 of its warp's 16, and each row lives in the 4 threads of a quad.
 template <typename T, int kHeadDim>
 struct Consumer {
-  using Tile = WgmmaFlashTile<kHeadDim>;
+  using Tile = WgmmaFlashTile<T, kHeadDim>;
 
   float o[Tile::kORegs];
   float s[Tile::kSRegs];
@@ -135,7 +180,7 @@ struct Consumer {
   __device__ __forceinline__ void issue_qk(uint32_t q_rows, uint32_t k_stage) {
 #pragma unroll
     for (int ks = 0; ks < Tile::kQKSteps; ++ks) {
-      // k16 step ks = columns 16ks..16ks+15 = panel ks/4, 32·(ks%4) bytes into its rows (the
+      // k step ks = 32 bytes of every row = panel ks/4, 32·(ks%4) bytes into its rows (the
       // hardware applies the swizzle to the computed address).
       const uint32_t col = (ks % 4) * 32;
       const uint64_t a = wgmma::smem_descriptor(q_rows + (ks / 4) * Tile::kQPanelBytes + col);
@@ -148,9 +193,14 @@ struct Consumer {
   __device__ __forceinline__ void issue_pv(uint32_t v_stage) {
 #pragma unroll
     for (int kk = 0; kk < Tile::kPVSteps; ++kk) {
-      // k16 step kk = keys 16kk..16kk+15 = two 8-row atoms from row 16kk of every panel.
-      const uint64_t b = wgmma::smem_descriptor_mn_major(v_stage + kk * 16 * Tile::kRowBytes, Tile::kKVPanelBytes);
-      wgmma::mma_rs<T, kHeadDim>(o, p[kk], b, 1);
+      if constexpr (Tile::kFp8) {
+        // Transposed V, K-major: k32 step kk = key slots 32kk..32kk+31 = 32·kk bytes into every row.
+        wgmma::mma_rs<T, kHeadDim>(o, p[kk], wgmma::smem_descriptor(v_stage + kk * 32), 1);
+      } else {
+        // k16 step kk = keys 16kk..16kk+15 = two 8-row atoms from row 16kk of every panel.
+        const uint64_t b = wgmma::smem_descriptor_mn_major(v_stage + kk * 16 * Tile::kRowBytes, Tile::kKVPanelBytes);
+        wgmma::mma_rs<T, kHeadDim>(o, p[kk], b, 1);
+      }
     }
   }
 
@@ -178,13 +228,15 @@ struct Consumer {
       const float m_scaled = mx * scale_log2;
       alpha[r] = exp2_approx(m[r] * scale_log2 - m_scaled);  // m = -inf on the first tile: 0
       m[r] = mx;
+      // P·2^kPExponent (FP8; 16-bit types take P as it is).
+      const float shift = Tile::kFp8 ? Tile::kPExponent - m_scaled : -m_scaled;
       float sum = 0.f;
 #pragma unroll
       for (int i = 0; i < Tile::kBlockN / 8; ++i) {
         float& a = s[4 * i + 2 * r];
         float& b = s[4 * i + 2 * r + 1];
-        a = exp2_approx(fmaf(a, scale_log2, -m_scaled));
-        b = exp2_approx(fmaf(b, scale_log2, -m_scaled));
+        a = exp2_approx(fmaf(a, scale_log2, shift));
+        b = exp2_approx(fmaf(b, scale_log2, shift));
         sum += a + b;
       }
       l[r] = l[r] * alpha[r] + sum;
@@ -201,26 +253,46 @@ struct Consumer {
     }
   }
 
-  // P as the A operand of k step kk (keys 16kk..16kk+15): A register j holds
+  // P as the A operand of k step kk. 16-bit (keys 16kk..16kk+15): A register j holds
   // A[16w + g + 8(j%2)][8(j/2) + 2t + {0,1}], which is the S accumulator pair s[8kk + 2j], s[8kk + 2j + 1].
+  // FP8 (key slots 32kk..32kk+31): A register j holds A[16w + g + 8r][16h' + 4t + {0..3}], r = j%2,
+  // h' = j/2, filled from 16-key block h = 2kk + h' with the thread's own keys of rows g + 8r:
+  // s[8h + 2r], s[8h + 2r + 1] (keys 16h + 2t, +1) and s[8h + 4 + 2r], +1 (keys 16h + 8 + 2t, +1),
+  // the slot order transpose_v_fp8 gives V.
   __device__ __forceinline__ void pack_p() {
 #pragma unroll
     for (int kk = 0; kk < Tile::kPVSteps; ++kk) {
 #pragma unroll
-      for (int j = 0; j < 4; ++j) p[kk][j] = pack_pair<T>(s[8 * kk + 2 * j], s[8 * kk + 2 * j + 1]);
+      for (int j = 0; j < 4; ++j) {
+        if constexpr (Tile::kFp8) {
+          const int h = 2 * kk + j / 2;
+          const int r = j % 2;
+          p[kk][j] = pack_e4m3x4(s[8 * h + 2 * r], s[8 * h + 2 * r + 1], s[8 * h + 4 + 2 * r], s[8 * h + 4 + 2 * r + 1]);
+        } else {
+          p[kk][j] = pack_pair<T>(s[8 * kk + 2 * j], s[8 * kk + 2 * j + 1]);
+        }
+      }
     }
   }
 };
 
 #endif  // __CUDA_ARCH__
 
+// FP8's per-tensor scales in device memory (FlashWgmmaFp8); unused by 16-bit launches.
+struct Fp8Scales {
+  const float* descale_q;
+  const float* descale_k;
+  const float* descale_v;
+  const float* scale_o;
+};
+
 template <typename T, int kHeadDim>
-__global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
+__global__ void __launch_bounds__(WgmmaFlashTile<T, kHeadDim>::kThreads, 1)
     flash_attention_wgmma(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
                           const __grid_constant__ CUtensorMap map_v, T* __restrict__ O, int Nq, int Nk,
-                          float scale_log2) {
+                          float scale_log2, Fp8Scales fp8) {
 #if defined(__CUDA_ARCH__)
-  using Tile = WgmmaFlashTile<kHeadDim>;
+  using Tile = WgmmaFlashTile<T, kHeadDim>;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   // The swizzle pattern repeats every 1024 bytes and the descriptors assume base offset 0: align the
   // base by hand (the extern alignment is no promise about the shared window).
@@ -240,8 +312,8 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
   auto k_empty = [&](int s) { return bar + 8u * (1 + Tile::kStages + s); };
   auto v_full = [&](int s) { return bar + 8u * (1 + 2 * Tile::kStages + s); };
   auto v_empty = [&](int s) { return bar + 8u * (1 + 3 * Tile::kStages + s); };
-  auto k_stage = [&](int s) { return base + Tile::kKOffset + static_cast<uint32_t>(s) * Tile::kKVBytes; };
-  auto v_stage = [&](int s) { return base + Tile::kVOffset + static_cast<uint32_t>(s) * Tile::kKVBytes; };
+  auto k_stage = [&](int s) { return base + Tile::kKOffset + static_cast<uint32_t>(s) * Tile::kKBytes; };
+  auto v_stage = [&](int s) { return base + Tile::kVOffset + static_cast<uint32_t>(s) * Tile::kVBytes; };
 
   if (tid == 0) {
     tma::barrier_init(q_full, 1);
@@ -265,7 +337,8 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
       tma::barrier_arrive_expect_bytes(q_full, Tile::kQBytes);
 #pragma unroll
       for (int pn = 0; pn < Tile::kPanels; ++pn) {
-        tma::load_3d(base + Tile::kQOffset + pn * Tile::kQPanelBytes, &map_q, q_full, 64 * pn, q0, head);
+        tma::load_3d(base + Tile::kQOffset + pn * Tile::kQPanelBytes, &map_q, q_full, Tile::kPanelCols * pn, q0,
+                     head);
       }
       for (int j = 0; j < n_tiles; ++j) {
         const int s = j % Tile::kStages;
@@ -273,16 +346,22 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
         // Round r of a stage reuses it once the consumers released round r - 1: that release
         // completed phase r - 1 of the empty barrier, of parity (r - 1) & 1.
         if (round > 0) tma::barrier_wait(k_empty(s), static_cast<uint32_t>((round - 1) & 1));
-        tma::barrier_arrive_expect_bytes(k_full(s), Tile::kKVBytes);
+        tma::barrier_arrive_expect_bytes(k_full(s), Tile::kKBytes);
 #pragma unroll
         for (int pn = 0; pn < Tile::kPanels; ++pn) {
-          tma::load_3d(k_stage(s) + pn * Tile::kKVPanelBytes, &map_k, k_full(s), 64 * pn, j * Tile::kBlockN, head);
+          tma::load_3d(k_stage(s) + pn * Tile::kKVPanelBytes, &map_k, k_full(s), Tile::kPanelCols * pn,
+                       j * Tile::kBlockN, head);
         }
         if (round > 0) tma::barrier_wait(v_empty(s), static_cast<uint32_t>((round - 1) & 1));
-        tma::barrier_arrive_expect_bytes(v_full(s), Tile::kKVBytes);
+        tma::barrier_arrive_expect_bytes(v_full(s), Tile::kVBytes);
+        if constexpr (Tile::kFp8) {  // transposed V: one box of d rows, kBlockN keys each
+          tma::load_3d(v_stage(s), &map_v, v_full(s), j * Tile::kBlockN, 0, head);
+        } else {
 #pragma unroll
-        for (int pn = 0; pn < Tile::kPanels; ++pn) {
-          tma::load_3d(v_stage(s) + pn * Tile::kKVPanelBytes, &map_v, v_full(s), 64 * pn, j * Tile::kBlockN, head);
+          for (int pn = 0; pn < Tile::kPanels; ++pn) {
+            tma::load_3d(v_stage(s) + pn * Tile::kKVPanelBytes, &map_v, v_full(s), Tile::kPanelCols * pn,
+                         j * Tile::kBlockN, head);
+          }
         }
       }
     }
@@ -305,6 +384,11 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
     cs.m[0] = cs.m[1] = -INFINITY;
     cs.l[0] = cs.l[1] = 0.f;
     const bool tail = n_tiles * Tile::kBlockN > Nk;  // the last tile holds keys >= Nk
+    [[maybe_unused]] float out_scale = 1.0f;  // O / l times this: FP8 dequantises V and quantises O in one factor
+    if constexpr (Tile::kFp8) {
+      scale_log2 *= *fp8.descale_q * *fp8.descale_k;
+      out_scale = *fp8.descale_v * *fp8.scale_o;
+    }
 
     tma::barrier_wait(q_full, 0);
 
@@ -369,31 +453,45 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
       float sum = cs.l[r];
       sum += __shfl_xor_sync(0xffffffffu, sum, 1);
       sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-      inv[r] = 1.f / sum;  // sum >= 1: the row maximum contributes 2^0
+      // sum >= 1: the row maximum contributes 2^0 (2^8 for FP8).
+      if constexpr (Tile::kFp8) {
+        inv[r] = out_scale / sum;
+      } else {
+        inv[r] = 1.f / sum;
+      }
     }
     // Every warp of this warpgroup is past its last wgmma reading these Q rows; the proxy fence
     // orders the async-proxy accesses (TMA writes, wgmma reads) before the ordinary stores below.
     tma::named_barrier_sync(1 + c, 128);
     tma::fence_proxy_async();
     unsigned char* const rows = smem + Tile::kQOffset + c * 64 * Tile::kRowBytes;
-    // Element (row R, col C) sits in panel C/64, row R, 16-byte chunk ((C%64)/8) ^ (R%8) (the
-    // 128-byte swizzle; R%8 is the row's phase because the block is 1024-aligned).
+    // Element (row R, col C) sits in panel C / kPanelCols, row R, 16-byte chunk (byte (C % kPanelCols)
+    // * sizeof(T)) / 16 ^ (R%8) (the 128-byte swizzle; R%8 is the row's phase because the block is
+    // 1024-aligned).
+    constexpr int kElemBytes = static_cast<int>(sizeof(T));
 #pragma unroll
     for (int i = 0; i < Tile::kORegs / 4; ++i) {
 #pragma unroll
       for (int r = 0; r < 2; ++r) {
         const int row = 16 * warp + g + 8 * r;
         const int col = 8 * i + 2 * t;
-        const int chunk = ((col % 64) / 8) ^ (row % 8);
-        unsigned char* dst = rows + (col / 64) * Tile::kQPanelBytes + row * Tile::kRowBytes + chunk * 16 + (col % 8) * 2;
-        *reinterpret_cast<uint32_t*>(dst) =
-            pack_pair<T>(cs.o[4 * i + 2 * r] * inv[r], cs.o[4 * i + 2 * r + 1] * inv[r]);
+        const int chunk = ((col % Tile::kPanelCols) * kElemBytes / 16) ^ (row % 8);
+        unsigned char* dst = rows + (col / Tile::kPanelCols) * Tile::kQPanelBytes + row * Tile::kRowBytes +
+                             chunk * 16 + (col * kElemBytes) % 16;
+        const float lo = cs.o[4 * i + 2 * r] * inv[r];
+        const float hi = cs.o[4 * i + 2 * r + 1] * inv[r];
+        if constexpr (Tile::kFp8) {
+          *reinterpret_cast<uint16_t*>(dst) = pack_e4m3x2(lo, hi);
+        } else {
+          *reinterpret_cast<uint32_t*>(dst) = pack_pair<T>(lo, hi);
+        }
       }
     }
     tma::named_barrier_sync(1 + c, 128);
-    constexpr int kChunksPerRow = kHeadDim / 8;
+    constexpr int kChunksPerRow = kHeadDim * kElemBytes / 16;
     constexpr int kChunks = 64 * kChunksPerRow;
-    T* o_head = O + static_cast<std::size_t>(head) * static_cast<std::size_t>(Nq) * kHeadDim;
+    unsigned char* o_head = reinterpret_cast<unsigned char*>(O) +
+                            static_cast<std::size_t>(head) * static_cast<std::size_t>(Nq) * kHeadDim * kElemBytes;
 #pragma unroll
     for (int pass = 0; pass < (kChunks + 127) / 128; ++pass) {
       const int idx = ctid + 128 * pass;
@@ -404,7 +502,7 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
         if (grow < Nq) {
           const unsigned char* src =
               rows + (ch / 8) * Tile::kQPanelBytes + row * Tile::kRowBytes + (((ch % 8) ^ (row % 8)) * 16);
-          *reinterpret_cast<uint4*>(o_head + static_cast<std::size_t>(grow) * kHeadDim + ch * 8) =
+          *reinterpret_cast<uint4*>(o_head + static_cast<std::size_t>(grow) * kHeadDim * kElemBytes + ch * 16) =
               *reinterpret_cast<const uint4*>(src);
         }
       }
@@ -413,27 +511,112 @@ __global__ void __launch_bounds__(WgmmaFlashTile<kHeadDim>::kThreads, 1)
 #endif
 }
 
+// The key in slot `slot` (0..15) of a 16-key block of transposed V: slot 4t + e holds key 2t + (e&1)
+// + 8(e>>1), the keys whose probabilities thread t of a quad packs into its A registers (pack_p).
+__host__ __device__ constexpr int fp8_slot_key(int slot) { return 2 * (slot / 4) + (slot % 2) + 8 * ((slot % 4) / 2); }
+
+constexpr int kTransposeKeys = 64;  // keys (and columns of d) per block of transpose_v_fp8
+
+// V [heads, Nk, d] -> Vt [heads, d, nk_padded = fp8_padded_keys(Nk)], each 16-key block's keys in slot order
+// (fp8_slot_key), zeros for keys >= Nk. A 64 x 64 byte tile through shared memory, one 16-byte load
+// (16 columns of a key) and one 16-byte store (a 16-key block of a column) per thread; d % 16 == 0,
+// so a 16-column group never straddles d.
+__global__ void __launch_bounds__(256) transpose_v_fp8(const uint8_t* __restrict__ v, uint8_t* __restrict__ vt,
+                                                       int nk, int nk_padded, int d) {
+  // [key][column]; 68-byte rows put the four 16-key blocks a warp gathers from into two banks, not one.
+  __shared__ __align__(16) uint8_t tile[kTransposeKeys][kTransposeKeys + 4];
+  static_assert(kTransposeKeys * kTransposeKeys / 16 == 256, "one 16-byte group per thread each way");
+  const int key0 = static_cast<int>(blockIdx.x) * kTransposeKeys;
+  const int col0 = static_cast<int>(blockIdx.y) * kTransposeKeys;
+  const std::size_t head = blockIdx.z;
+  const uint8_t* v_head = v + head * static_cast<std::size_t>(nk) * d;
+  uint8_t* vt_head = vt + head * static_cast<std::size_t>(d) * nk_padded;
+  const int tid = static_cast<int>(threadIdx.x);
+  {
+    const int key = tid / 4;
+    const int col = 16 * (tid % 4);
+    uint4 chunk = make_uint4(0, 0, 0, 0);
+    if (key0 + key < nk && col0 + col < d) {
+      chunk = *reinterpret_cast<const uint4*>(v_head + static_cast<std::size_t>(key0 + key) * d + col0 + col);
+    }
+    auto* row = reinterpret_cast<uint32_t*>(&tile[key][col]);
+    row[0] = chunk.x;
+    row[1] = chunk.y;
+    row[2] = chunk.z;
+    row[3] = chunk.w;
+  }
+  __syncthreads();
+  const int col = tid / 4;
+  const int block = 16 * (tid % 4);  // the 16-key block within the tile
+  if (col0 + col >= d || key0 + block >= nk_padded) return;
+  uint32_t words[4];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    words[w] = 0;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      words[w] |= static_cast<uint32_t>(tile[block + fp8_slot_key(4 * w + e)][col]) << (8 * e);
+    }
+  }
+  *reinterpret_cast<uint4*>(vt_head + static_cast<std::size_t>(col0 + col) * nk_padded + key0 + block) =
+      make_uint4(words[0], words[1], words[2], words[3]);
+}
+
 }  // namespace flash_wgmma_detail
 
 namespace {
 
 using flash_wgmma_detail::flash_attention_wgmma;
+using flash_wgmma_detail::Fp8Scales;
+using flash_wgmma_detail::has_wgmma_flash_kernel;
 using flash_wgmma_detail::WgmmaFlashTile;
 
-// A [heads, n, d] tensor seen as 3-D {d, n, heads} (innermost first), read in boxes {64, box_rows, 1}:
-// box_rows rows of 128 bytes, 128-byte swizzled. Columns >= d and rows >= n read as zero.
+// A [heads, n, d] tensor seen as 3-D {d, n, heads} (innermost first), read in boxes
+// {128 bytes of columns, box_rows, 1}, 128-byte swizzled. Columns >= d and rows >= n read as zero.
 template <typename T>
 CUtensorMap head_map(const void* base, int n, std::size_t heads, int d, int box_rows) {
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(d), static_cast<cuuint64_t>(n), static_cast<cuuint64_t>(heads)};
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(d) * sizeof(T),
                                  static_cast<cuuint64_t>(n) * static_cast<cuuint64_t>(d) * sizeof(T)};
-  const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(box_rows), 1};
+  const cuuint32_t box[3] = {128 / sizeof(T), static_cast<cuuint32_t>(box_rows), 1};
   return swizzled_tensor_map(tensor_map_data_type<T>(), base, 3, dims, strides, box, "flash_wgmma");
+}
+
+// Transposed FP8 V [heads, d, Nk padded] as 3-D {keys, d, heads}, in boxes of {block_n keys, d rows, 1}.
+CUtensorMap transposed_v_map(const void* base, int nk, std::size_t heads, int d, int block_n) {
+  const auto keys = static_cast<cuuint64_t>(fp8_padded_keys(nk));
+  const cuuint64_t dims[3] = {keys, static_cast<cuuint64_t>(d), static_cast<cuuint64_t>(heads)};
+  const cuuint64_t strides[2] = {keys, keys * static_cast<cuuint64_t>(d)};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(block_n), static_cast<cuuint32_t>(d), 1};
+  return swizzled_tensor_map(tensor_map_data_type<__nv_fp8_e4m3>(), base, 3, dims, strides, box, "flash_wgmma V");
 }
 
 template <typename T, int kHeadDim>
 const void* kernel_address() {
   return reinterpret_cast<const void*>(&flash_attention_wgmma<T, kHeadDim>);
+}
+
+// Calls f(T{}) for the storage type of `dtype`: f16, bf16 or e4m3.
+template <typename F>
+void dispatch_flash_storage(DType dtype, F&& f) {
+  if (dtype == DType::E4M3) {
+    f(__nv_fp8_e4m3{});
+    return;
+  }
+  dispatch_half_storage(dtype, "flash_wgmma (or e4m3)", f);
+}
+
+// Calls f(integral_constant<d>) for a head dim that has a kernel in T; std::invalid_argument otherwise.
+template <typename T, typename F>
+void dispatch_kernel_head_dim(int d, F&& f) {
+  dispatch_head_dim("flash_wgmma", d, [&](auto dim) {
+    if constexpr (has_wgmma_flash_kernel<T, decltype(dim)::value>()) {
+      f(dim);
+    } else {
+      throw std::invalid_argument("flash_wgmma: no e4m3 kernel for head dim " + std::to_string(d) +
+                                  " (FP8 rows need d % 16 == 0)");
+    }
+  });
 }
 
 // sm_90a code loads only on compute capability 9.0: say so instead of cudaErrorNoKernelImageForDevice.
@@ -448,12 +631,24 @@ void require_cc90(int device) {
   }
 }
 
+void validate_fp8(const FlashWgmmaFp8* fp8) {
+  if (fp8 == nullptr || fp8->descale_q == nullptr || fp8->descale_k == nullptr || fp8->descale_v == nullptr ||
+      fp8->scale_o == nullptr || fp8->v_transposed == nullptr) {
+    throw std::invalid_argument("prepare_flash_attention_wgmma: e4m3 needs the four scales and the transposed-V buffer");
+  }
+  if (reinterpret_cast<std::uintptr_t>(fp8->v_transposed) % 16 != 0) {
+    throw std::invalid_argument("prepare_flash_attention_wgmma: the transposed-V buffer must be 16-byte aligned");
+  }
+}
+
 }  // namespace
 
 FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const void* k, const void* v, void* o,
-                                               const AttentionDims& dims) {
+                                               const AttentionDims& dims, const FlashWgmmaFp8* fp8) {
   validate_attention_args("prepare_flash_attention_wgmma", q, k, v, o, dims);
-  dispatch_half_storage(dtype, "flash_wgmma", [](auto) {});  // the dtype too, before any CUDA call
+  // The dtype, the head dim and the FP8 operands too, before any CUDA call.
+  dispatch_flash_storage(dtype, [&](auto tag) { dispatch_kernel_head_dim<decltype(tag)>(dims.D, [](auto) {}); });
+  if (dtype == DType::E4M3) validate_fp8(fp8);
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   require_cc90(device);
@@ -464,31 +659,49 @@ FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const
   l.k = k;
   l.v = v;
   l.o = o;
-  dispatch_half_storage(dtype, "flash_wgmma", [&](auto tag) {
+  if (dtype == DType::E4M3) l.fp8 = *fp8;
+  dispatch_flash_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
-    dispatch_head_dim("flash_wgmma", dims.D, [&](auto d) {
+    dispatch_kernel_head_dim<T>(dims.D, [&](auto d) {
       constexpr int kD = decltype(d)::value;
-      using Tile = WgmmaFlashTile<kD>;
+      using Tile = WgmmaFlashTile<T, kD>;
       opt_in_dynamic_shared_memory(kernel_address<T, kD>(), Tile::kSmemBytes, "flash_wgmma");
       l.map_q = head_map<T>(q, dims.Nq, dims.heads(), kD, Tile::kBlockM);
       l.map_k = head_map<T>(k, dims.Nk, dims.heads(), kD, Tile::kBlockN);
-      l.map_v = head_map<T>(v, dims.Nk, dims.heads(), kD, Tile::kBlockN);
+      if constexpr (Tile::kFp8) {
+        l.map_v = transposed_v_map(fp8->v_transposed, dims.Nk, dims.heads(), kD, Tile::kBlockN);
+      } else {
+        l.map_v = head_map<T>(v, dims.Nk, dims.heads(), kD, Tile::kBlockN);
+      }
     });
   });
   return l;
 }
 
 void launch_flash_attention_wgmma(const FlashWgmmaLaunch& l, cudaStream_t stream) {
-  dispatch_half_storage(l.dtype, "flash_wgmma", [&](auto tag) {
+  dispatch_flash_storage(l.dtype, [&](auto tag) {
     using T = decltype(tag);
-    dispatch_head_dim("flash_wgmma", l.dims.D, [&](auto d) {
+    dispatch_kernel_head_dim<T>(l.dims.D, [&](auto d) {
       constexpr int kD = decltype(d)::value;
-      using Tile = WgmmaFlashTile<kD>;
+      using Tile = WgmmaFlashTile<T, kD>;
+      Fp8Scales scales{};
+      if constexpr (Tile::kFp8) {
+        using flash_wgmma_detail::kTransposeKeys;
+        const int nk_padded = fp8_padded_keys(l.dims.Nk);
+        const dim3 grid(static_cast<unsigned>((nk_padded + kTransposeKeys - 1) / kTransposeKeys),
+                        static_cast<unsigned>((kD + kTransposeKeys - 1) / kTransposeKeys),
+                        static_cast<unsigned>(l.dims.heads()));
+        flash_wgmma_detail::transpose_v_fp8<<<grid, 256, 0, stream>>>(static_cast<const uint8_t*>(l.v),
+                                                                      static_cast<uint8_t*>(l.fp8.v_transposed),
+                                                                      l.dims.Nk, nk_padded, kD);
+        ARCHBENCH_CHECK_LAUNCH();
+        scales = {l.fp8.descale_q, l.fp8.descale_k, l.fp8.descale_v, l.fp8.scale_o};
+      }
       const dim3 grid(static_cast<unsigned>((l.dims.Nq + Tile::kBlockM - 1) / Tile::kBlockM),
                       static_cast<unsigned>(l.dims.heads()));
       const float scale_log2 = static_cast<float>(kLog2e / std::sqrt(static_cast<double>(kD)));
       flash_attention_wgmma<T, kD><<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(
-          l.map_q, l.map_k, l.map_v, static_cast<T*>(l.o), l.dims.Nq, l.dims.Nk, scale_log2);
+          l.map_q, l.map_k, l.map_v, static_cast<T*>(l.o), l.dims.Nq, l.dims.Nk, scale_log2, scales);
       ARCHBENCH_CHECK_LAUNCH();
     });
   });
@@ -496,11 +709,13 @@ void launch_flash_attention_wgmma(const FlashWgmmaLaunch& l, cudaStream_t stream
 
 const void* flash_attention_wgmma_kernel(DType dtype, int head_dim) {
   const void* kernel = nullptr;
-  dispatch_half_storage(dtype, "flash_wgmma", [&](auto tag) {
+  dispatch_flash_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
-    dispatch_head_dim("flash_wgmma", head_dim, [&](auto d) { kernel = kernel_address<T, decltype(d)::value>(); });
+    dispatch_kernel_head_dim<T>(head_dim, [&](auto d) { kernel = kernel_address<T, decltype(d)::value>(); });
   });
   return kernel;
 }
+
+const void* fp8_transpose_v_kernel() { return reinterpret_cast<const void*>(&flash_wgmma_detail::transpose_v_fp8); }
 
 }  // namespace archbench::kernels::attention

@@ -7,7 +7,7 @@
 namespace archbench::kernels::attention {
 
 FlashWgmmaLaunch prepare_flash_attention_wgmma(DType, const void*, const void*, const void*, void*,
-                                               const AttentionDims&) {
+                                               const AttentionDims&, const FlashWgmmaFp8*) {
   throw_without_sm90a("prepare_flash_attention_wgmma");
 }
 
@@ -16,5 +16,7 @@ void launch_flash_attention_wgmma(const FlashWgmmaLaunch&, cudaStream_t) {
 }
 
 const void* flash_attention_wgmma_kernel(DType, int) { return nullptr; }
+
+const void* fp8_transpose_v_kernel() { return nullptr; }
 
 }  // namespace archbench::kernels::attention

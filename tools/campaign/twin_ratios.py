@@ -4,7 +4,8 @@
 Usage: twin_ratios.py RUN.json [RUN.json ...]
 
 For every own kernel of PAIRS (the Hopper GEMM in f16, bf16 and FP8 against cuBLAS/cuBLASLt, the
-Hopper and the Ampere convolutions against cuDNN) with its twin timed in the same run, prints the
+Hopper and the Ampere convolutions against cuDNN, the Hopper flash attention in f16, bf16 and FP8
+against cuDNN's) with its twin timed in the same run, prints the
 medians over the runs of both times, of the ratio library/own (> 1: the own kernel is faster) with
 its range, the own kernel's TFLOP/s, and both relative errors against float64 (from the first run).
 Exit 1 when a file is unreadable or no pair was timed in any run.
@@ -29,7 +30,7 @@ def timed(op):
 
 # (family/own name, family/twin name): the twin runs the same dtype and shape.
 PAIRS = [("matmul/gemm_wgmma", "matmul/gemm_cublas"), ("conv/conv_wgmma", "conv/conv_cudnn_nhwc"),
-         ("conv/conv_tc", "conv/conv_cudnn_nhwc")]
+         ("conv/conv_tc", "conv/conv_cudnn_nhwc"), ("attention/flash_wgmma", "attention/sdpa_cudnn")]
 
 
 def main(paths):

@@ -100,7 +100,24 @@ TEST(AttentionOperators, FlashWgmmaAtEveryFlashTcShapeWithItsTwin) {
     EXPECT_EQ(own->spec().oracle_twin, "sdpa_cudnn");
     EXPECT_NE(find_op(operator_id("attention", "sdpa_cudnn", op->spec().dtype, op->spec().shape)), nullptr);
   }
-  EXPECT_EQ(registry().select("attention/flash_wgmma/*", {}).size(), flash_tc);
+  EXPECT_EQ(registry().select("attention/flash_wgmma/f16/*,attention/flash_wgmma/bf16/*", {}).size(), flash_tc);
+}
+
+// FP8: an own kernel beside every cuDNN FP8 twin, with the twin's problem (the same shape and
+// bytes) and min_cc 9.0 for sm_90a's wgmma.
+TEST(AttentionOperators, FlashWgmmaE4m3BesideEveryCudnnFp8Twin) {
+  const auto twins = registry().select("attention/sdpa_cudnn/e4m3/*", {});
+  ASSERT_FALSE(twins.empty());
+  for (const auto* twin : twins) {
+    const Operator* own = find_op(operator_id("attention", "flash_wgmma", DType::E4M3, twin->spec().shape));
+    ASSERT_NE(own, nullptr) << twin->id();
+    EXPECT_EQ(own->spec().impl, Impl::Own);
+    EXPECT_EQ(own->spec().min_cc, (arch::ComputeCapability{9, 0}));
+    EXPECT_EQ(own->spec().min_cc_why, "wgmma");
+    EXPECT_EQ(own->spec().oracle_twin, "sdpa_cudnn");
+    EXPECT_DOUBLE_EQ(own->spec().bytes, twin->spec().bytes);
+  }
+  EXPECT_EQ(registry().select("attention/flash_wgmma/e4m3/*", {}).size(), twins.size());
 }
 
 // One kernel per dtype and head dim, compiled for sm_90a alone: its address exactly when the
@@ -111,7 +128,14 @@ TEST(AttentionOperators, FlashWgmmaKernelsAreSingleTargetSm90a) {
   for (const auto* op : registry().select("attention/flash_wgmma/*", {})) {
     ++ops;
     const auto kernels = op->kernels();
-    ASSERT_EQ(kernels.size(), 1u) << op->id();
+    const bool fp8 = op->spec().dtype == DType::E4M3;
+    ASSERT_EQ(kernels.size(), fp8 ? 2u : 1u) << op->id();  // FP8: the V transpose runs first
+    if (fp8) {
+      EXPECT_EQ(kernels[1].name, "transpose_v_fp8");
+      EXPECT_EQ(kernels[1].host_stub, fp8_transpose_v_kernel());
+      ASSERT_TRUE(kernels[1].only.has_value());
+      EXPECT_EQ(kernels[1].only->target.name(), "sm_90a");
+    }
     const KernelRef& k = kernels[0];
     ASSERT_TRUE(k.only.has_value()) << k.name;
     EXPECT_EQ(k.only->target.name(), "sm_90a");
@@ -126,9 +150,11 @@ TEST(AttentionOperators, FlashWgmmaKernelsAreSingleTargetSm90a) {
     for (int d : kHeadDims) {
       EXPECT_NE(flash_attention_wgmma_kernel(DType::F16, d), flash_attention_wgmma_kernel(DType::BF16, d));
     }
-    EXPECT_EQ(stubs.size(), 2 * kHeadDims.size());  // the shapes share their head dim's kernel
+    // The shapes share their head dim's kernel; e4m3 has one for each head dim but 40.
+    EXPECT_EQ(stubs.size(), 3 * kHeadDims.size() - 1);
     EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::F32, 64), std::invalid_argument);
     EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::F16, 96), std::invalid_argument);
+    EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::E4M3, 40), std::invalid_argument);  // 40-byte rows
   }
 }
 
@@ -161,6 +187,26 @@ TEST(AttentionOperators, FlashWgmmaRejectsBadArgumentsBeforeTouchingTheGpu) {
                std::invalid_argument);
   EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::F16, p, p, p, p, AttentionDims{2, 8, 0, 77, 64}),
                std::invalid_argument);
+  // e4m3: the scales and the transposed-V buffer are required, d % 16 == 0.
+  const auto* s = reinterpret_cast<const float*>(p);
+  const FlashWgmmaFp8 fp8{s, s, s, s, p};
+  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}),
+               std::invalid_argument);
+  FlashWgmmaFp8 no_scale = fp8;
+  no_scale.scale_o = nullptr;
+  EXPECT_THROW(
+      (void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}, &no_scale),
+      std::invalid_argument);
+  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 40}, &fp8),
+               std::invalid_argument);
+}
+
+// Transposed FP8 V rows hold whole 16-key blocks: 77 keys take 80 bytes a row.
+TEST(AttentionOperators, TransposedFp8ValuesArePaddedToWholeKeyBlocks) {
+  EXPECT_EQ(fp8_padded_keys(77), 80);
+  EXPECT_EQ(fp8_padded_keys(4608), 4608);
+  EXPECT_EQ(fp8_padded_keys(4429), 4432);
+  EXPECT_EQ(fp8_transposed_v_bytes(AttentionDims{2, 8, 100, 77, 64}), size_t{16} * 64 * 80);
 }
 
 TEST(AttentionOperators, EveryOperatorIsOfTheFamilyAndTheRegistryListsIt) {
