@@ -2,6 +2,7 @@
 
 #include <array>
 #include <regex>
+#include <string_view>
 
 namespace archbench::framework {
 namespace {
@@ -52,11 +53,11 @@ std::optional<std::map<std::string, int>> parse_shape_dims(const std::string& sh
 }
 
 std::optional<FrameworkOp> framework_op_for(const OperatorSpec& spec, const std::string& operator_id) {
-  // FP8 runs through torch._scaled_mm with scales, which the probe does not call (yet), and
-  // PyTorch's SDPA has no FP8 path: no framework op.
-  if (spec.dtype == DType::E4M3) return std::nullopt;
   for (const auto& rule : kRules) {
     if (spec.family != rule.family || spec.name != rule.name) continue;
+    // FP8: the matmul only, which the probe runs as torch._scaled_mm with per-tensor scales;
+    // PyTorch's SDPA and convolution have no FP8 path.
+    if (spec.dtype == DType::E4M3 && std::string_view(rule.op) != "matmul") return std::nullopt;
     auto dims = parse_shape_dims(spec.shape);
     if (!dims) return std::nullopt;
     FrameworkOp f;

@@ -64,18 +64,35 @@ def load_torch():
     return torch
 
 
-DTYPES = {"f32": "float32", "tf32": "float32", "f16": "float16", "bf16": "bfloat16"}
+DTYPES = {"f32": "float32", "tf32": "float32", "f16": "float16", "bf16": "bfloat16", "e4m3": "float8_e4m3fn"}
 
 
 def rand(torch, shape, dtype, gen):
     return (torch.rand(shape, device="cuda", dtype=torch.float32, generator=gen) * 2 - 1).to(dtype)
 
 
-# -- the ops: each builder returns (inputs, call(inputs) -> tensor); the reference is call on float64 inputs --
+def scaled_matmul(torch, d, gen):
+    """FP8 matmul as FP8 checkpoints run it: e4m3 A [M,K] and B [N,K] across e4m3's range with per-tensor
+    descales (1/448: the values of the other ops' [-1, 1]), torch._scaled_mm with fast accumulation
+    (torchao's float8 forward) into bf16. The reference dequantises in float64."""
+    e4m3 = torch.float8_e4m3fn
+    a = (rand(torch, (d["M"], d["K"]), torch.float32, gen) * 448).to(e4m3)
+    b = (rand(torch, (d["N"], d["K"]), torch.float32, gen) * 448).to(e4m3)
+    scale = torch.tensor(1.0 / 448, device="cuda")
+    call = lambda t: torch._scaled_mm(t[0], t[1].t(), scale_a=t[2], scale_b=t[3], out_dtype=torch.bfloat16,
+                                      use_fast_accum=True)
+    reference = lambda t: (t[0] * t[2]) @ (t[1] * t[3]).t()
+    return [a, b, scale, scale.clone()], call, reference
+
+
+# -- the ops: each builder returns (inputs, call(inputs) -> tensor[, reference]); the reference, when not
+#    given, is call on the float64 inputs --
 
 def build(torch, op, dims, dtype, gen, layout=None):
     F = torch.nn.functional
     d = dims
+    if op == "matmul" and dtype == getattr(torch, "float8_e4m3fn", None):
+        return scaled_matmul(torch, d, gen)
     if op == "sdpa":
         q = rand(torch, (d["B"], d["H"], d["Nq"], d["D"]), dtype, gen)
         k = rand(torch, (d["B"], d["H"], d["Nk"], d["D"]), dtype, gen)
@@ -282,8 +299,8 @@ def run_variant(torch, make, op, dtype_name, backend, quick, flush, seed, disabl
 def registry_op(torch, o):
     """The maker of one of archbench's ops (the request names it and its dims)."""
     def make(dtype, gen):
-        inputs, call = build(torch, o["op"], o["dims"], dtype, gen, o.get("layout"))
-        return inputs, call, call
+        built = build(torch, o["op"], o["dims"], dtype, gen, o.get("layout"))
+        return built if len(built) == 3 else (built[0], built[1], built[1])
     return make
 
 
