@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -14,14 +13,8 @@
 
 #include "harness/ops/tensor.hpp"
 #include "harness/util/cuda_raii.hpp"
-#include "harness/vendor/cuda_libraries.hpp"
+#include "harness/vendor/cudnn_frontend_loading.hpp"
 #include "harness/vendor/cudnn_check.hpp"
-
-// The frontend's dynamic loading (NV_CUDNN_FRONTEND_USE_DYNAMIC_LOADING, set by CMake for this file)
-// calls cuDNN through this handle: the library archbench opened (harness/vendor/cuda_libraries.hpp).
-namespace cudnn_frontend {
-void* cudnn_dlhandle = nullptr;
-}  // namespace cudnn_frontend
 
 namespace archbench::kernels::attention {
 namespace {
@@ -161,8 +154,7 @@ std::shared_ptr<SdpaPlan> build_plan(const AttentionDims& dims, DType dtype, cud
 AttentionLaunch make_sdpa_cudnn_launch(const AttentionDims& dims, DType dtype) {
   (void)io_type(dtype);  // std::invalid_argument before any cuDNN call
   cudnnHandle_t handle = cudnn_handle();  // throws when cuDNN cannot be loaded or has no device
-  static std::once_flag once;  // the same handle for every thread: set it once
-  std::call_once(once, [] { cudnn_frontend::cudnn_dlhandle = cudnn_library_handle(); });
+  use_loaded_cudnn_for_frontend();
   std::shared_ptr<SdpaPlan> plan = build_plan(dims, dtype, handle);
   return [plan](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
                 cudaStream_t stream) {

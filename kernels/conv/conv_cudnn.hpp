@@ -1,5 +1,6 @@
 // The cuDNN twins conv_cudnn_nhwc / conv_cudnn_nchw: cuDNN's convolution forward on one shape,
-// layout and dtype. They run through cuDNN's backend (graph) API with one engine config chosen
+// layout and dtype. They run through cuDNN's backend (graph) API, built with cudnn-frontend's
+// descriptor builders as PyTorch's cuDNN convolution builds it, with one engine config chosen
 // deterministically from the heuristics' list (conv_cudnn_graph.hpp, conv_engine_choice.hpp), so
 // that the engine, its knobs and its workspace are named in implementation() and pinned for the
 // process; when no backend engine qualifies on this device, through the legacy

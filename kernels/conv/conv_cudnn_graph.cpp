@@ -1,22 +1,23 @@
 #include "kernels/conv/conv_cudnn_graph.hpp"
 
-#include <cudnn.h>
+#include <cudnn_frontend.h>
 
-#include <deque>
+#include <array>
+#include <exception>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "harness/util/cuda_raii.hpp"
-#include "harness/vendor/cudnn_backend.hpp"
 #include "harness/vendor/cudnn_check.hpp"
+#include "harness/vendor/cudnn_frontend_loading.hpp"
 #include "kernels/conv/conv_engine_choice.hpp"
 
 namespace archbench::kernels::conv {
 namespace {
 
-using cudnn_backend::Descriptor;
+namespace fe = cudnn_frontend;
 using Dims4 = ConvGraphTensors::Dims4;
 
 // Unique ids of the tensors the variant pack binds.
@@ -40,126 +41,142 @@ cudnnDataType_t io_type(DType math) {
   throw std::invalid_argument("conv cuDNN graph twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
 }
 
-// Every descriptor the graph needs alive until the plan is gone, in creation order. A deque, so
-// that the pointers add() hands out stay valid while more are added.
-struct GraphParts {
-  std::string label;
-  std::deque<Descriptor> keep;
-  std::vector<cudnnBackendDescriptor_t> ops;
-
-  // A pointer, not a reference: g++ 13's -Wdangling-reference flags references bound to the
-  // result of a call that takes a temporary.
-  const Descriptor* add(Descriptor d) {
-    keep.push_back(std::move(d));
-    return &keep.back();
+// Runs one step of cudnn-frontend's descriptor builders, which throw cudnnException: as the
+// LibraryError every twin throws, naming the step.
+template <typename Step>
+decltype(auto) step(const std::string& label, const char* what, Step&& s) {
+  try {
+    return s();
+  } catch (fe::cudnnException& e) {  // getCudnnStatus() is not const
+    throw LibraryError("cuDNN", fe::to_string(e.getCudnnStatus()), label + ": " + what + ": " + e.what());
   }
-};
-
-Descriptor make_tensor(const GraphParts& g, const char* name, int64_t uid, cudnnDataType_t type, const Dims4& dims,
-                       const Dims4& strides) {
-  Descriptor t(CUDNN_BACKEND_TENSOR_DESCRIPTOR, g.label + ": tensor " + name);
-  const int64_t alignment = 16;  // cudaMalloc'd buffers, used from their first byte
-  t.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_DATA_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &type);
-  t.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_DIMENSIONS), CUDNN_TYPE_INT64, 4, dims.data());
-  t.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_STRIDES), CUDNN_TYPE_INT64, 4, strides.data());
-  t.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_UNIQUE_ID), CUDNN_TYPE_INT64, 1, &uid);
-  t.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT), CUDNN_TYPE_INT64, 1, &alignment);
-  t.finalize();
-  return t;
 }
 
-// x, w, y, the convolution descriptor and the forward operation, added to `g`.
-void build_convolution(GraphParts& g, const ConvDims& d, ConvLayout layout, DType math) {
+// The forward convolution of the operator's tensors (their layout is in the strides),
+// cross-correlation as nn.Conv2d, the shape's padding and stride, no dilation, fp32 accumulation
+// for every dtype (as the legacy twin's CUDNN_DATA_FLOAT compute type): the descriptors that
+// finalize without a device.
+fe::Operation convolution(const ConvDims& d, ConvLayout layout, DType math, const std::string& label) {
   const ConvGraphTensors t = conv_graph_tensors(d, layout);
   const cudnnDataType_t type = io_type(math);
-  const Descriptor* x = g.add(make_tensor(g, "x", kUidX, type, t.x_dims, t.x_strides));
-  const Descriptor* w = g.add(make_tensor(g, "w", kUidW, type, t.w_dims, t.w_strides));
-  const Descriptor* y = g.add(make_tensor(g, "y", kUidY, type, t.y_dims, t.y_strides));
-
-  Descriptor conv(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR, g.label + ": convolution descriptor");
-  // fp32 accumulation for every dtype, as the legacy twin's CUDNN_DATA_FLOAT compute type; whether
-  // fp32 data may take TF32 tensor cores is the engine's (its notes), see conv_engine_choice.hpp.
-  const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
-  const cudnnConvolutionMode_t mode = CUDNN_CROSS_CORRELATION;  // nn.Conv2d: the filter is not flipped
-  const int64_t spatial_dims = 2;
+  auto tensor = [&](const char* name, int64_t uid, const Dims4& dims, const Dims4& strides) {
+    return step(label, name, [&] {
+      return fe::TensorBuilder()
+          .setDim(4, dims.data())
+          .setStride(4, strides.data())
+          .setId(uid)
+          .setAlignment(16)  // cudaMalloc'd buffers, used from their first byte
+          .setDataType(type)
+          .build();
+    });
+  };
+  const fe::Tensor x = tensor("tensor x", kUidX, t.x_dims, t.x_strides);
+  const fe::Tensor w = tensor("tensor w", kUidW, t.w_dims, t.w_strides);
+  const fe::Tensor y = tensor("tensor y", kUidY, t.y_dims, t.y_strides);
   const std::array<int64_t, 2> padding{d.pad, d.pad};
-  const std::array<int64_t, 2> dilation{1, 1};
   const std::array<int64_t, 2> stride{d.stride, d.stride};
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_COMP_TYPE), CUDNN_TYPE_DATA_TYPE, 1, &compute);
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_CONV_MODE), CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode);
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS), CUDNN_TYPE_INT64, 1, &spatial_dims);
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS), CUDNN_TYPE_INT64, spatial_dims,
-           padding.data());
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS), CUDNN_TYPE_INT64, spatial_dims,
-           padding.data());
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_DILATIONS), CUDNN_TYPE_INT64, spatial_dims, dilation.data());
-  conv.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES), CUDNN_TYPE_INT64, spatial_dims,
-           stride.data());
-  conv.finalize();
-
-  Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, g.label + ": convolution forward op");
-  // y = alpha * conv(x, w) + beta * y; float scalars for the float compute type.
-  const float alpha = 1.0f;
-  const float beta = 0.0f;
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X), *x);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W), *w);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y), *y);
-  op.set_desc(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC), conv);
-  op.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA), CUDNN_TYPE_FLOAT, 1, &alpha);
-  op.set(ARCHBENCH_CUDNN_ATTR(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA), CUDNN_TYPE_FLOAT, 1, &beta);
-  op.finalize();
-  g.add(std::move(conv));
-  g.ops.push_back(g.add(std::move(op))->get());
+  const std::array<int64_t, 2> dilation{1, 1};
+  const fe::ConvDesc conv = step(label, "convolution descriptor", [&] {
+    return fe::ConvDescBuilder()
+        .setComputeType(CUDNN_DATA_FLOAT)
+        .setMathMode(CUDNN_CROSS_CORRELATION)  // nn.Conv2d: the filter is not flipped
+        .setSpatialDimCount(2)
+        .setSpatialStride(2, stride.data())
+        .setPrePadding(2, padding.data())
+        .setPostPadding(2, padding.data())
+        .setDilation(2, dilation.data())
+        .build();
+  });
+  return step(label, "convolution forward op", [&] {
+    return fe::OperationBuilder(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR)
+        .setxDesc(x)
+        .setwDesc(w)
+        .setyDesc(y)
+        .setcDesc(conv)
+        .setAlpha(1.0f)  // y = conv(x, w): float scalars for the float compute type
+        .setBeta(0.0f)
+        .build();
+  });
 }
 
-GraphParts build_graph(const ConvDims& d, ConvLayout layout, DType math) {
-  GraphParts g;
-  g.label = "cuDNN conv graph " + d.str() + " " + layout_name(layout) + " " + std::string(dtype_name(math));
-  build_convolution(g, d, layout, math);
-  return g;
+std::string label_of(const ConvDims& d, ConvLayout layout, DType math) {
+  return "cuDNN conv graph " + d.str() + " " + layout_name(layout) + " " + std::string(dtype_name(math));
+}
+
+// The numerical notes conv_engine_choice.hpp reads, and those worth naming in implementation().
+template <cudnnBackendNumericalNote_t... kNotes>
+std::vector<cudnnBackendNumericalNote_t> numerical_notes_of(cudnnBackendDescriptor_t config) {
+  std::vector<cudnnBackendNumericalNote_t> notes;
+  ((fe::hasNumericalNote<kNotes>(config) ? notes.push_back(kNotes) : void()), ...);
+  return notes;
+}
+
+EngineCandidate candidate_of(const fe::ManagedOpaqueDescriptor& config, const std::string& label) {
+  EngineCandidate c;
+  std::vector<std::pair<cudnnBackendKnobType_t, int64_t>> knobs;
+  const cudnnStatus_t s = fe::detail::get_engine_id_and_knobs(config, c.global_index, knobs);
+  if (s != CUDNN_STATUS_SUCCESS) throw LibraryError("cuDNN", fe::to_string(s), label + ": engine config");
+  const cudnnBackendDescriptor_t raw = config->get_backend_descriptor();
+  c.numerical_notes = numerical_notes_of<CUDNN_NUMERICAL_NOTE_TENSOR_CORE, CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS,
+                                         CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION, CUDNN_NUMERICAL_NOTE_FFT,
+                                         CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC, CUDNN_NUMERICAL_NOTE_WINOGRAD>(raw);
+  if (fe::hasBehaviorNote<CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION>(raw)) {
+    c.behavior_notes.push_back(CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION);
+  }
+  return c;
 }
 
 std::string notes_text(const std::vector<cudnnBackendNumericalNote_t>& notes) {
   if (notes.empty()) return "none";
   std::string s;
-  for (const auto n : notes) s += (s.empty() ? "" : " ") + cudnn_backend::numerical_note_name(n);
+  for (const auto n : notes) {
+    std::string name = fe::to_string(n);  // "CUDNN_NUMERICAL_NOTE_TENSOR_CORE"
+    const std::string prefix = "CUDNN_NUMERICAL_NOTE_";
+    if (name.starts_with(prefix)) name.erase(0, prefix.size());
+    s += (s.empty() ? "" : " ") + name;
+  }
   return s;
 }
 
-// The chosen plan with everything it references, its workspace and a variant pack for the
-// problem's tensors.
+// The chosen plan (which holds the graph and the engine config it was made from), its workspace
+// and a variant pack for the problem's tensors.
 class CudnnGraphConvLauncher final : public ConvLauncher {
  public:
-  CudnnGraphConvLauncher(GraphParts parts, cudnnBackendDescriptor_t plan, int64_t workspace_bytes,
-                         std::string description)
-      : parts_(std::move(parts)), plan_(plan), workspace_(static_cast<size_t>(workspace_bytes)),
-        description_(std::move(description)) {}
+  CudnnGraphConvLauncher(std::string label, fe::ExecutionPlan plan, std::string description)
+      : label_(std::move(label)), plan_(std::move(plan)),
+        workspace_(static_cast<size_t>(plan_.getWorkspaceSize())), description_(std::move(description)) {}
 
   void bind(const DeviceTensor& x, const DeviceTensor& w, const DeviceTensor& y) override {
-    const std::array<void*, 3> pointers{x.buffer.get(), w.buffer.get(), y.buffer.get()};
-    variant_pack_ = cudnn_backend::make_variant_pack(parts_.label, {kUidX, kUidW, kUidY},
-                                                     {pointers.begin(), pointers.end()}, workspace_.get());
+    std::array<void*, 3> pointers{x.buffer.get(), w.buffer.get(), y.buffer.get()};
+    const std::array<int64_t, 3> uids{kUidX, kUidW, kUidY};
+    variant_pack_ = step(label_, "variant pack", [&] {
+      return fe::VariantPackBuilder()
+          .setWorkspacePointer(workspace_.get())
+          .setDataPointers(3, pointers.data())
+          .setUids(3, uids.data())
+          .build();
+    });
     bound_ = pointers;
   }
 
   void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) override {
     const std::array<void*, 3> given{x.buffer.get(), w.buffer.get(), y.buffer.get()};
     if (!variant_pack_ || given != bound_) {
-      throw std::logic_error(parts_.label + ": launch() with tensors that bind() did not bind");
+      throw std::logic_error(label_ + ": launch() with tensors that bind() did not bind");
     }
     const cudnnHandle_t h = cudnn_handle();
     ARCHBENCH_CUDNN_CHECK(cudnnSetStream(h, stream));
-    ARCHBENCH_CUDNN_CHECK(cudnnBackendExecute(h, plan_, variant_pack_->get()));
+    ARCHBENCH_CUDNN_CHECK(cudnnBackendExecute(h, plan_.get_raw_desc(), variant_pack_->get_raw_desc()));
   }
 
   [[nodiscard]] std::string implementation() const override { return description_; }
 
  private:
-  GraphParts parts_;               // owns plan_ and what it references
-  cudnnBackendDescriptor_t plan_;  // in parts_.keep
+  std::string label_;
+  fe::ExecutionPlan plan_;
   DeviceBuffer workspace_;
   std::string description_;
-  std::unique_ptr<Descriptor> variant_pack_;
+  std::optional<fe::VariantPack> variant_pack_;
   std::array<void*, 3> bound_{};
 };
 
@@ -177,64 +194,50 @@ ConvGraphTensors conv_graph_tensors(const ConvDims& d, ConvLayout layout) {
   return t;
 }
 
-size_t build_conv_graph_without_device(const ConvDims& d, ConvLayout layout, DType math) {
-  const GraphParts g = build_graph(d, layout, math);
-  (void)cudnn_backend::make_operation_graph(g.ops, nullptr, g.label);
-  return g.ops.size();
-}
-
-std::vector<cudnn_backend::EngineDescription> describe_engines_without_device(const ConvDims& d, ConvLayout layout,
-                                                                            DType math, int64_t& engine_count) {
-  GraphParts g = build_graph(d, layout, math);
-  const Descriptor* graph = g.add(cudnn_backend::make_operation_graph(g.ops, nullptr, g.label));
-  engine_count = cudnn_backend::engine_count(*graph);
-  std::vector<cudnn_backend::EngineDescription> engines;
-  for (int64_t i = 0; i < engine_count; ++i) {
-    std::unique_ptr<Descriptor> engine;
-    try {
-      engine = std::make_unique<Descriptor>(
-          cudnn_backend::make_engine(*graph, i, g.label + ": engine " + std::to_string(i)));
-    } catch (const LibraryError&) {
-      continue;  // this engine does not take the graph, or needs the device to say so
-    }
-    engines.push_back(cudnn_backend::describe_engine(*engine));  // a failure here is the reader's: it throws
-  }
-  return engines;
+size_t build_conv_operation_without_device(const ConvDims& d, ConvLayout layout, DType math) {
+  use_loaded_cudnn_for_frontend();
+  (void)convolution(d, layout, math, label_of(d, layout, math));
+  return 1;
 }
 
 std::unique_ptr<ConvLauncher> make_cudnn_graph_launcher(const ConvDims& d, ConvLayout layout, DType math,
                                                         int64_t max_workspace_bytes, std::string& why_not) {
   (void)io_type(math);  // std::invalid_argument before any cuDNN call
-  GraphParts parts;
+  const cudnnHandle_t handle = cudnn_handle();  // throws when cuDNN cannot be loaded or has no device
+  use_loaded_cudnn_for_frontend();
+  const std::string label = label_of(d, layout, math);
   std::vector<EngineCandidate> candidates;
-  std::vector<std::unique_ptr<Descriptor>> plans;  // those finalized, by candidate
-  std::vector<int64_t> workspaces;
-  std::optional<cudnn_backend::HeuristicResults> heur;
+  std::vector<std::optional<fe::ExecutionPlan>> plans;  // those finalized, by candidate
+  std::vector<std::string> engine_tags;
   EngineChoice choice;
   try {
-    parts = build_graph(d, layout, math);
-    const cudnnHandle_t handle = cudnn_handle();
-    const Descriptor* graph = parts.add(cudnn_backend::make_operation_graph(parts.ops, handle, parts.label));
-    heur.emplace(cudnn_backend::heuristic_engine_configs(*graph, parts.label));
-    for (const Descriptor& config : heur->configs) {
-      const cudnn_backend::EngineDescription e = cudnn_backend::describe_config(config);
-      candidates.push_back({e.global_index, e.numerical_notes, e.behavior_notes});
+    const fe::Operation op = convolution(d, layout, math, label);
+    std::array<const fe::Operation*, 1> ops{&op};
+    fe::OperationGraph graph = step(label, "operation graph", [&] {
+      return fe::OperationGraphBuilder().setHandle(handle).setOperationGraph(ops.size(), ops.data()).build();
+    });
+    fe::EngineHeuristics heuristics = step(label, "heuristics (mode A)", [&] {
+      return fe::EngineHeuristicsBuilder().setOperationGraph(graph).setHeurMode(CUDNN_HEUR_MODE_A).build();
+    });
+    // The heuristics' engine configs, in their order (a reference into `heuristics`, kept alive by
+    // the plans made from them).
+    const auto& configs = step(label, "engine configs", [&]() -> auto& {
+      return heuristics.getEngineConfig(heuristics.getEngineConfigCount());
+    });
+    for (const auto& config : configs) {
+      candidates.push_back(candidate_of(config, label));
+      engine_tags.push_back(fe::detail::get_engine_tag(config));
     }
     plans.resize(candidates.size());
-    workspaces.assign(candidates.size(), 0);
-    const size_t n = candidates.size();
     auto finalize = [&](size_t i) {
       PlanOutcome o;
       try {
-        plans[i] = std::make_unique<Descriptor>(cudnn_backend::make_execution_plan(
-            handle, heur->configs[i],
-            parts.label + ": execution plan (engine config " + std::to_string(i) + " of " + std::to_string(n) + ")"));
-        workspaces[i] = cudnn_backend::plan_workspace_bytes(*plans[i]);
+        plans[i] = fe::ExecutionPlanBuilder().setHandle(handle).setEngineConfig(configs[i], graph.getTag()).build();
         o.finalized = true;
-        o.workspace_bytes = workspaces[i];
-      } catch (const LibraryError& e) {
+        o.workspace_bytes = plans[i]->getWorkspaceSize();
+      } catch (fe::cudnnException& e) {
         plans[i].reset();
-        o.refusal = e.status();
+        o.refusal = fe::to_string(e.getCudnnStatus());
       }
       return o;
     };
@@ -247,27 +250,15 @@ std::unique_ptr<ConvLauncher> make_cudnn_graph_launcher(const ConvDims& d, ConvL
     why_not = std::to_string(candidates.size()) + " engine configs: " + choice.reason;
     return nullptr;
   }
-
   const size_t i = *choice.chosen;
-  const Descriptor& config = heur->configs[i];
-  std::string knobs;
-  try {
-    knobs = cudnn_backend::knobs_text(cudnn_backend::knob_choices(config));
-  } catch (const LibraryError& e) {
-    knobs = "unreadable (" + e.status() + ")";  // the engine index still names what runs
-  }
-  const std::string description = "cuDNN graph: engine " + std::to_string(candidates[i].global_index) +
-                                  " (heuristic rank " + std::to_string(i + 1) + " of " +
-                                  std::to_string(candidates.size()) + "), knobs " + knobs + ", notes " +
+  fe::ExecutionPlan& plan = *plans[i];
+  // The frontend's engine tag names the engine and its knob choices: "eng17_k2=3_k3=4" (knob types
+  // as cudnnBackendKnobType_t numbers).
+  const std::string description = "cuDNN graph: " + engine_tags[i] + " (heuristic rank " + std::to_string(i + 1) +
+                                  " of " + std::to_string(candidates.size()) + "), notes " +
                                   notes_text(candidates[i].numerical_notes) + ", workspace " +
-                                  std::to_string(workspaces[i]) + " B";
-  const cudnnBackendDescriptor_t plan = plans[i]->get();
-  const int64_t workspace = workspaces[i];
-  // Keep the plan and the heuristics' results it was made from; drop the unused plans.
-  parts.add(std::move(heur->heuristics));
-  for (auto& c : heur->configs) parts.add(std::move(c));
-  parts.add(std::move(*plans[i]));
-  return std::make_unique<CudnnGraphConvLauncher>(std::move(parts), plan, workspace, description);
+                                  std::to_string(plan.getWorkspaceSize()) + " B";
+  return std::make_unique<CudnnGraphConvLauncher>(label, std::move(plan), description);
 }
 
 }  // namespace archbench::kernels::conv

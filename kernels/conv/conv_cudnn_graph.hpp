@@ -1,10 +1,11 @@
-// The cuDNN convolution twins on cuDNN's backend (graph) API: an operation graph of one
-// CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR (x, w, y in the operator's layout through
-// their strides; cross-correlation, the shape's padding and stride, no dilation, fp32 compute),
-// the engine configs of the heuristics (mode A), and ONE of them chosen by choose_engine
-// (conv_engine_choice.hpp), so that the engine that runs is named and the same in every process
-// that gets the same heuristic list. The plan, its workspace and the variant pack are built once
-// per problem; launch() sets the stream and executes.
+// The cuDNN convolution twins on cuDNN's backend (graph) API through cudnn-frontend's descriptor
+// builders, as PyTorch's cuDNN convolution builds them: an operation graph of one forward
+// convolution (x, w, y in the operator's layout through their strides; cross-correlation, the
+// shape's padding and stride, no dilation, fp32 compute), the engine configs of the heuristics
+// (mode A), and ONE of them chosen by choose_engine (conv_engine_choice.hpp), so that the engine
+// that runs is named and the same in every process that gets the same heuristic list. The plan,
+// its workspace and the variant pack are built once per problem; launch() sets the stream and
+// executes.
 #pragma once
 
 #include <array>
@@ -15,7 +16,6 @@
 #include <vector>
 
 #include "harness/ops/dtype.hpp"
-#include "harness/vendor/cudnn_backend.hpp"
 #include "kernels/conv/conv_dims.hpp"
 #include "kernels/conv/conv_problem.hpp"
 
@@ -32,23 +32,16 @@ struct ConvGraphTensors {
 };
 [[nodiscard]] ConvGraphTensors conv_graph_tensors(const ConvDims& d, ConvLayout layout);
 
-// Builds and finalizes the tensors, the convolution descriptor, the operation and the operation
-// graph without a handle: what a machine without a GPU can check of the descriptors. Returns the
-// number of operations in the graph; throws LibraryError like the twin does.
-[[nodiscard]] size_t build_conv_graph_without_device(const ConvDims& d, ConvLayout layout, DType math);
-
-// The engines cuDNN has for that graph, those that finalize without a device, described as the
-// twin describes the heuristics' choices (global index, notes): what a machine without a GPU can
-// check of the engine-reading code. `engine_count` gets how many engines the graph has in all.
-[[nodiscard]] std::vector<cudnn_backend::EngineDescription> describe_engines_without_device(const ConvDims& d,
-                                                                                           ConvLayout layout,
-                                                                                           DType math,
-                                                                                           int64_t& engine_count);
+// Builds and finalizes the tensors, the convolution descriptor and the forward operation without a
+// handle: what a machine without a GPU can check of the descriptors. Returns the number of
+// operations (1); throws LibraryError like the twin does.
+[[nodiscard]] size_t build_conv_operation_without_device(const ConvDims& d, ConvLayout layout, DType math);
 
 // The twin's launcher on the backend API, or nullptr with `why_not` set when no engine config
 // qualifies or a step of the graph fails on this device (LibraryError from cuDNN): the caller then
-// falls back to the legacy API. Its implementation() reads, for example, "cuDNN graph: engine 17
-// (heuristic rank 2 of 9), knobs TILE_SIZE=3 STAGES=4, notes TENSOR_CORE, workspace 0 B".
+// falls back to the legacy API. Its implementation() reads, for example, "cuDNN graph:
+// eng17_k2=3_k3=4 (heuristic rank 2 of 9), notes TENSOR_CORE, workspace 0 B": the engine's global
+// index and its knob choices (cudnnBackendKnobType_t numbers), as cudnn-frontend tags them.
 // Needs the device; a CUDA error (allocation) still throws.
 [[nodiscard]] std::unique_ptr<ConvLauncher> make_cudnn_graph_launcher(const ConvDims& d, ConvLayout layout,
                                                                       DType math, int64_t max_workspace_bytes,

@@ -36,7 +36,7 @@
 
 namespace archbench::kernels::conv {
 
-// One engine config as the heuristics return it (see cudnn_backend::describe_engine).
+// One engine config as the heuristics return it (read in conv_cudnn_graph.cpp).
 struct EngineCandidate {
   int64_t global_index = -1;
   std::vector<cudnnBackendNumericalNote_t> numerical_notes;

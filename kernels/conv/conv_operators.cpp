@@ -13,8 +13,8 @@
 //                    64-channel slice); checked at its own check shape (conv_wgmma_geometry.hpp),
 //                    so it has no oracle twin.
 //   conv_simt        own implicit GEMM on the SIMT cores, f32; NHWC; any CC. Rows 1, 5, 6, 7.
-//   conv_cudnn_nhwc  cuDNN (backend graph API: one engine config of the heuristics, chosen
-//                    deterministically and named in implementation(); the legacy
+//   conv_cudnn_nhwc  cuDNN (backend graph API through cudnn-frontend: one engine config of the
+//                    heuristics, chosen deterministically and named in implementation(); the legacy
 //                    cudnnConvolutionForward only when no backend engine qualifies) on NHWC: f16 and
 //                    bf16 at all 8 shapes; f32 (FMA only) and tf32 (TF32 tensor cores) at rows 1, 5, 6, 7.
 //   conv_cudnn_nchw  cuDNN, the same way, on NCHW, the PyTorch default layout (the layout is in the

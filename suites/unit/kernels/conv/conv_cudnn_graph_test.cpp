@@ -1,9 +1,10 @@
-// The cuDNN convolution twins on cuDNN's backend API, as far as a machine without a GPU can check
-// them: the engine choice (a pure function of the heuristics' list), the tensors' dims and strides
-// against the layouts the reference uses, and the descriptors themselves - tensors, convolution
-// descriptor, forward operation and operation graph are finalized by cuDNN here, without a handle,
-// for every registered twin, so that a wrong attribute type or count fails here and not on the
-// GPU. Engine heuristics, plans and execution need the device (suites/ops runs them).
+// The cuDNN convolution twins (cudnn-frontend's descriptor builders over cuDNN's backend API), as
+// far as a machine without a GPU can check them: the engine choice (a pure function of the
+// heuristics' list), the tensors' dims and strides against the layouts the reference uses, and the
+// descriptors themselves - tensors, convolution descriptor and forward operation are finalized by
+// cuDNN here, without a handle, for every registered twin, so that a wrong attribute fails here and
+// not on the GPU. The operation graph, heuristics, plans and execution need the device (suites/ops
+// runs them).
 #include <gtest/gtest.h>
 
 #include <cudnn.h>
@@ -19,7 +20,6 @@
 
 #include "harness/ops/registry.hpp"
 #include "harness/vendor/cublas_check.hpp"
-#include "harness/vendor/cudnn_backend.hpp"
 #include "kernels/conv/conv_cudnn_graph.hpp"
 #include "kernels/conv/conv_engine_choice.hpp"
 
@@ -188,7 +188,7 @@ TEST(ConvCudnnGraph, EveryRegisteredTwinsGraphFinalizesAtItsBenchAndCheckShape) 
     ASSERT_NE(bench, nullptr) << op->id() << ": shape not in this test's list";
     for (const ConvDims& d : {*bench, bench->check_dims()}) {
       try {
-        EXPECT_EQ(build_conv_graph_without_device(d, layout, spec.dtype), 1u) << op->id() << " at " << d.str();
+        EXPECT_EQ(build_conv_operation_without_device(d, layout, spec.dtype), 1u) << op->id() << " at " << d.str();
       } catch (const LibraryError& e) {
         ADD_FAILURE() << op->id() << " at " << d.str() << ": " << e.what();
       }
@@ -197,95 +197,17 @@ TEST(ConvCudnnGraph, EveryRegisteredTwinsGraphFinalizesAtItsBenchAndCheckShape) 
   EXPECT_EQ(twins, 40u);  // 8 shapes x {f16, bf16} NHWC + 4 rows x {f32, tf32} NHWC + 4 rows x 4 dtypes NCHW
 }
 
-// The engine-reading code (global index, numerical and behavior notes) on real engines: those of
-// the 1x1 and conv_in graphs that cuDNN finalizes without a device. A wrong attribute type fails
-// the read (LibraryError) or returns values outside the enums.
-TEST(ConvCudnnGraph, EnginesOfTheGraphAreDescribedWithoutADevice) {
-  for (const ConvDims& d : {kShapes[5], kShapes[6]}) {
-    for (ConvLayout l : {ConvLayout::NHWC, ConvLayout::NCHW}) {
-      for (DType math : {DType::F32, DType::F16}) {
-        int64_t count = -1;
-        std::vector<cudnn_backend::EngineDescription> engines;
-        try {
-          engines = describe_engines_without_device(d, l, math, count);
-        } catch (const LibraryError& e) {
-          FAIL() << d.str() << " " << layout_name(l) << ": " << e.what();
-        }
-        EXPECT_GT(count, 0) << d.str();
-        ASSERT_FALSE(engines.empty()) << d.str() << " " << layout_name(l) << ": no engine finalized without a device";
-        int64_t previous = -1;
-        for (const auto& e : engines) {
-          EXPECT_GT(e.global_index, previous);  // in the order asked, each once
-          EXPECT_LT(e.global_index, count);
-          previous = e.global_index;
-          for (const auto n : e.numerical_notes) {
-            EXPECT_GE(static_cast<int>(n), 0);
-            EXPECT_LT(static_cast<int>(n), static_cast<int>(CUDNN_NUMERICAL_NOTE_TYPE_COUNT));
-          }
-          for (const auto n : e.behavior_notes) {
-            EXPECT_GE(static_cast<int>(n), 0);
-            EXPECT_LT(static_cast<int>(n), static_cast<int>(CUDNN_BEHAVIOR_NOTE_TYPE_COUNT));
-          }
-        }
-      }
-    }
-  }
-}
-
 // cuDNN validates the descriptors, so a broken one fails here with the step that failed.
 TEST(ConvCudnnGraph, AnInvalidConvolutionFailsWithTheStep) {
   const ConvDims d{2, 4, 4, 16, 16, 3, 3, 1, -2};  // a negative padding, and a -2 x -2 output
   ASSERT_FALSE(d.valid());
   try {
-    (void)build_conv_graph_without_device(d, ConvLayout::NHWC, DType::F16);
+    (void)build_conv_operation_without_device(d, ConvLayout::NHWC, DType::F16);
     FAIL() << "a negative padding finalized";
   } catch (const LibraryError& e) {
     EXPECT_EQ(e.library(), "cuDNN");
     EXPECT_NE(std::string(e.what()).find("cuDNN conv graph"), std::string::npos) << e.what();
   }
-}
-
-TEST(CudnnBackendNames, KnobAndNoteNamesFollowTheHeader) {
-  using namespace cudnn_backend;
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_SWIZZLE), "SWIZZLE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_SIZE), "TILE_SIZE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_EDGE), "EDGE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_MULTIPLY), "MULTIPLY");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_SPLIT_K_BUF), "SPLIT_K_BUF");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILEK), "TILEK");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_STAGES), "STAGES");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_REDUCTION_MODE), "REDUCTION_MODE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_SPLIT_K_SLC), "SPLIT_K_SLC");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_IDX_MODE), "IDX_MODE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_SPECFILT), "SPECFILT");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_KERNEL_CFG), "KERNEL_CFG");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_WORKSPACE), "WORKSPACE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_CGA_M), "TILE_CGA_M");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_CGA_N), "TILE_CGA_N");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_BLOCK_SIZE), "BLOCK_SIZE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_OCCUPANCY), "OCCUPANCY");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_ARRAY_SIZE_PER_THREAD), "ARRAY_SIZE_PER_THREAD");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_SPLIT_COLS), "SPLIT_COLS");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_ROWS), "TILE_ROWS");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_COLS), "TILE_COLS");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_LOAD_SIZE), "LOAD_SIZE");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_CTA_COUNT), "CTA_COUNT");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_STREAM_K), "STREAM_K");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_SPLIT_P_SLC), "SPLIT_P_SLC");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_M), "TILE_M");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_TILE_N), "TILE_N");
-  EXPECT_EQ(knob_type_name(CUDNN_KNOB_TYPE_WARP_SPEC_CFG), "WARP_SPEC_CFG");
-  EXPECT_EQ(knob_type_name(1000), "knob 1000");
-  EXPECT_EQ(knob_type_name(-1), "knob -1");
-
-  EXPECT_EQ(numerical_note_name(CUDNN_NUMERICAL_NOTE_TENSOR_CORE), "TENSOR_CORE");
-  EXPECT_EQ(numerical_note_name(CUDNN_NUMERICAL_NOTE_STRICT_NAN_PROP), "STRICT_NAN_PROP");
-  EXPECT_EQ(behavior_note_name(CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION), "RUNTIME_COMPILATION");
-  EXPECT_EQ(behavior_note_name(CUDNN_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8x32_REORDER), "REQUIRES_BIAS_INT8x32_REORDER");
-  EXPECT_EQ(behavior_note_name(CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API), "SUPPORTS_CUDA_GRAPH_NATIVE_API");
-
-  EXPECT_EQ(knobs_text({}), "none");
-  EXPECT_EQ(knobs_text({{CUDNN_KNOB_TYPE_TILE_SIZE, 3}, {CUDNN_KNOB_TYPE_STAGES, 4}}), "TILE_SIZE=3 STAGES=4");
 }
 
 }  // namespace
