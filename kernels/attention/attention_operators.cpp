@@ -103,6 +103,15 @@ struct FlashWgmmaFp8Buffers {
   }
 };
 
+AttentionLaunch flash_simt_launch(const AttentionDims& dims, DType /*f32*/) {
+  return [dims](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
+                cudaStream_t stream) {
+    launch_flash_attention_f32(q.as<float>(), k.as<float>(), v.as<float>(), o.as<float>(), dims, stream);
+  };
+}
+
+}  // namespace
+
 // The tensor maps hold the buffer addresses, which the factory does not see: they are encoded at a
 // problem's first launch (a warm-up: the timer and graph replay launch before they measure or
 // capture) and again only if the buffers change, which an AttentionProblem's never do. A timed or
@@ -121,15 +130,6 @@ AttentionLaunch flash_wgmma_launch(const AttentionDims& dims, DType dtype) {
     launch_flash_attention_wgmma(**prepared, stream);
   };
 }
-
-AttentionLaunch flash_simt_launch(const AttentionDims& dims, DType /*f32*/) {
-  return [dims](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v, DeviceTensor& o,
-                cudaStream_t stream) {
-    launch_flash_attention_f32(q.as<float>(), k.as<float>(), v.as<float>(), o.as<float>(), dims, stream);
-  };
-}
-
-}  // namespace
 
 const std::vector<AttentionShape>& attention_shapes() {
   static const std::vector<AttentionShape> shapes{

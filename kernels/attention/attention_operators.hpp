@@ -7,6 +7,7 @@
 
 #include "harness/ops/registry.hpp"
 #include "kernels/attention/attention_dims.hpp"
+#include "kernels/attention/attention_problem.hpp"
 
 namespace archbench::kernels::attention {
 
@@ -21,5 +22,9 @@ struct AttentionShape {
 [[nodiscard]] const std::vector<AttentionShape>& attention_shapes();
 
 void register_operators(Registry& r);
+
+// The Hopper kernel's launch factory (f16, bf16, e4m3), as its operators use it: for tests at
+// shapes the registry does not have (tails of a key tile, a single query, a single key).
+[[nodiscard]] AttentionLaunch flash_wgmma_launch(const AttentionDims& dims, DType dtype);
 
 }  // namespace archbench::kernels::attention

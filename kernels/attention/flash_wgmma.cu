@@ -27,8 +27,9 @@
 //     a shuffle: an A register holds keys 16h + 4t .. 4t+3 of a 16-key block h, the thread's S
 //     accumulators hold keys 16h + 2t, 2t+1, 8+2t, 9+2t, and transpose_v_fp8 stores V's keys in
 //     that order (the sum over keys does not care which slot a key takes, as long as P and V
-//     agree). P is stored as P·256 (the softmax's exponent + 8: exact, and small probabilities stay
-//     normal numbers), which the row sum carries too; the scales are per tensor, in device memory.
+//     agree). P is stored as P·256 (the softmax's exponent + 8: exact, and probabilities down to
+//     2^-14 stay normal e4m3 numbers), which the row sum carries too; the scales are per tensor, in
+//     device memory, and positive (the row maximum is taken before they apply).
 //     With the products at twice the 16-bit rate, the softmax's exponentials (the SFU: 16 a clock
 //     per SM) take about as long as the products of a tile; letting the two consumers take turns
 //     issuing them (FlashAttention-3's ping-pong, arXiv 2407.08608 §3.1) was slower here

@@ -24,9 +24,10 @@ namespace archbench::kernels::attention {
 
 // What an e4m3 launch reads besides Q, K, V and O: per-tensor scales in device memory, as the
 // frameworks keep them (Transformer Engine, FlashAttention-3's descale tensors): the true Q, K, V
-// are the stored values times their descales, and O is stored as O * scale_o (saturated to e4m3's
-// +-448). FP8 wgmma reads its B operand K-major only, so P·V needs V transposed: every launch first
-// writes it into `v_transposed` (fp8_transposed_v_bytes(dims) bytes), in the launch and its time.
+// are the stored values times their descales (positive), and O is stored as O * scale_o (saturated
+// to e4m3's +-448). FP8 wgmma reads its B operand K-major only, so P·V needs V transposed: every
+// launch first writes it into `v_transposed` (fp8_transposed_v_bytes(dims) bytes, 16-byte aligned),
+// in the launch and its time; two launches in flight at once need a buffer each.
 struct FlashWgmmaFp8 {
   const float* descale_q = nullptr;
   const float* descale_k = nullptr;
@@ -52,6 +53,8 @@ struct FlashWgmmaLaunch {
   FlashWgmmaFp8 fp8;  // e4m3 only; map_v then describes fp8.v_transposed
   CUtensorMap map_q{}, map_k{}, map_v{};
 
+  // The buffers only: a prepared e4m3 launch keeps the scales and the transposed-V buffer it was
+  // prepared with.
   [[nodiscard]] bool describes(const void* q_, const void* k_, const void* v_, const void* o_) const {
     return q == q_ && k == k_ && v == v_ && o == o_;
   }

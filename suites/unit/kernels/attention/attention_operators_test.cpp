@@ -199,6 +199,11 @@ TEST(AttentionOperators, FlashWgmmaRejectsBadArgumentsBeforeTouchingTheGpu) {
       std::invalid_argument);
   EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 40}, &fp8),
                std::invalid_argument);
+  FlashWgmmaFp8 unaligned = fp8;
+  unaligned.v_transposed = odd;
+  EXPECT_THROW(
+      (void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}, &unaligned),
+      std::invalid_argument);
 }
 
 // Transposed FP8 V rows hold whole 16-key blocks: 77 keys take 80 bytes a row.
