@@ -1,6 +1,7 @@
 #include "kernels/conv/conv_cudnn.hpp"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -8,6 +9,17 @@
 #include "kernels/conv/conv_cudnn_legacy.hpp"
 
 namespace archbench::kernels::conv {
+
+cudnnDataType_t cudnn_conv_data_type(DType math) {
+  switch (math) {
+    case DType::F32:
+    case DType::TF32: return CUDNN_DATA_FLOAT;
+    case DType::F16: return CUDNN_DATA_HALF;
+    case DType::BF16: return CUDNN_DATA_BFLOAT16;
+    case DType::E4M3: break;
+  }
+  throw std::invalid_argument("conv cuDNN twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
+}
 
 std::unique_ptr<ConvLauncher> make_cudnn_launcher(const ConvDims& d, ConvLayout layout, DType math) {
   std::string why_not;

@@ -7,6 +7,8 @@
 // cudnnConvolutionForward (conv_cudnn_legacy.hpp), which says so in implementation().
 #pragma once
 
+#include <cudnn.h>
+
 #include <cstddef>
 #include <memory>
 
@@ -15,6 +17,10 @@
 #include "kernels/conv/conv_problem.hpp"
 
 namespace archbench::kernels::conv {
+
+// The data type of x, w and y for the operator's dtype (tf32 is fp32 data; the math is the engine's);
+// std::invalid_argument for a dtype the twins do not have (e4m3).
+[[nodiscard]] cudnnDataType_t cudnn_conv_data_type(DType math);
 
 // The workspace either path may take (the legacy twin's limit, kept).
 inline constexpr size_t kCudnnConvMaxWorkspaceBytes = size_t{512} << 20;

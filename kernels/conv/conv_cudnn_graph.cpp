@@ -12,6 +12,7 @@
 #include "harness/util/cuda_raii.hpp"
 #include "harness/vendor/cudnn_check.hpp"
 #include "harness/vendor/cudnn_frontend_loading.hpp"
+#include "kernels/conv/conv_cudnn.hpp"
 #include "kernels/conv/conv_engine_choice.hpp"
 
 namespace archbench::kernels::conv {
@@ -28,17 +29,6 @@ Dims4 strides_of(const Dims4& dims, bool channels_last) {
   const int64_t c = dims[1], h = dims[2], w = dims[3];
   if (channels_last) return {h * w * c, 1, w * c, c};
   return {c * h * w, h * w, w, 1};
-}
-
-cudnnDataType_t io_type(DType math) {
-  switch (math) {
-    case DType::F32:
-    case DType::TF32: return CUDNN_DATA_FLOAT;
-    case DType::F16: return CUDNN_DATA_HALF;
-    case DType::BF16: return CUDNN_DATA_BFLOAT16;
-    case DType::E4M3: break;
-  }
-  throw std::invalid_argument("conv cuDNN graph twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
 }
 
 // Runs one step of cudnn-frontend's descriptor builders, which throw cudnnException: as the
@@ -58,7 +48,7 @@ decltype(auto) step(const std::string& label, const char* what, Step&& s) {
 // finalize without a device.
 fe::Operation convolution(const ConvDims& d, ConvLayout layout, DType math, const std::string& label) {
   const ConvGraphTensors t = conv_graph_tensors(d, layout);
-  const cudnnDataType_t type = io_type(math);
+  const cudnnDataType_t type = cudnn_conv_data_type(math);
   auto tensor = [&](const char* name, int64_t uid, const Dims4& dims, const Dims4& strides) {
     return step(label, name, [&] {
       return fe::TensorBuilder()
@@ -202,7 +192,7 @@ size_t build_conv_operation_without_device(const ConvDims& d, ConvLayout layout,
 
 std::unique_ptr<ConvLauncher> make_cudnn_graph_launcher(const ConvDims& d, ConvLayout layout, DType math,
                                                         int64_t max_workspace_bytes, std::string& why_not) {
-  (void)io_type(math);  // std::invalid_argument before any cuDNN call
+  (void)cudnn_conv_data_type(math);  // std::invalid_argument before any cuDNN call
   const cudnnHandle_t handle = cudnn_handle();  // throws when cuDNN cannot be loaded or has no device
   use_loaded_cudnn_for_frontend();
   const std::string label = label_of(d, layout, math);

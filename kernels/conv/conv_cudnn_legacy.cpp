@@ -10,6 +10,7 @@
 
 #include "harness/util/cuda_raii.hpp"
 #include "harness/vendor/cudnn_check.hpp"
+#include "kernels/conv/conv_cudnn.hpp"
 
 namespace archbench::kernels::conv {
 namespace {
@@ -36,17 +37,6 @@ using FilterDescriptor =
     Descriptor<cudnnFilterDescriptor_t, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor>;
 using ConvolutionDescriptor =
     Descriptor<cudnnConvolutionDescriptor_t, cudnnCreateConvolutionDescriptor, cudnnDestroyConvolutionDescriptor>;
-
-cudnnDataType_t data_type(DType math) {
-  switch (math) {
-    case DType::F32:
-    case DType::TF32: return CUDNN_DATA_FLOAT;
-    case DType::F16: return CUDNN_DATA_HALF;
-    case DType::BF16: return CUDNN_DATA_BFLOAT16;
-    case DType::E4M3: break;
-  }
-  throw std::invalid_argument("conv cuDNN twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
-}
 
 cudnnMathType_t requested_math(DType math) {
   switch (math) {
@@ -93,7 +83,7 @@ class CudnnConvLauncher final : public ConvLauncher {
                     std::string why_backend_not)
       : math_(math), max_workspace_bytes_(max_workspace_bytes), why_backend_not_(std::move(why_backend_not)) {
     const cudnnTensorFormat_t format = layout == ConvLayout::NHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
-    const cudnnDataType_t type = data_type(math);
+    const cudnnDataType_t type = cudnn_conv_data_type(math);
     ARCHBENCH_CUDNN_CHECK(cudnnSetTensor4dDescriptor(x_.get(), format, type, d.N, d.C, d.H, d.W));
     ARCHBENCH_CUDNN_CHECK(cudnnSetFilter4dDescriptor(w_.get(), type, format, d.K, d.C, d.R, d.S));
     ARCHBENCH_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(conv_.get(), d.pad, d.pad, d.stride, d.stride, 1, 1,

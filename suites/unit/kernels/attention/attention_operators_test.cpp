@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/ops/registry.hpp"
@@ -187,23 +188,20 @@ TEST(AttentionOperators, FlashWgmmaRejectsBadArgumentsBeforeTouchingTheGpu) {
                std::invalid_argument);
   EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::F16, p, p, p, p, AttentionDims{2, 8, 0, 77, 64}),
                std::invalid_argument);
-  // e4m3: the scales and the transposed-V buffer are required, d % 16 == 0.
+  // e4m3: the scales and a 16-byte aligned transposed-V buffer are required, d % 16 == 0.
   const auto* s = reinterpret_cast<const float*>(p);
   const FlashWgmmaFp8 fp8{s, s, s, s, p};
-  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}),
-               std::invalid_argument);
   FlashWgmmaFp8 no_scale = fp8;
   no_scale.scale_o = nullptr;
-  EXPECT_THROW(
-      (void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}, &no_scale),
-      std::invalid_argument);
-  EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 40}, &fp8),
-               std::invalid_argument);
   FlashWgmmaFp8 unaligned = fp8;
   unaligned.v_transposed = odd;
-  EXPECT_THROW(
-      (void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, 64}, &unaligned),
-      std::invalid_argument);
+  const std::pair<const FlashWgmmaFp8*, int> refused[] = {{nullptr, 64}, {&no_scale, 64}, {&fp8, 40}, {&unaligned, 64}};
+  for (const auto& [operands, d] : refused) {
+    EXPECT_THROW(
+        (void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, d}, operands),
+        std::invalid_argument)
+        << "d " << d;
+  }
 }
 
 // Transposed FP8 V rows hold whole 16-key blocks: 77 keys take 80 bytes a row.
