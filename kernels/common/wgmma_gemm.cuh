@@ -52,6 +52,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <array>
 #include <stdexcept>
 #include <type_traits>
 
@@ -63,7 +64,6 @@ namespace archbench::kernels::wgmma_gemm {
 
 using matmul::kWgmmaCluster;
 using matmul::kWgmmaTileM;
-using matmul::kWgmmaTileWidths;
 using matmul::wgmma_tile_width;
 
 
@@ -95,7 +95,7 @@ struct Layout {
   static constexpr int b_part_rows = BN / kCluster;  // the rows of B each CTA of the pair loads
   // Operand stages and, per consumer, store buffers (at least 2, so that writing one overlaps the
   // copy engine reading the other): as many as fit in 227 KB, stages first.
-  static constexpr int stages = BN == 192 ? 5 : 4;
+  static constexpr int stages = BN <= 192 ? 5 : 4;
   static constexpr int store_buffers = BN == 192 ? 3 : 4;
   static constexpr int operand_bytes = stages * stage_bytes;
   static constexpr int store_bytes = kConsumers * store_buffers * kStoreBytes;
@@ -369,6 +369,33 @@ void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B
 }
 
 
+// Calls f(integral_constant<width>) for a width of ASource::kTileWidths (an A source names the
+// widths its kernels are instantiated for); std::invalid_argument otherwise.
+template <size_t N>
+constexpr bool has_width(const std::array<int, N>& widths, int width) {
+  for (size_t i = 0; i < N; ++i) {
+    if (widths[i] == width) return true;
+  }
+  return false;
+}
+template <typename ASource, typename F>
+void with_width(int width, F&& f) {
+  auto one = [&](auto bn) {
+    constexpr int kBn = decltype(bn)::value;
+    if constexpr (has_width(ASource::kTileWidths, kBn)) {
+      if (width == kBn) {
+        f(bn);
+        return true;
+      }
+    }
+    return false;
+  };
+  if (!(one(std::integral_constant<int, 256>{}) || one(std::integral_constant<int, 224>{}) ||
+        one(std::integral_constant<int, 192>{}) || one(std::integral_constant<int, 160>{}))) {
+    throw std::invalid_argument("wgmma_gemm: no kernel of tile width " + std::to_string(width));
+  }
+}
+
 // Chooses the tile width for M x N on this device (against a full device of clusters; the launch
 // then uses what really fits) and launches. splits > 1: C is the [splits * M, N] fp32 workspace of
 // split-K partials (Out float, M a multiple of 128, splits <= the k-steps: see wgmma_gemm).
@@ -391,22 +418,18 @@ void launch(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out*
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   int sms = 0;
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  switch (wgmma_tile_width(M, N, sms / kCluster)) {
-    case 256: launch_width<In, Out, 256>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream); break;
-    case 224: launch_width<In, Out, 224>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream); break;
-    default: launch_width<In, Out, 192>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream); break;
-  }
+  const int width = wgmma_tile_width(M, N, sms / kCluster, ASource::kTileWidths);
+  with_width<ASource>(width, [&](auto bn) {
+    launch_width<In, Out, decltype(bn)::value>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream);
+  });
 }
 
-// The kernel of tile width tile_n (256, 224 or 192), for the image checks.
+// The kernel of tile width tile_n (one of ASource::kTileWidths), for the image checks.
 template <typename In, typename Out, typename ASource>
 const void* kernel_for(int tile_n) {
-  switch (tile_n) {
-    case 256: return kernel_address<In, Out, 256, ASource>();
-    case 224: return kernel_address<In, Out, 224, ASource>();
-    case 192: return kernel_address<In, Out, 192, ASource>();
-    default: throw std::invalid_argument("wgmma_gemm: no kernel of tile width " + std::to_string(tile_n));
-  }
+  const void* kernel = nullptr;
+  with_width<ASource>(tile_n, [&](auto bn) { kernel = kernel_address<In, Out, decltype(bn)::value, ASource>(); });
+  return kernel;
 }
 
 }  // namespace archbench::kernels::wgmma_gemm

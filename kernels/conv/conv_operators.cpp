@@ -182,7 +182,7 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
 std::vector<KernelRef> wgmma_kernels(DType dtype) {
   std::vector<KernelRef> kernels;
   for (bool split_k : {false, true}) {
-    for (int width : matmul::kWgmmaTileWidths) {
+    for (int width : matmul::kConvWgmmaTileWidths) {
       const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width) +
                                (split_k ? "_splitk" : "");
       kernels.push_back({name,

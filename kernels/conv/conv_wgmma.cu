@@ -25,6 +25,7 @@ namespace {
 
 // Where k-step k of pixel tile tm lies in the input (all values fixed per launch).
 struct ImplicitA {
+  static constexpr auto& kTileWidths = matmul::kConvWgmmaTileWidths;
   int C, S, P, Q, stride, pad;
   __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
     const int j = k * kWgmmaChannelSlice;  // first column of the step: tap (r, s), channel c0
@@ -47,7 +48,7 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int 
     throw std::invalid_argument(std::string(fn) + ": " + d.str() + ": N*P*Q or R*S*C is over 2^31 - 1");
   }
   // The implicit GEMM's operands answer to the GEMM's rules (alignment, multiples, grid).
-  matmul::validate_gemm_launch(fn, matmul::GemmTiling{kWgmmaTilePixels, matmul::kWgmmaTileWidths.back(),
+  matmul::validate_gemm_launch(fn, matmul::GemmTiling{kWgmmaTilePixels, matmul::kConvWgmmaTileWidths.back(),
                                                       kWgmmaChannelSlice, 8},
                                x, w, y, static_cast<int>(m), d.K, static_cast<int>(k));
   const auto e = static_cast<cuuint64_t>(sizeof(T));

@@ -39,7 +39,8 @@ int conv_wgmma_splits(const ConvDims& d, int sms) {
   // One CTA per SM (a CTA takes most of an SM's shared memory); the launch's grid, as wgmma_gemm
   // sizes it: cluster tiles of the width the launch will choose, two CTAs each.
   const auto m = static_cast<int>(d.gemm_m());
-  const int width = matmul::wgmma_tile_width(m, d.K, std::max(sms / matmul::kWgmmaCluster, 1));
+  const int width = matmul::wgmma_tile_width(m, d.K, std::max(sms / matmul::kWgmmaCluster, 1),
+                                             matmul::kConvWgmmaTileWidths);
   const long long ctas = matmul::wgmma_cluster_tiles(m, d.K, width) * matmul::kWgmmaCluster;
   const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
   return plan_split_k(ctas, steps, sms, kMinKTilesPerSplit).splits;

@@ -17,6 +17,7 @@ using wgmma_gemm::kIsFp8;
 // A row-major A[M, K]: k-step k of tile row tm is the 2-D box at (k * 128 bytes, 128 tm).
 template <typename In>
 struct MatrixA {
+  static constexpr auto& kTileWidths = kWgmmaTileWidths;
   __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
     tma::load_2d(dst, map, bar, k * kBlockK<In>, tm * kBlockM);
   }

@@ -9,11 +9,12 @@ long long wgmma_cluster_tiles(int M, int N, int width) {
   return (static_cast<long long>(M) + kClusterRows - 1) / kClusterRows * ((static_cast<long long>(N) + width - 1) / width);
 }
 
-int wgmma_tile_width(int M, int N, int resident_clusters) {
+int wgmma_tile_width(int M, int N, int resident_clusters, const int* widths, size_t count) {
   const long long clusters = std::max(resident_clusters, 1);
   int best = 0;
   long long best_cost = 0;
-  for (int width : kWgmmaTileWidths) {  // widest first: a tie keeps it
+  for (size_t i = 0; i < count; ++i) {  // widest first: a tie keeps it
+    const int width = widths[i];
     const long long units = wgmma_cluster_tiles(M, N, width);
     const long long cost = (units + clusters - 1) / clusters * width;
     if (best == 0 || cost < best_cost) {

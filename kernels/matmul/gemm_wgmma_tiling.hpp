@@ -3,20 +3,32 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+
+#include <array>
 
 namespace archbench::kernels::matmul {
 
 inline constexpr int kWgmmaTileM = 128;  // rows of C per CTA (two consumer warpgroups of 64)
 inline constexpr int kWgmmaCluster = 2;  // CTAs per cluster, stacked along M, sharing each B tile
 inline constexpr std::array<int, 3> kWgmmaTileWidths{256, 224, 192};
+// The implicit-GEMM convolution's widths: 160 too, which divides the 320- and 640-channel outputs of
+// SD's UNet exactly where 192-256 leave a tile mostly empty (kernels/conv/conv_wgmma.hpp).
+inline constexpr std::array<int, 4> kConvWgmmaTileWidths{256, 224, 192, 160};
 
 // The cluster tiles of an M x N problem at tile width `width`: ceil(M / 256) x ceil(N / width),
 // what a persistent grid works through (times the split-K parts, where there are any).
 [[nodiscard]] long long wgmma_cluster_tiles(int M, int N, int width);
 
-// The width whose last wave is fullest: a persistent grid of `resident_clusters` clusters works
-// through ceil(M / 256) x ceil(N / width) cluster tiles, each costing time in proportion to its width;
-// the fewest waves x width wins, a tie goes to the wider tile (fewer loads of A per flop).
-[[nodiscard]] int wgmma_tile_width(int M, int N, int resident_clusters);
+// The width of `widths` (widest first) whose last wave is fullest: a persistent grid of
+// `resident_clusters` clusters works through ceil(M / 256) x ceil(N / width) cluster tiles, each
+// costing time in proportion to its width; the fewest waves x width wins, a tie goes to the wider
+// tile (fewer loads of A per flop).
+[[nodiscard]] int wgmma_tile_width(int M, int N, int resident_clusters, const int* widths, size_t count);
+template <size_t kCount = kWgmmaTileWidths.size()>
+[[nodiscard]] int wgmma_tile_width(int M, int N, int resident_clusters,
+                                   const std::array<int, kCount>& widths = kWgmmaTileWidths) {
+  return wgmma_tile_width(M, N, resident_clusters, widths.data(), kCount);
+}
 
 }  // namespace archbench::kernels::matmul

@@ -16,7 +16,7 @@ Usage: gen_wgmma_mma.py OUTPUT
 import sys
 from pathlib import Path
 
-SS_WIDTHS = [64, 128, 192, 224, 256]  # flash_wgmma: the key tile (64, 128); gemm_wgmma: BN (192..256)
+SS_WIDTHS = [64, 128, 160, 192, 224, 256]  # flash_wgmma: the key tile (64, 128); gemm_wgmma: BN (160..256)
 RS_WIDTHS = [40, 64, 80, 128, 160]  # flash_wgmma: the head dim
 TYPES = [("__half", "f16"), ("__nv_bfloat16", "bf16")]
 FP8_TYPES = [("__nv_fp8_e4m3", "e4m3"), ("__nv_fp8_e5m2", "e5m2")]

@@ -11,6 +11,7 @@
 
 #include "harness/ops/registry.hpp"
 #include "kernels/conv/conv_kernels.hpp"
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
 #include "suites/unit/sm90a_build.hpp"
 
 namespace archbench {
@@ -105,13 +106,14 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       EXPECT_TRUE(s.oracle_twin.empty());
       EXPECT_EQ(s.min_cc, (arch::ComputeCapability{9, 0}));
       // One per tile width, without and with split-K.
-      ASSERT_EQ(kernels.size(), 6u);
-      for (size_t i = 0; i < 6; ++i) {
+      ASSERT_EQ(kernels.size(), 2 * kernels::matmul::kConvWgmmaTileWidths.size());
+      for (size_t i = 0; i < kernels.size(); ++i) {
         EXPECT_EQ(kernels[i].host_stub != nullptr, testing_support::build_has_sm90a()) << kernels[i].name;
         EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
             << kernels[i].name;
       }
-      EXPECT_EQ(kernels[3].name, "conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n256_splitk");
+      EXPECT_EQ(kernels[3].name, "conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n160");
+      EXPECT_EQ(kernels[4].name, "conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n256_splitk");
       continue;
     }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");

@@ -55,9 +55,9 @@ TEST(ConvWgmmaGeometry, SplitsTheReductionOnlyWhereTheTilesLeaveSMsIdle) {
   for (const Case& c : {
            Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 1},      // 128 CTAs
            Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 1},    // 512
-           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 4},    // 28 CTAs x 4 = 112, 180 k-steps: 4 x 45
-           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 4},    // 28, 360 k-steps
-           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 9},      // 14 (one pair of pixel tiles) x 9 = 126: 9 x 20
+           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 4},    // 160 wide: 32 CTAs x 4 = 128, 180 k-steps: 4 x 45
+           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 4},    // 32, 360 k-steps
+           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 8},      // 16 (one pair of pixel tiles) x 8 = 128: 8 x 23
            Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 4},      // 32, 45 k-steps: 4 x 12
            Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 1},      // 64, but 15 k-steps: parts under 8 cost more than they fill
        }) {

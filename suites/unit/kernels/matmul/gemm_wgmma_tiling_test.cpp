@@ -32,6 +32,17 @@ TEST(WgmmaTiling, NarrowerWhenItSavesAWave) {
   EXPECT_EQ(wgmma_tile_width(256, 384, 1), 192);
 }
 
+// The convolution's set adds 160, which divides SD's 320- and 640-channel outputs: one wave of
+// 160-wide tiles instead of one of 192-wide ones of which a sixth is empty. The GEMM's set, without
+// 160, keeps 192 there.
+TEST(WgmmaTiling, TheConvolutionsWidthsFitItsChannelCounts) {
+  EXPECT_EQ(wgmma_tile_width(8192, 320, kH200Clusters), 192);
+  EXPECT_EQ(wgmma_tile_width(8192, 320, kH200Clusters, kConvWgmmaTileWidths), 160);
+  EXPECT_EQ(wgmma_tile_width(2048, 640, kH200Clusters, kConvWgmmaTileWidths), 160);
+  EXPECT_EQ(wgmma_tile_width(512, 1280, kH200Clusters, kConvWgmmaTileWidths), 160);
+  EXPECT_EQ(wgmma_tile_width(4096, 4096, kH200Clusters, kConvWgmmaTileWidths), 256);  // a wider tile still wins
+}
+
 TEST(WgmmaTiling, AtLeastOneCluster) {
   EXPECT_EQ(wgmma_tile_width(4096, 4096, 0), wgmma_tile_width(4096, 4096, 1));
 }
