@@ -137,8 +137,8 @@ struct WgmmaFlashTile {
   static constexpr int kScratchOffset = kBarOffset + kBarriers * 8;  // the softmax fence's stores
 
   // One word per consumer warp, stored by its lane 0: a word shared by all would be a (harmless,
-  // never read) write-write race that racecheck rightly reports. (One word per thread was race-free
-  // too but made d = 64 24% slower on the H200, measured A/B on one machine.)
+  // never read) write-write race that racecheck rightly reports; one word per thread was slower
+  // (docs/kernel-choices.md, "flash_wgmma: the softmax fence's scratch").
   static constexpr int kScratchBytes = kConsumers * 4 * 4;
   static constexpr int kSmemBytes = kScratchOffset + kScratchBytes + kSwizzleAtomBytes;  // + slack to align the base
   // setmaxnreg budgets: 128·24 + 256·240 = 64,512 <= 65,536 registers per SM.

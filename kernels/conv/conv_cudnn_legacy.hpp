@@ -2,9 +2,8 @@
 // shape, layout and dtype, with the algorithm picked once by cuDNN's v7 heuristics. Used only when
 // no engine of cuDNN's backend API qualifies (conv_cudnn_graph.hpp), so that a twin keeps working
 // on every device this path served. The legacy API does not say which engine or kernel cuDNN 9
-// really runs for the algorithm: on the H200 (cuDNN 9.14) the same reported algorithm, math type
-// and workspace ran up to 2x slower in one process than in another, which is why it is only
-// the fallback.
+// really runs for the algorithm: the same reported algorithm, math type and workspace can run at
+// different speeds in different processes, which is why it is only the fallback.
 #pragma once
 
 #include <cstddef>
@@ -23,12 +22,11 @@ namespace archbench::kernels::conv {
 // permits TF32 tensor cores on CC >= 8.0. The algorithm is the first one that
 // cudnnGetConvolutionForwardAlgorithm_v7 ranks, reports as supported, fits `max_workspace_bytes`
 // and respects the math mode (strict f32 never takes a tensor-op result; tf32 prefers one), as
-// PyTorch does with cudnn.benchmark off. The workspace is allocated here, once. Measured on the
-// H200 (cuDNN 9.14), this legacy heuristic's choice is up to 20x slower than what PyTorch 2.11 runs at
-// the same shape (1x1 conv, f16 NHWC: 183 us vs 9.3 us; PyTorch goes through cuDNN's graph heuristics). cudnnFindConvolutionForwardAlgorithm
-// was tried instead and is not used: there it reported no successful algorithm for f16, bf16 and tf32
-// at the check shapes (CUDNN_STATUS_NOT_SUPPORTED for all 8 results) and the timing worker crashed
-// with SIGSEGV in three operators. implementation() reads "legacy cudnnConvolutionForward: no
+// PyTorch does with cudnn.benchmark off. The workspace is allocated here, once. This legacy
+// heuristic's choice can be far slower than what PyTorch runs through cuDNN's graph heuristics, and
+// cudnnFindConvolutionForwardAlgorithm, tried instead, reported no successful algorithm at the
+// check shapes and crashed the timing worker (docs/kernel-choices.md, "conv_cudnn: the legacy
+// fallback"). implementation() reads "legacy cudnnConvolutionForward: no
 // backend engine qualified (<why_backend_not>): IMPLICIT_PRECOMP_GEMM, tensor-op math, ...". Needs
 // the device (cuDNN calls); throws LibraryError on a cuDNN failure.
 [[nodiscard]] std::unique_ptr<ConvLauncher> make_cudnn_legacy_launcher(const ConvDims& d, ConvLayout layout,

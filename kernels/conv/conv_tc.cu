@@ -71,9 +71,8 @@ constexpr int kGroupM = 8;  // block order, see grouped_tile
 
 // The gathered input copies go to L2 only (cp.async.cg), like the filter copies. Taps (r, s) and
 // (r, s + 1) of neighbouring output pixels read the same input chunks C / kBlockK k-tiles apart,
-// which L1 might serve when C is small, but .ca was level or slower on the H200 for every chosen
-// variant and shape (2026-12-02, median of cold-L2 samples: C320_H64 51.7 against 51.3 µs,
-// C320_H128 164.7 against 161.7, C2560_H16 88.8 against 87.2, f16; bf16 alike).
+// which L1 might serve when C is small, but .ca was level or slower for every chosen variant and
+// shape (docs/kernel-choices.md, "conv_tc: L2-only input copies").
 
 template <typename T, class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
