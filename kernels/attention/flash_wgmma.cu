@@ -515,6 +515,13 @@ __global__ void __launch_bounds__(WgmmaFlashTile<T, kHeadDim>::kThreads, 1)
 // The key in slot `slot` (0..15) of a 16-key block of transposed V: slot 4t + e holds key 2t + (e&1)
 // + 8(e>>1), the keys whose probabilities thread t of a quad packs into its A registers (pack_p).
 __host__ __device__ constexpr int fp8_slot_key(int slot) { return 2 * (slot / 4) + (slot % 2) + 8 * ((slot % 4) / 2); }
+// Every key of a block in exactly one slot (else a key would be dropped or counted twice).
+constexpr bool fp8_slots_are_a_permutation() {
+  int seen = 0;
+  for (int slot = 0; slot < 16; ++slot) seen |= 1 << fp8_slot_key(slot);
+  return seen == 0xFFFF;
+}
+static_assert(fp8_slots_are_a_permutation(), "fp8_slot_key places each of a block's 16 keys once");
 
 constexpr int kTransposeKeys = 64;  // keys (and columns of d) per block of transpose_v_fp8
 
