@@ -36,7 +36,7 @@ void dispatch_storage(DType dtype, F&& f) {
     case DType::TF32: throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
     case DType::E4M3: break;
   }
-  throw std::invalid_argument("no e4m3 variant: FP8 is a matmul input type here");
+  throw std::invalid_argument("no e4m3 variant of this kernel (FP8 has its own GEMM and attention kernels)");
 }
 
 // Host side: calls f with a value of the 16-bit storage type for `dtype` (f16, bf16), for the

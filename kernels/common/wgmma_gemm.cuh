@@ -55,6 +55,7 @@
 #include <array>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "wgmma_gemm.cuh is compiled for sm_90a only (wgmma, setmaxnreg): see CMakeLists.txt"
@@ -371,27 +372,14 @@ void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B
 
 // Calls f(integral_constant<width>) for a width of ASource::kTileWidths (an A source names the
 // widths its kernels are instantiated for); std::invalid_argument otherwise.
-template <size_t N>
-constexpr bool has_width(const std::array<int, N>& widths, int width) {
-  for (size_t i = 0; i < N; ++i) {
-    if (widths[i] == width) return true;
-  }
-  return false;
+template <typename ASource, typename F, size_t... I>
+bool with_width_of(int width, F& f, std::index_sequence<I...>) {
+  constexpr auto& widths = ASource::kTileWidths;
+  return ((width == widths[I] ? (f(std::integral_constant<int, widths[I]>{}), true) : false) || ...);
 }
 template <typename ASource, typename F>
 void with_width(int width, F&& f) {
-  auto one = [&](auto bn) {
-    constexpr int kBn = decltype(bn)::value;
-    if constexpr (has_width(ASource::kTileWidths, kBn)) {
-      if (width == kBn) {
-        f(bn);
-        return true;
-      }
-    }
-    return false;
-  };
-  if (!(one(std::integral_constant<int, 256>{}) || one(std::integral_constant<int, 224>{}) ||
-        one(std::integral_constant<int, 192>{}) || one(std::integral_constant<int, 160>{}))) {
+  if (!with_width_of<ASource>(width, f, std::make_index_sequence<ASource::kTileWidths.size()>{})) {
     throw std::invalid_argument("wgmma_gemm: no kernel of tile width " + std::to_string(width));
   }
 }
