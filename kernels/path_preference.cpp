@@ -10,7 +10,7 @@ const std::vector<PathPreference>& path_preferences() {
        "gemm_cublas"},
       // FP8 has the Hopper kernel alone among the own paths: elsewhere a framework runs cuBLASLt's
       // FP8 GEMM (the twin) or falls back to bf16.
-      {"matmul", {DType::E4M3}, {{"gemm_wgmma", std::nullopt}}, "gemm_cublas"},
+      {"matmul", {DType::E4M3, DType::E5M2}, {{"gemm_wgmma", std::nullopt}}, "gemm_cublas"},
       // Convolution in NHWC: conv_wgmma covers every shape but the 4-channel conv_in, where
       // conv_tc is the Hopper path too (docs/kernel-choices.md, "conv_wgmma: the Hopper convolution").
       {"conv", {DType::F16, DType::BF16}, {{"conv_wgmma", std::nullopt}, {"conv_tc", std::nullopt}}, "conv_cudnn_nhwc"},

@@ -57,7 +57,7 @@ std::optional<FrameworkOp> framework_op_for(const OperatorSpec& spec, const std:
     if (spec.family != rule.family || spec.name != rule.name) continue;
     // FP8: the matmul only, which the probe runs as torch._scaled_mm with per-tensor scales;
     // PyTorch's SDPA and convolution have no FP8 path.
-    if (spec.dtype == DType::E4M3 && std::string_view(rule.op) != "matmul") return std::nullopt;
+    if (is_fp8(spec.dtype) && std::string_view(rule.op) != "matmul") return std::nullopt;
     auto dims = parse_shape_dims(spec.shape);
     if (!dims) return std::nullopt;
     FrameworkOp f;

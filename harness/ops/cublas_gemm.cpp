@@ -21,7 +21,7 @@ void cublas_gemm_nt(DType math, const void* a, const void* b, void* c, int m, in
   if (math == DType::TF32) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   if (math == DType::F16) type = CUDA_R_16F;
   if (math == DType::BF16) type = CUDA_R_16BF;
-  if (math == DType::E4M3) throw std::invalid_argument("cublas_gemm_nt: e4m3 takes scales: cublas_gemm_nt_e4m3");
+  if (is_fp8(math)) throw std::invalid_argument("cublas_gemm_nt: FP8 takes scales: cublas_gemm_nt_fp8");
   const float alpha = 1.0f, beta = 0.0f;
   cublasHandle_t h = cublas_handle();
   ARCHBENCH_CUBLAS_CHECK(cublasSetStream(h, stream));
@@ -43,7 +43,8 @@ class Fp8Plan {
   // The heuristic sees the descriptor as the matmul will (scales set). Each scale must be a
   // pointer of its own allocation: with the B scale 4 bytes into the A scale's buffer cuBLASLt
   // returned algorithms but refused the matmul (CUBLAS_STATUS_NOT_SUPPORTED, H100 and H200).
-  Fp8Plan(cublasLtHandle_t h, int m, int n, int k, bool fast_accumulation, const float* scale_a, const float* scale_b) {
+  Fp8Plan(cublasLtHandle_t h, DType a_type, int m, int n, int k, bool fast_accumulation, const float* scale_a,
+          const float* scale_b) {
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t t = CUBLAS_OP_T, nop = CUBLAS_OP_N;
     set(CUBLASLT_MATMUL_DESC_TRANSA, t);
@@ -53,8 +54,9 @@ class Fp8Plan {
     set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, scale_b);  // cuBLASLt's A is our B
     set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, scale_a);
     // Column-major, as cublas_gemm_nt: cuBLASLt's A is our B ([K,N], op T), its B our A ([K,M]).
-    ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_a_, CUDA_R_8F_E4M3, k, n, k));
-    ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_b_, CUDA_R_8F_E4M3, k, m, k));
+    const cudaDataType_t our_a = a_type == DType::E5M2 ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3;
+    ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_a_, CUDA_R_8F_E4M3, k, n, k));  // fp8_partner: e4m3
+    ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_b_, our_a, k, m, k));
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lt_c_, CUDA_R_16BF, n, m, n));
     ARCHBENCH_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&preference_));
     const size_t workspace = workspace_.bytes();
@@ -100,14 +102,15 @@ class Fp8Plan {
 
 }  // namespace
 
-void cublas_gemm_nt_e4m3(const void* a, const void* b, void* c, const float* scale_a, const float* scale_b, int m,
-                         int n, int k, bool fast_accumulation, cudaStream_t stream) {
+void cublas_gemm_nt_fp8(DType a_type, const void* a, const void* b, void* c, const float* scale_a, const float* scale_b,
+                        int m, int n, int k, bool fast_accumulation, cudaStream_t stream) {
+  if (!is_fp8(a_type)) throw std::invalid_argument("cublas_gemm_nt_fp8: A must be e4m3 or e5m2");
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  thread_local std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<Fp8Plan>> plans;
+  thread_local std::map<std::tuple<int, DType, int, int, int, bool>, std::unique_ptr<Fp8Plan>> plans;
   cublasLtHandle_t h = cublaslt_handle();
-  auto& plan = plans[{device, m, n, k, fast_accumulation}];
-  if (!plan) plan = std::make_unique<Fp8Plan>(h, m, n, k, fast_accumulation, scale_a, scale_b);
+  auto& plan = plans[{device, a_type, m, n, k, fast_accumulation}];
+  if (!plan) plan = std::make_unique<Fp8Plan>(h, a_type, m, n, k, fast_accumulation, scale_a, scale_b);
   plan->run(h, a, b, c, scale_a, scale_b, stream);
 }
 

@@ -33,6 +33,7 @@ __device__ void store(float* out, size_t i, float v) { out[i] = v; }
 __device__ void store(__half* out, size_t i, float v) { out[i] = __float2half_rn(v); }
 __device__ void store(__nv_bfloat16* out, size_t i, float v) { out[i] = __float2bfloat16_rn(v); }
 __device__ void store(__nv_fp8_e4m3* out, size_t i, float v) { out[i] = __nv_fp8_e4m3(v); }
+__device__ void store(__nv_fp8_e5m2* out, size_t i, float v) { out[i] = __nv_fp8_e5m2(v); }
 
 template <typename T>
 __global__ void fill_uniform_kernel(T* out, size_t numel, uint64_t seed, float lo, float span) {
@@ -47,6 +48,7 @@ __device__ bool non_finite(float v) { return (__float_as_uint(v) & 0x7F800000u) 
 __device__ bool non_finite(__half v) { return (__half_as_ushort(v) & 0x7C00u) == 0x7C00u; }
 __device__ bool non_finite(__nv_bfloat16 v) { return (__bfloat16_as_ushort(v) & 0x7F80u) == 0x7F80u; }
 __device__ bool non_finite(__nv_fp8_e4m3 v) { return (v.__x & 0x7Fu) == 0x7Fu; }  // e4m3fn: NaN only, no Inf
+__device__ bool non_finite(__nv_fp8_e5m2 v) { return (v.__x & 0x7Cu) == 0x7Cu; }
 
 template <typename T>
 __global__ void count_non_finite_kernel(const T* data, size_t numel, unsigned long long* count) {
@@ -84,6 +86,9 @@ void fill_uniform(void* out, DType dtype, size_t numel, uint64_t seed, double lo
     case DType::E4M3:
       fill_uniform_kernel<<<blocks, kThreads>>>(static_cast<__nv_fp8_e4m3*>(out), numel, seed, l, span);
       break;
+    case DType::E5M2:
+      fill_uniform_kernel<<<blocks, kThreads>>>(static_cast<__nv_fp8_e5m2*>(out), numel, seed, l, span);
+      break;
     default: fill_uniform_kernel<<<blocks, kThreads>>>(static_cast<float*>(out), numel, seed, l, span); break;
   }
   ARCHBENCH_CHECK_LAUNCH();
@@ -103,6 +108,9 @@ size_t count_non_finite(const void* data, DType dtype, size_t numel) {
       break;
     case DType::E4M3:
       count_non_finite_kernel<<<blocks, kThreads>>>(static_cast<const __nv_fp8_e4m3*>(data), numel, c);
+      break;
+    case DType::E5M2:
+      count_non_finite_kernel<<<blocks, kThreads>>>(static_cast<const __nv_fp8_e5m2*>(data), numel, c);
       break;
     default: count_non_finite_kernel<<<blocks, kThreads>>>(static_cast<const float*>(data), numel, c); break;
   }

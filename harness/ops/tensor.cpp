@@ -33,6 +33,7 @@ double round_to_storage(DType d, double v) {
     case DType::F16: return static_cast<double>(__half2float(__double2half(v)));
     case DType::BF16: return static_cast<double>(__bfloat162float(__double2bfloat16(v)));
     case DType::E4M3: return static_cast<double>(static_cast<float>(__nv_fp8_e4m3(v)));  // saturates at +-448
+    case DType::E5M2: return static_cast<double>(static_cast<float>(__nv_fp8_e5m2(v)));  // saturates at +-57344
     default: return static_cast<double>(static_cast<float>(v));
   }
 }
@@ -62,6 +63,7 @@ DeviceTensor upload(const HostTensor& t) {
     case DType::F16: copy(convert_all<__half>(t.values, [](double v) { return __double2half(v); })); break;
     case DType::BF16: copy(convert_all<__nv_bfloat16>(t.values, [](double v) { return __double2bfloat16(v); })); break;
     case DType::E4M3: copy(convert_all<__nv_fp8_e4m3>(t.values, [](double v) { return __nv_fp8_e4m3(v); })); break;
+    case DType::E5M2: copy(convert_all<__nv_fp8_e5m2>(t.values, [](double v) { return __nv_fp8_e5m2(v); })); break;
     default: copy(convert_all<float>(t.values, [](double v) { return static_cast<float>(v); })); break;
   }
   return d;
@@ -103,6 +105,7 @@ std::vector<double> download(const DeviceTensor& t) {
     case DType::F16: fetch(__half{}, [](__half h) { return static_cast<double>(__half2float(h)); }); break;
     case DType::BF16: fetch(__nv_bfloat16{}, [](__nv_bfloat16 h) { return static_cast<double>(__bfloat162float(h)); }); break;
     case DType::E4M3: fetch(__nv_fp8_e4m3{}, [](__nv_fp8_e4m3 h) { return static_cast<double>(static_cast<float>(h)); }); break;
+    case DType::E5M2: fetch(__nv_fp8_e5m2{}, [](__nv_fp8_e5m2 h) { return static_cast<double>(static_cast<float>(h)); }); break;
     default: fetch(float{}, [](float f) { return static_cast<double>(f); }); break;
   }
   return out;

@@ -43,7 +43,7 @@ struct DeviceTensor {
 // benchmark scale).
 [[nodiscard]] DeviceTensor random_input(DType dtype, size_t numel, std::mt19937_64& rng, HostTensor* keep,
                                         double lo = -1.0, double hi = 1.0);
-// All bytes 0xFF: a NaN in f32, f16, bf16 and e4m3, so an element the kernel never writes fails.
+// All bytes 0xFF: a NaN in f32, f16, bf16, e4m3 and e5m2, so an element the kernel never writes fails.
 void poison(DeviceTensor& t);
 // Waits for what cudaMemset and cudaMemcpy queued on the legacy default stream. Both return before
 // the device memory is written (a memset always, a copy from pageable memory once the data is

@@ -225,6 +225,7 @@ std::string dtype_color(DType dtype) {
     case DType::F16: return "#f28e2b";
     case DType::BF16: return "#3aa39a";
     case DType::E4M3: return "#e15759";
+    case DType::E5M2: return "#b07aa1";
   }
   return "#8c959f";
 }

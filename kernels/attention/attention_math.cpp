@@ -21,7 +21,8 @@ cudaDataType_t cuda_type(DType d) {
     case DType::F16: return CUDA_R_16F;
     case DType::BF16: return CUDA_R_16BF;
     case DType::TF32:
-    case DType::E4M3: break;
+    case DType::E4M3:
+    case DType::E5M2: break;
   }
   throw std::invalid_argument("attention math path: f32, f16 or bf16 (got " + std::string(dtype_name(d)) + ")");
 }

@@ -34,9 +34,11 @@ void dispatch_storage(DType dtype, F&& f) {
     case DType::F16: f(__half{}); return;
     case DType::BF16: f(__nv_bfloat16{}); return;
     case DType::TF32: throw std::invalid_argument("no tf32 variant: tf32 is a matmul math mode");
-    case DType::E4M3: break;
+    case DType::E4M3:
+    case DType::E5M2: break;
   }
-  throw std::invalid_argument("no e4m3 variant of this kernel (FP8 has its own GEMM and attention kernels)");
+  throw std::invalid_argument("no " + std::string(dtype_name(dtype)) +
+                              " variant of this kernel (FP8 has its own GEMM and attention kernels)");
 }
 
 // Host side: calls f with a value of the 16-bit storage type for `dtype` (f16, bf16), for the
@@ -48,7 +50,8 @@ void dispatch_half_storage(DType dtype, const char* what, F&& f) {
     case DType::BF16: f(__nv_bfloat16{}); return;
     case DType::F32:
     case DType::TF32:
-    case DType::E4M3: break;
+    case DType::E4M3:
+    case DType::E5M2: break;
   }
   throw std::invalid_argument(std::string(what) + ": f16 or bf16 only (got " + std::string(dtype_name(dtype)) + ")");
 }

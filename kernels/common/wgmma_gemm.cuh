@@ -6,10 +6,11 @@
 // sm_90a only (CMakeLists.txt).
 //
 // Structure:
-//   * A CTA of three warpgroups computes 128 x BN tiles of C (BN = 256, 224 or 192, chosen per
-//     shape by gemm_wgmma_tiling.hpp). Warpgroup 0 is the producer: it gives registers back
-//     (setmaxnreg) and one thread issues the tensor copies. Warpgroups 1 and 2 are consumers
-//     (setmaxnreg up): each owns 64 rows of the tile, BN/2 fp32 accumulators per thread.
+//   * A CTA of three warpgroups computes 128 x BN tiles of C (BN = 256, 224 or 192 in the GEMM, chosen
+//     per shape by gemm_wgmma_tiling.hpp; the convolution's plan adds 160, 128 and 96). Warpgroup 0
+//     is the producer: it gives registers back (setmaxnreg) and one thread issues the tensor
+//     copies. Warpgroups 1 and 2 are consumers (setmaxnreg up): each owns 64 rows of the tile, BN/2
+//     fp32 accumulators per thread.
 //   * K advances in steps of 128 bytes (64 halves or 128 FP8 values), exactly one 128-byte-swizzle
 //     row, through a ring of STAGES shared-memory stages (A 128 rows, B BN rows); each wgmma reads
 //     32 bytes of every row (k16 for 16-bit types, k32 for FP8), so both take the same tiles. The
@@ -34,7 +35,7 @@
 //     registers instead left the tensor cores idle for the whole epilogue: each warp-wide store
 //     wrote 16-byte pieces of 8 rows. K tails and M/N edges of the inputs read as zeros (TMA
 //     out-of-bounds fill).
-//   * FP8 (e4m3 in, bf16 out, as torch._scaled_mm): the per-tensor scales multiply the fp32
+//   * FP8 (e4m3, or e5m2 A times e4m3 B; bf16 out, as torch._scaled_mm): the per-tensor scales multiply the fp32
 //     accumulators once, in the epilogue. The tensor cores keep the running sum across the whole K
 //     (fast accumulation, cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM).
 #pragma once
@@ -143,7 +144,11 @@ __device__ __forceinline__ uint32_t store_offset(int row, int word) {
 }
 
 template <typename In>
-constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3>;
+constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3> || std::is_same_v<In, __nv_fp8_e5m2>;
+// B's type: In's, but e4m3 under an e5m2 A (dtype.hpp's fp8_partner; the generated mma_ss<e5m2>
+// multiplies .e5m2 by .e4m3).
+template <typename In>
+using BOperand = std::conditional_t<std::is_same_v<In, __nv_fp8_e5m2>, __nv_fp8_e4m3, In>;
 
 // How many k-steps of 128 bytes a reduction of K elements of In takes (the kernel and the host).
 template <typename In>
@@ -344,7 +349,7 @@ int resident_clusters(int device, cudaLaunchConfig_t config) {
 // One launch at tile width BN: map_a is ASource's (boxes of 128 rows x 128 bytes of k, 128-byte
 // swizzle); B in the same boxes, C (splits x M rows) in boxes of 64 rows x 64 bytes (64-byte swizzle).
 template <typename In, typename Out, int BN, typename ASource>
-void launch_width(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out* C, int M, int N, int K,
+void launch_width(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
                   const float* scale_a, const float* scale_b, int splits, int device, cudaStream_t stream) {
   const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK<In>, "wgmma_gemm");
   const CUtensorMap map_c =
@@ -384,12 +389,13 @@ void with_width(int width, F&& f) {
   }
 }
 
-// Chooses the tile width for M x N on this device (against a full device of clusters; the launch
-// then uses what really fits) and launches. splits > 1: C is the [splits * M, N] fp32 workspace of
+// Launches at tile width `width` (one of ASource::kTileWidths), or with width 0 at the one chosen for
+// M x N on this device (against a full device of clusters; the launch then uses what really fits).
+// splits > 1: C is the [splits * M, N] fp32 workspace of
 // split-K partials (Out float, M a multiple of 128, splits <= the k-steps: see wgmma_gemm).
 template <typename In, typename Out, typename ASource>
-void launch(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out* C, int M, int N, int K,
-            const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1) {
+void launch(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
+            const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1, int width = 0) {
   if (splits < 1 || (splits > 1 && (!std::is_same_v<Out, float> || M % kBlockM != 0))) {
     throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of 128 (splits " +
                                 std::to_string(splits) + ", M " + std::to_string(M) + ")");
@@ -406,7 +412,7 @@ void launch(const CUtensorMap& map_a, const ASource& a_source, const In* B, Out*
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   int sms = 0;
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int width = wgmma_tile_width(M, N, sms / kCluster, ASource::kTileWidths);
+  if (width == 0) width = wgmma_tile_width(M, N, sms / kCluster, ASource::kTileWidths);
   with_width<ASource>(width, [&](auto bn) {
     launch_width<In, Out, decltype(bn)::value>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream);
   });

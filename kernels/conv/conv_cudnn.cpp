@@ -16,7 +16,8 @@ cudnnDataType_t cudnn_conv_data_type(DType math) {
     case DType::TF32: return CUDNN_DATA_FLOAT;
     case DType::F16: return CUDNN_DATA_HALF;
     case DType::BF16: return CUDNN_DATA_BFLOAT16;
-    case DType::E4M3: break;
+    case DType::E4M3:
+    case DType::E5M2: break;
   }
   throw std::invalid_argument("conv cuDNN twin: f32, tf32, f16 or bf16 (got " + std::string(dtype_name(math)) + ")");
 }

@@ -44,7 +44,8 @@ cudnnMathType_t requested_math(DType math) {
     case DType::TF32: return CUDNN_DEFAULT_MATH;
     case DType::F16:
     case DType::BF16:
-    case DType::E4M3: return CUDNN_TENSOR_OP_MATH;
+    case DType::E4M3:
+    case DType::E5M2: return CUDNN_TENSOR_OP_MATH;
   }
   return CUDNN_DEFAULT_MATH;
 }

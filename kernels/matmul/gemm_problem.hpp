@@ -1,7 +1,8 @@
 // A GEMM problem as nn.Linear computes it: C[M,N] = A[M,K] · B[N,K]ᵀ, row-major, with its
 // float64 reference. Own kernels and cuBLAS twins differ only in the launch function. In FP8
-// (e4m3) the operands carry per-tensor scales, as a quantised checkpoint's weights and the
-// activations quantised on the fly do: C = scale_a * scale_b * A · Bᵀ, in bf16.
+// (e4m3; e5m2, an e5m2 A times an e4m3 B) the operands carry per-tensor scales, as a quantised
+// checkpoint's weights and the activations quantised on the fly do: C = scale_a * scale_b * A · Bᵀ,
+// in bf16.
 #pragma once
 
 #include <cstddef>
@@ -39,9 +40,11 @@ struct GemmOperands {
 using GemmLaunch = std::function<void(const GemmOperands& operands, cudaStream_t stream)>;
 
 // FP8's per-tensor scales in the problems: not powers of two, so that a kernel that drops or
-// misapplies one fails the check. The inputs are e4m3 values across its whole range (+-448), so
-// the dequantised operands are about +-1.5 and +-2.2.
+// misapplies one fails the check. The inputs span their format's whole range (e4m3 +-448, e5m2
+// +-57344), so the dequantised operands are about +-1.5 (A) and +-2.2 (B).
 inline constexpr float kFp8ScaleA = 1.0f / 300, kFp8ScaleB = 1.0f / 200;
+inline constexpr float kFp8E5M2ScaleA = 1.0f / 38000;
+[[nodiscard]] constexpr float fp8_scale_a(DType math) { return math == DType::E5M2 ? kFp8E5M2ScaleA : kFp8ScaleA; }
 
 class GemmProblem final : public Problem {
  public:

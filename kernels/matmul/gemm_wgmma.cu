@@ -12,6 +12,7 @@ namespace {
 
 using wgmma_gemm::kBlockK;
 using wgmma_gemm::kBlockM;
+using wgmma_gemm::BOperand;
 using wgmma_gemm::kIsFp8;
 
 // A row-major A[M, K]: k-step k of tile row tm is the 2-D box at (k * 128 bytes, 128 tm).
@@ -24,7 +25,7 @@ struct MatrixA {
 };
 
 template <typename In, typename Out>
-void launch(const char* fn, const In* A, const In* B, Out* C, int M, int N, int K, const float* scale_a,
+void launch(const char* fn, const In* A, const BOperand<In>* B, Out* C, int M, int N, int K, const float* scale_a,
             const float* scale_b, cudaStream_t stream) {
   // N % 8: the result's rows must be 16-byte strided for the copy engine's stores; K % 16 for FP8
   // operands' rows to be 16-byte strided too.
@@ -57,8 +58,14 @@ void launch_gemm_wgmma_e4m3(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* B, __nv
   launch("launch_gemm_wgmma_e4m3", A, B, C, M, N, K, scale_a, scale_b, stream);
 }
 
+void launch_gemm_wgmma_e5m2(const __nv_fp8_e5m2* A, const __nv_fp8_e4m3* B, __nv_bfloat16* C, int M, int N, int K,
+                            const float* scale_a, const float* scale_b, cudaStream_t stream) {
+  launch("launch_gemm_wgmma_e5m2", A, B, C, M, N, K, scale_a, scale_b, stream);
+}
+
 const void* gemm_wgmma_f16_kernel(int tile_n) { return kernel_for<__half, __half>(tile_n); }
 const void* gemm_wgmma_bf16_kernel(int tile_n) { return kernel_for<__nv_bfloat16, __nv_bfloat16>(tile_n); }
 const void* gemm_wgmma_e4m3_kernel(int tile_n) { return kernel_for<__nv_fp8_e4m3, __nv_bfloat16>(tile_n); }
+const void* gemm_wgmma_e5m2_kernel(int tile_n) { return kernel_for<__nv_fp8_e5m2, __nv_bfloat16>(tile_n); }
 
 }  // namespace archbench::kernels::matmul

@@ -30,11 +30,15 @@ void launch_gemm_wgmma_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv
 // (torch._scaled_mm's contract); K a multiple of 16.
 void launch_gemm_wgmma_e4m3(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* B, __nv_bfloat16* C, int M, int N, int K,
                             const float* scale_a, const float* scale_b, cudaStream_t stream);
+// The same with an e5m2 A (FP8 training's gradients) and an e4m3 B, the mix cuBLASLt takes.
+void launch_gemm_wgmma_e5m2(const __nv_fp8_e5m2* A, const __nv_fp8_e4m3* B, __nv_bfloat16* C, int M, int N, int K,
+                            const float* scale_a, const float* scale_b, cudaStream_t stream);
 
 // The __global__ functions a launch may pick, one per tile width of gemm_wgmma_tiling.hpp
 // (tile_n 256, 224 or 192); null when this build has no sm_90a target.
 [[nodiscard]] const void* gemm_wgmma_f16_kernel(int tile_n);
 [[nodiscard]] const void* gemm_wgmma_bf16_kernel(int tile_n);
 [[nodiscard]] const void* gemm_wgmma_e4m3_kernel(int tile_n);
+[[nodiscard]] const void* gemm_wgmma_e5m2_kernel(int tile_n);
 
 }  // namespace archbench::kernels::matmul

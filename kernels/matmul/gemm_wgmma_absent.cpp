@@ -19,8 +19,14 @@ void launch_gemm_wgmma_e4m3(const __nv_fp8_e4m3*, const __nv_fp8_e4m3*, __nv_bfl
   throw_without_sm90a("launch_gemm_wgmma_e4m3");
 }
 
+void launch_gemm_wgmma_e5m2(const __nv_fp8_e5m2*, const __nv_fp8_e4m3*, __nv_bfloat16*, int, int, int, const float*,
+                            const float*, cudaStream_t) {
+  throw_without_sm90a("launch_gemm_wgmma_e5m2");
+}
+
 const void* gemm_wgmma_f16_kernel(int) { return nullptr; }
 const void* gemm_wgmma_bf16_kernel(int) { return nullptr; }
 const void* gemm_wgmma_e4m3_kernel(int) { return nullptr; }
+const void* gemm_wgmma_e5m2_kernel(int) { return nullptr; }
 
 }  // namespace archbench::kernels::matmul

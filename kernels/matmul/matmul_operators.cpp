@@ -34,10 +34,10 @@ constexpr std::array kShapes{
 
 OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const NamedShape& s) {
   OperatorSpec spec = shaped_spec("matmul", name, dtype, impl, min_cc, s.dims, s.model);
-  if (dtype == DType::E4M3) spec.min_cc_why = impl == Impl::Own ? "wgmma" : "FP8 tensor cores";
+  if (is_fp8(dtype)) spec.min_cc_why = impl == Impl::Own ? "wgmma" : "FP8 tensor cores";
   // FP8's own kernel answers to cuBLASLt's error on the same inputs (both accumulate in the tensor
   // cores' reduced-precision fp32; a wrong scale or a dropped k-slice is far outside 3x of it).
-  if (dtype == DType::E4M3 && impl == Impl::Own) spec.oracle_twin = "gemm_cublas";
+  if (is_fp8(dtype) && impl == Impl::Own) spec.oracle_twin = "gemm_cublas";
   return spec;
 }
 
@@ -78,6 +78,10 @@ void launch_wgmma_e4m3(const GemmOperands& o, cudaStream_t s) {
   launch_gemm_wgmma_e4m3(o.a.as<__nv_fp8_e4m3>(), o.b.as<__nv_fp8_e4m3>(), o.c.as<__nv_bfloat16>(), o.dims.M, o.dims.N,
                          o.dims.K, o.scale_a, o.scale_b, s);
 }
+void launch_wgmma_e5m2(const GemmOperands& o, cudaStream_t s) {
+  launch_gemm_wgmma_e5m2(o.a.as<__nv_fp8_e5m2>(), o.b.as<__nv_fp8_e4m3>(), o.c.as<__nv_bfloat16>(), o.dims.M, o.dims.N,
+                         o.dims.K, o.scale_a, o.scale_b, s);
+}
 
 // Every width a launch may pick (the choice depends on the device's SM count), each its own kernel.
 std::vector<KernelRef> wgmma_kernels(const char* prefix, const void* (*address)(int)) {
@@ -95,9 +99,11 @@ GemmLaunch cublas_launch(DType math) {
 }
 
 // With fast accumulation, as the own FP8 kernel accumulates (and torchao's float8 forward asks).
-void cublas_launch_e4m3(const GemmOperands& o, cudaStream_t s) {
-  cublas_gemm_nt_e4m3(o.a.buffer.get(), o.b.buffer.get(), o.c.buffer.get(), o.scale_a, o.scale_b, o.dims.M, o.dims.N,
-                      o.dims.K, /*fast_accumulation=*/true, s);
+GemmLaunch cublas_launch_fp8(DType a_type) {
+  return [a_type](const GemmOperands& o, cudaStream_t s) {
+    cublas_gemm_nt_fp8(a_type, o.a.buffer.get(), o.b.buffer.get(), o.c.buffer.get(), o.scale_a, o.scale_b, o.dims.M,
+                       o.dims.N, o.dims.K, /*fast_accumulation=*/true, s);
+  };
 }
 
 // FP8 tensor cores: Ada (8.9) and newer; cuBLASLt has FP8 kernels for them, not for Ampere or older.
@@ -119,8 +125,12 @@ void register_operators(Registry& r) {
                                          launch_wgmma_bf16, wgmma_kernels("gemm_wgmma_bf16", gemm_wgmma_bf16_kernel)));
     r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::E4M3, Impl::Own, {9, 0}, shape), shape.dims,
                                          launch_wgmma_e4m3, wgmma_kernels("gemm_wgmma_e4m3", gemm_wgmma_e4m3_kernel)));
-    r.add(std::make_unique<GemmOperator>(make_spec("gemm_cublas", DType::E4M3, Impl::CuBLAS, kFp8TensorCores, shape),
-                                         shape.dims, cublas_launch_e4m3, std::vector<KernelRef>{}));
+    r.add(std::make_unique<GemmOperator>(make_spec("gemm_wgmma", DType::E5M2, Impl::Own, {9, 0}, shape), shape.dims,
+                                         launch_wgmma_e5m2, wgmma_kernels("gemm_wgmma_e5m2", gemm_wgmma_e5m2_kernel)));
+    for (DType d : {DType::E4M3, DType::E5M2}) {
+      r.add(std::make_unique<GemmOperator>(make_spec("gemm_cublas", d, Impl::CuBLAS, kFp8TensorCores, shape),
+                                           shape.dims, cublas_launch_fp8(d), std::vector<KernelRef>{}));
+    }
     for (DType d : {DType::F32, DType::TF32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = (d == DType::TF32 || d == DType::BF16) ? arch::ComputeCapability{8, 0}
                                                                                     : arch::ComputeCapability{7, 5};

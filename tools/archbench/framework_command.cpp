@@ -448,7 +448,7 @@ void add_framework_command(CLI::App& app, Commands& commands) {
       "framework", "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one");
   add_python_option(cmd, o->python, "torch to run");
   add_filter_option(cmd, o->filter, "framework op ids ('framework/sdpa/*') or their twins' ids");
-  cmd->add_option("--dtype", o->dtypes, "only these dtypes (f32, tf32, f16, bf16, e4m3)")->delimiter(',');
+  cmd->add_option("--dtype", o->dtypes, "only these dtypes (f32, tf32, f16, bf16, e4m3, e5m2)")->delimiter(',');
   cmd->add_flag("--quick", o->quick, "backends and correctness only, no timing");
   cmd->add_flag("--list", o->list, "list the framework ops and their archbench twins; run nothing");
   add_json_option(cmd, o->json_path, "the answer and verdicts", "archbench.framework v1");

@@ -216,7 +216,7 @@ void add_run_command(CLI::App& app, Commands& commands) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
   add_filter_option(cmd, o->filter, "operator ids: 'matmul/*', 'norm/*,*/f16/*'");
-  value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes: f32,tf32,f16,bf16,e4m3"), "LIST")->delimiter(',');
+  value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes: f32,tf32,f16,bf16,e4m3,e5m2"), "LIST")->delimiter(',');
   value_name(cmd->add_option("--device", o->device,
                  "CUDA device indices, comma-separated (0,1), or all (default); CUDA's numbering: the devices "
                  "CUDA_VISIBLE_DEVICES leaves, fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID (nvidia-smi's "

@@ -16,8 +16,9 @@ std::vector<const Operator*> select_operators(const std::string& filter, const s
     if (!p) {
       std::string known;
       for (DType k : values_of(kDTypes)) known += (known.empty() ? "" : ", ") + std::string(dtype_name(k));
-      // "fp8" names two formats; the one archbench has is e4m3.
-      const std::string hint = d == "fp8" || d == "float8" ? "; FP8 is e4m3 here (also fp8_e4m3, float8_e4m3fn)" : "";
+      // "fp8" names two formats: say which spellings pick one.
+      const std::string hint =
+          d == "fp8" || d == "float8" ? "; FP8 is e4m3 or e5m2 (also fp8_e4m3, float8_e4m3fn, fp8_e5m2, float8_e5m2)" : "";
       throw UsageError("unknown dtype '" + d + "' (known: " + known + hint + ")");
     }
     parsed.push_back(*p);

@@ -73,7 +73,7 @@ int worker_command(const std::string& request_path) {
     const bool fp8 = dev.cc >= arch::ComputeCapability{8, 9} &&
                      std::ranges::any_of(task.operators, [](const OperatorResult& r) {
                        const Operator* op = find_operator(r.id);
-                       return op != nullptr && op->spec().dtype == DType::E4M3;
+                       return op != nullptr && is_fp8(op->spec().dtype);
                      });
     ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid, fp8);
     send(reply, {WorkerMessage::Kind::Ceilings, "", 0, ceilings, std::nullopt});

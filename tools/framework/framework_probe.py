@@ -64,25 +64,29 @@ def load_torch():
     return torch
 
 
-DTYPES = {"f32": "float32", "tf32": "float32", "f16": "float16", "bf16": "bfloat16", "e4m3": "float8_e4m3fn"}
+DTYPES = {"f32": "float32", "tf32": "float32", "f16": "float16", "bf16": "bfloat16", "e4m3": "float8_e4m3fn",
+          "e5m2": "float8_e5m2"}
+FP8_MAX = {"float8_e4m3fn": 448.0, "float8_e5m2": 57344.0}
 
 
 def rand(torch, shape, dtype, gen):
     return (torch.rand(shape, device="cuda", dtype=torch.float32, generator=gen) * 2 - 1).to(dtype)
 
 
-def scaled_matmul(torch, d, gen):
-    """FP8 matmul as FP8 checkpoints run it: e4m3 A [M,K] and B [N,K] across e4m3's range with per-tensor
-    descales (1/448: the values of the other ops' [-1, 1]), torch._scaled_mm with fast accumulation
-    (torchao's float8 forward) into bf16. The reference dequantises in float64."""
+def scaled_matmul(torch, d, a_dtype, gen):
+    """FP8 matmul as FP8 checkpoints run it: A [M,K] in a_dtype (e4m3; e5m2 as FP8 training's gradients) and
+    an e4m3 B [N,K] (Hopper has no e5m2 x e5m2), each across its format's range with a per-tensor descale
+    (1/max: the values of the other ops' [-1, 1]), torch._scaled_mm with fast accumulation (torchao's float8
+    forward) into bf16. The reference dequantises in float64."""
     e4m3 = torch.float8_e4m3fn
-    a = (rand(torch, (d["M"], d["K"]), torch.float32, gen) * 448).to(e4m3)
-    b = (rand(torch, (d["N"], d["K"]), torch.float32, gen) * 448).to(e4m3)
-    scale = torch.tensor(1.0 / 448, device="cuda")
+    a_max, b_max = FP8_MAX[str(a_dtype).replace("torch.", "")], FP8_MAX["float8_e4m3fn"]
+    a = (rand(torch, (d["M"], d["K"]), torch.float32, gen) * a_max).to(a_dtype)
+    b = (rand(torch, (d["N"], d["K"]), torch.float32, gen) * b_max).to(e4m3)
+    scale_a, scale_b = torch.tensor(1.0 / a_max, device="cuda"), torch.tensor(1.0 / b_max, device="cuda")
     call = lambda t: torch._scaled_mm(t[0], t[1].t(), scale_a=t[2], scale_b=t[3], out_dtype=torch.bfloat16,
                                       use_fast_accum=True)
     reference = lambda t: (t[0] * t[2]) @ (t[1] * t[3]).t()
-    return [a, b, scale, scale.clone()], call, reference
+    return [a, b, scale_a, scale_b], call, reference
 
 
 # -- the ops: each builder returns (inputs, call(inputs) -> tensor[, reference]); the reference, when not
@@ -91,8 +95,8 @@ def scaled_matmul(torch, d, gen):
 def build(torch, op, dims, dtype, gen, layout=None):
     F = torch.nn.functional
     d = dims
-    if op == "matmul" and dtype == getattr(torch, "float8_e4m3fn", None):
-        return scaled_matmul(torch, d, gen)
+    if op == "matmul" and dtype in (getattr(torch, "float8_e4m3fn", None), getattr(torch, "float8_e5m2", None)):
+        return scaled_matmul(torch, d, dtype, gen)
     if op == "sdpa":
         q = rand(torch, (d["B"], d["H"], d["Nq"], d["D"]), dtype, gen)
         k = rand(torch, (d["B"], d["H"], d["Nk"], d["D"]), dtype, gen)

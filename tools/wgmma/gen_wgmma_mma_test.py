@@ -29,10 +29,10 @@ with tempfile.TemporaryDirectory() as tmp:
              "  w::mma_rs<T, N>(d, a, b, 1);",
              "  for (int i = 0; i < N / 2; ++i) out[i] = d[i];",
              "}"]
-    for ctype, _ in gen.TYPES:
+    for ctype, *_ in gen.TYPES:
         lines += [f"template __global__ void ss<{ctype}, {n}>(float*, uint64_t, uint64_t);" for n in gen.SS_WIDTHS]
         lines += [f"template __global__ void rs<{ctype}, {n}>(float*, uint64_t);" for n in gen.RS_WIDTHS]
-    for ctype, _ in gen.FP8_TYPES:
+    for ctype, *_ in gen.FP8_TYPES:
         lines += [f"template __global__ void ss<{ctype}, {n}>(float*, uint64_t, uint64_t);" for n in gen.SS_WIDTHS]
         lines += [f"template __global__ void rs<{ctype}, {n}>(float*, uint64_t);" for n in gen.RS_WIDTHS]
     (tmp / "every_width.cu").write_text("\n".join(lines) + "\n")

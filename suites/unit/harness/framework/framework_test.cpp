@@ -36,13 +36,16 @@ TEST(FrameworkOp, EveryLibraryTwinHasOneFrameworkOpAtItsShape) {
   // FP8: the matmul only, as torch._scaled_mm; SDPA has no FP8 path in PyTorch (framework_op.cpp).
   EXPECT_EQ(sdpa, registry().select("attention/sdpa_cudnn/f16/*", {}).size() +
                       registry().select("attention/sdpa_cudnn/bf16/*", {}).size());
-  const auto fp8_twins = registry().select("matmul/gemm_cublas/e4m3/*", {});
-  ASSERT_FALSE(fp8_twins.empty());
-  for (const auto* twin : fp8_twins) {
-    const auto f = framework_op_for(twin->spec(), twin->id());
-    ASSERT_TRUE(f.has_value()) << twin->id();
-    EXPECT_EQ(f->id, "framework/matmul/e4m3/" + twin->spec().shape);
-    EXPECT_EQ(f->dtype, DType::E4M3);
+  for (DType format : {DType::E4M3, DType::E5M2}) {
+    const std::string name(dtype_name(format));
+    const auto fp8_twins = registry().select("matmul/gemm_cublas/" + name + "/*", {});
+    ASSERT_FALSE(fp8_twins.empty()) << name;
+    for (const auto* twin : fp8_twins) {
+      const auto f = framework_op_for(twin->spec(), twin->id());
+      ASSERT_TRUE(f.has_value()) << twin->id();
+      EXPECT_EQ(f->id, "framework/matmul/" + name + "/" + twin->spec().shape);
+      EXPECT_EQ(f->dtype, format);
+    }
   }
   EXPECT_FALSE(framework_op_for(registry().select("attention/sdpa_cudnn/e4m3/*", {}).at(0)->spec(), "x").has_value());
   EXPECT_EQ(conv_cl, registry().select("conv/conv_cudnn_nhwc/*", {}).size());

@@ -12,7 +12,11 @@ TEST(DType, ParsesItsNamesAndTheOtherSpellings) {
   for (const char* s : {"fp16", "float16", "half"}) EXPECT_EQ(parse_dtype(s), DType::F16) << s;
   EXPECT_EQ(parse_dtype("bfloat16"), DType::BF16);
   for (const char* s : {"fp8_e4m3", "float8_e4m3fn"}) EXPECT_EQ(parse_dtype(s), DType::E4M3) << s;
-  for (const char* s : {"", "F32", "fp8", "e5m2", "float8_e5m2", "tf16", "double"}) EXPECT_FALSE(parse_dtype(s).has_value()) << s;
+  for (const char* s : {"fp8_e5m2", "float8_e5m2"}) EXPECT_EQ(parse_dtype(s), DType::E5M2) << s;
+  // "fp8" names two formats; e5m2's PyTorch name has no "fn" (it has infinities).
+  for (const char* s : {"", "F32", "fp8", "float8", "float8_e5m2fn", "tf16", "double"}) {
+    EXPECT_FALSE(parse_dtype(s).has_value()) << s;
+  }
 }
 
 TEST(DType, WritesOneNamePerDtype) {
@@ -21,6 +25,7 @@ TEST(DType, WritesOneNamePerDtype) {
   EXPECT_EQ(dtype_name(DType::F16), "f16");
   EXPECT_EQ(dtype_name(DType::BF16), "bf16");
   EXPECT_EQ(dtype_name(DType::E4M3), "e4m3");
+  EXPECT_EQ(dtype_name(DType::E5M2), "e5m2");
 }
 
 // FP8 is stored in one byte and its results in bf16 (torch._scaled_mm's out_dtype).
@@ -30,6 +35,22 @@ TEST(DType, Fp8StorageAndResult) {
   EXPECT_EQ(result_dtype(DType::E4M3), DType::BF16);
   EXPECT_EQ(result_dtype(DType::TF32), DType::F32);
   EXPECT_EQ(result_dtype(DType::F16), DType::F16);
+  EXPECT_EQ(storage_bytes(DType::E5M2), 1u);
+  EXPECT_EQ(result_dtype(DType::E5M2), DType::BF16);
+}
+
+// An e5m2 operator multiplies e5m2 by e4m3 (Hopper's libraries have no e5m2 x e5m2); each format
+// spans its own range.
+TEST(DType, Fp8FormatsPairAndSpanTheirRanges) {
+  EXPECT_TRUE(is_fp8(DType::E4M3) && is_fp8(DType::E5M2));
+  EXPECT_FALSE(is_fp8(DType::BF16) || is_fp8(DType::F16) || is_fp8(DType::TF32));
+  EXPECT_EQ(fp8_partner(DType::E5M2), DType::E4M3);
+  EXPECT_EQ(fp8_partner(DType::E4M3), DType::E4M3);
+  EXPECT_EQ(fp8_partner(DType::F16), DType::F16);
+  EXPECT_EQ(fp8_max(DType::E4M3), 448.0);
+  EXPECT_EQ(fp8_max(DType::E5M2), 57344.0);
+  EXPECT_TRUE(low_precision(DType::E5M2));
+  EXPECT_EQ(tolerance(DType::E5M2), tolerance(DType::E4M3));
 }
 
 }  // namespace

@@ -27,10 +27,10 @@ TEST(MatmulOperators, WgmmaAtEveryShapeInBothHalfDtypesAndFp8) {
   const auto ops = registry().select("matmul/gemm_wgmma/*", {});
   const std::set<std::string> shapes = gemm_shapes();
   ASSERT_EQ(shapes.size(), 4u);
-  EXPECT_EQ(ops.size(), 3 * shapes.size());
+  EXPECT_EQ(ops.size(), 4 * shapes.size());
   for (const auto* op : ops) {
     const DType d = op->spec().dtype;
-    EXPECT_TRUE(d == DType::F16 || d == DType::BF16 || d == DType::E4M3) << op->id();
+    EXPECT_TRUE(d == DType::F16 || d == DType::BF16 || is_fp8(d)) << op->id();
     EXPECT_TRUE(shapes.contains(op->spec().shape)) << op->id();
     EXPECT_EQ(op->spec().impl, Impl::Own);
     EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{9, 0}));
@@ -68,15 +68,20 @@ TEST(MatmulOperators, WgmmaWithoutSm90aTargetSaysWhy) {
 
 // Every shape has a cuBLASLt FP8 twin beside the own FP8 kernel, so the path table can compare them.
 TEST(MatmulOperators, Fp8HasACublasTwinAtEveryShape) {
-  const auto twins = registry().select("matmul/gemm_cublas/e4m3/*", {});
-  std::set<std::string> shapes;
-  for (const auto* op : twins) {
-    shapes.insert(op->spec().shape);
-    EXPECT_EQ(op->spec().impl, Impl::CuBLAS);
-    EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{8, 9})) << op->id();
-    EXPECT_EQ(op->spec().flops, registry().select("matmul/gemm_tc/f16/" + op->spec().shape, {}).at(0)->spec().flops);
+  for (const char* format : {"e4m3", "e5m2"}) {
+    const auto twins = registry().select(std::string("matmul/gemm_cublas/") + format + "/*", {});
+    std::set<std::string> shapes;
+    for (const auto* op : twins) {
+      shapes.insert(op->spec().shape);
+      EXPECT_EQ(op->spec().impl, Impl::CuBLAS);
+      EXPECT_EQ(op->spec().min_cc, (arch::ComputeCapability{8, 9})) << op->id();
+      EXPECT_EQ(op->spec().flops, registry().select("matmul/gemm_tc/f16/" + op->spec().shape, {}).at(0)->spec().flops);
+      const auto own = registry().select(std::string("matmul/gemm_wgmma/") + format + "/" + op->spec().shape, {});
+      ASSERT_EQ(own.size(), 1u) << op->id();
+      EXPECT_EQ(own.at(0)->spec().oracle_twin, "gemm_cublas") << op->id();
+    }
+    EXPECT_EQ(shapes, gemm_shapes()) << format;
   }
-  EXPECT_EQ(shapes, gemm_shapes());
 }
 
 // Below FP8 tensor cores (8.9) an FP8 operator is "unsupported" with the reason, never "missing":
