@@ -119,30 +119,32 @@ class TensorCoreLauncher final : public ConvLauncher {
   DeviceBuffer workspace_;
 };
 
-// The split of the reduction is planned for the benchmark shape on the current device (the check
-// shape keeps K, so it runs the same split), the workspace for the problem's own shape.
+// The tiling is planned for the benchmark shape on the current device (the check shape keeps K, so
+// it runs the same kernel and split), the workspace for the problem's own shape.
 class WgmmaLauncher final : public ConvLauncher {
  public:
   WgmmaLauncher(const ConvDims& dims, const ConvDims& bench, DType dtype)
-      : dims_(dims), dtype_(dtype), splits_(conv_wgmma_splits(bench, current_sm_count())),
-        workspace_(splits_ > 1 ? sizeof(float) * static_cast<size_t>(splits_) * dims.output_numel() : 0) {}
+      : dims_(dims), dtype_(dtype), plan_(conv_wgmma_plan(bench, current_sm_count())),
+        workspace_(plan_.splits > 1 ? sizeof(float) * static_cast<size_t>(plan_.splits) * dims.output_numel() : 0) {}
   void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) override {
     if (dtype_ == DType::BF16) {
       launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(), y.as<__nv_bfloat16>(),
-                             workspace_.as<float>(), splits_, dims_, stream);
+                             workspace_.as<float>(), plan_, dims_, stream);
     } else {
-      launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(), workspace_.as<float>(), splits_, dims_,
+      launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(), workspace_.as<float>(), plan_, dims_,
                             stream);
     }
   }
+  // "128x160 tiles, split-K 4"
   [[nodiscard]] std::string implementation() const override {
-    return splits_ > 1 ? "split-K " + std::to_string(splits_) : "";
+    return std::to_string(kWgmmaTilePixels) + "x" + std::to_string(plan_.width) + " tiles" +
+           (plan_.splits > 1 ? ", split-K " + std::to_string(plan_.splits) : "");
   }
 
  private:
   ConvDims dims_;
   DType dtype_;
-  int splits_;
+  ConvWgmmaPlan plan_;
   DeviceBuffer workspace_;
 };
 
@@ -176,7 +178,7 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
 }
 
 // Every wgmma kernel a launch may take: the tile width depends on the device's SM count, split-K on
-// the shape and the device (conv_wgmma_splits). Split-K's reduction (conv_splitk_reduce) is not
+// the shape and the device (conv_wgmma_plan). Split-K's reduction (conv_splitk_reduce) is not
 // listed: it is conv_tc's, built for every target of the list, and judged with conv_tc; the
 // operator's verdict is its sm_90a code's.
 std::vector<KernelRef> wgmma_kernels(DType dtype) {

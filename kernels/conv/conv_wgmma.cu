@@ -40,8 +40,8 @@ struct ImplicitA {
 };
 
 template <typename T>
-void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int splits, const ConvDims& d,
-            cudaStream_t stream) {
+void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, const ConvWgmmaPlan& plan,
+            const ConvDims& d, cudaStream_t stream) {
   const ConvWgmmaTiles tiles = conv_wgmma_tiles(d);  // throws for shapes the tiling does not take
   const long long m = d.gemm_m(), k = d.gemm_k();
   if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) {
@@ -62,27 +62,28 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, int 
   const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
                                                 CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
   const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
-  if (splits <= 1) {
-    wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream);
+  if (plan.splits <= 1) {
+    wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream, 1,
+                             plan.width);
     return;
   }
   if (workspace == nullptr) throw std::invalid_argument(std::string(fn) + ": split-K needs its workspace");
   wgmma_gemm::launch<T, float>(map_x, a, w, workspace, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr,
-                               stream, splits);
+                               stream, plan.splits, plan.width);
   launch_conv_splitk_reduce(std::is_same_v<T, __half> ? DType::F16 : DType::BF16, workspace, y,
-                            static_cast<size_t>(m) * static_cast<size_t>(d.K), splits, stream);
+                            static_cast<size_t>(m) * static_cast<size_t>(d.K), plan.splits, stream);
 }
 
 }  // namespace
 
-void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, int splits, const ConvDims& d,
-                           cudaStream_t stream) {
-  launch("launch_conv_wgmma_f16", x, w, y, workspace, splits, d, stream);
+void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, const ConvWgmmaPlan& plan,
+                           const ConvDims& d, cudaStream_t stream) {
+  launch("launch_conv_wgmma_f16", x, w, y, workspace, plan, d, stream);
 }
 
 void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, float* workspace,
-                            int splits, const ConvDims& d, cudaStream_t stream) {
-  launch("launch_conv_wgmma_bf16", x, w, y, workspace, splits, d, stream);
+                            const ConvWgmmaPlan& plan, const ConvDims& d, cudaStream_t stream) {
+  launch("launch_conv_wgmma_bf16", x, w, y, workspace, plan, d, stream);
 }
 
 const void* conv_wgmma_f16_kernel(int tile_n, bool split_k) {

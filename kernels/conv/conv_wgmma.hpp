@@ -15,21 +15,22 @@
 #include <cuda_runtime.h>
 
 #include "kernels/conv/conv_dims.hpp"
+#include "kernels/conv/conv_wgmma_geometry.hpp"
 
 namespace archbench::kernels::conv {
 
 // Enqueue on `stream`, never synchronize; std::invalid_argument for a shape the tiling does not
 // take or misaligned pointers, std::runtime_error for a failing CUDA call or a build without sm_90a.
-// splits > 1 (conv_wgmma_splits): split-K, the parts' fp32 sums in `workspace` (splits x N*P*Q x K
-// floats), then added up and rounded into y by a second kernel (conv_splitk_reduce).
-void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, int splits, const ConvDims& d,
-                           cudaStream_t stream);
+// `plan` (conv_wgmma_plan): the tile width, and with splits > 1 split-K, the parts' fp32 sums in
+// `workspace` (splits x N*P*Q x K floats), then added up and rounded into y by a second kernel
+// (conv_splitk_reduce).
+void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, const ConvWgmmaPlan& plan,
+                           const ConvDims& d, cudaStream_t stream);
 void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, float* workspace,
-                            int splits, const ConvDims& d, cudaStream_t stream);
+                            const ConvWgmmaPlan& plan, const ConvDims& d, cudaStream_t stream);
 
-// The __global__ functions a launch may pick, one per tile width (256, 224 or 192, as
-// gemm_wgmma) and output (the 16-bit result, or fp32 split-K partials); null when this build has
-// no sm_90a target.
+// The __global__ functions a launch may pick, one per tile width (matmul::kConvWgmmaTileWidths) and
+// output (the 16-bit result, or fp32 split-K partials); null when this build has no sm_90a target.
 [[nodiscard]] const void* conv_wgmma_f16_kernel(int tile_n, bool split_k);
 [[nodiscard]] const void* conv_wgmma_bf16_kernel(int tile_n, bool split_k);
 

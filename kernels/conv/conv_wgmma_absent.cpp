@@ -6,12 +6,13 @@
 
 namespace archbench::kernels::conv {
 
-void launch_conv_wgmma_f16(const __half*, const __half*, __half*, float*, int, const ConvDims&, cudaStream_t) {
+void launch_conv_wgmma_f16(const __half*, const __half*, __half*, float*, const ConvWgmmaPlan&, const ConvDims&,
+                           cudaStream_t) {
   throw_without_sm90a("launch_conv_wgmma_f16");
 }
 
-void launch_conv_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, float*, int, const ConvDims&,
-                            cudaStream_t) {
+void launch_conv_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, float*, const ConvWgmmaPlan&,
+                            const ConvDims&, cudaStream_t) {
   throw_without_sm90a("launch_conv_wgmma_bf16");
 }
 

@@ -34,16 +34,23 @@ ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d) {
   return {q, p, rows / p};
 }
 
-int conv_wgmma_splits(const ConvDims& d, int sms) {
+ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, int sms) {
   (void)conv_wgmma_tiles(d);  // throws for a shape the kernel does not take
   // One CTA per SM (a CTA takes most of an SM's shared memory); the launch's grid, as wgmma_gemm
-  // sizes it: cluster tiles of the width the launch will choose, two CTAs each.
+  // sizes it: cluster tiles of the chosen width, two CTAs each.
   const auto m = static_cast<int>(d.gemm_m());
-  const int width = matmul::wgmma_tile_width(m, d.K, std::max(sms / matmul::kWgmmaCluster, 1),
-                                             matmul::kConvWgmmaTileWidths);
-  const long long ctas = matmul::wgmma_cluster_tiles(m, d.K, width) * matmul::kWgmmaCluster;
+  const int clusters = std::max(sms / matmul::kWgmmaCluster, 1);
+  const auto& widths = matmul::kConvWgmmaTileWidths;  // widest first
+  constexpr int kWidestNarrow = 128;  // 128 and 96: only where no split is planned
+  const auto wide =
+      static_cast<size_t>(std::count_if(widths.begin(), widths.end(), [](int w) { return w > kWidestNarrow; }));
+  ConvWgmmaPlan plan;
+  plan.width = matmul::wgmma_tile_width(m, d.K, clusters, widths.data(), wide);
+  const long long ctas = matmul::wgmma_cluster_tiles(m, d.K, plan.width) * matmul::kWgmmaCluster;
   const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
-  return plan_split_k(ctas, steps, sms, kMinKTilesPerSplit).splits;
+  plan.splits = plan_split_k(ctas, steps, sms, kMinKTilesPerSplit).splits;
+  if (plan.splits == 1) plan.width = matmul::wgmma_tile_width(m, d.K, clusters, widths.data(), widths.size());
+  return plan;
 }
 
 ConvDims conv_wgmma_check_dims(const ConvDims& bench) {

@@ -32,12 +32,21 @@ struct ConvWgmmaTiles {
 // The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
 [[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d);
 
-// Split-K: how many parts the reduction of a supported `d` is cut into on a device of `sms` SMs,
-// by conv_tc's rule (plan_split_k: the grid of 128-pixel x 192-256-channel tiles times the parts
-// fills the device at most once, each part at least kMinKTilesPerSplit 64-channel k-steps, none
-// empty). The parts' fp32 sums go to a workspace of splits x N*P*Q x K floats that
-// conv_splitk_reduce adds up.
-[[nodiscard]] int conv_wgmma_splits(const ConvDims& d, int sms);
+// How a launch tiles a supported `d` on a device of `sms` SMs: the tile width (output channels per
+// 128-pixel tile) and the split of the reduction.
+struct ConvWgmmaPlan {
+  int width = 0;   // one of matmul::kConvWgmmaTileWidths
+  int splits = 1;  // > 1: split-K, the parts' fp32 sums in a workspace of splits x N*P*Q x K floats
+                   // that conv_splitk_reduce adds up
+};
+
+// First the width among the wide tiles (160-256, the GEMM's waves-times-width rule) and split-K by
+// conv_tc's rule (plan_split_k: the grid times the parts fills the device at most once, each part at
+// least kMinKTilesPerSplit 64-channel k-steps, none empty). Where that leaves no split, the narrow
+// widths (128, 96) compete as well: a short reduction that cannot be split fills more SMs with
+// narrower tiles. Never both: split-K's fp32 partials and second kernel cost more than narrow tiles
+// gain (docs/kernel-choices.md, "conv_wgmma: narrow tiles and split-K").
+[[nodiscard]] ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, int sms);
 
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding
 // (the reduction length), batch 2, an 8 x 16 output per image (M = 256: two tiles) and at most

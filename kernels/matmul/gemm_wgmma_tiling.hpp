@@ -5,16 +5,15 @@
 #include <array>
 #include <cstddef>
 
-#include <array>
-
 namespace archbench::kernels::matmul {
 
 inline constexpr int kWgmmaTileM = 128;  // rows of C per CTA (two consumer warpgroups of 64)
 inline constexpr int kWgmmaCluster = 2;  // CTAs per cluster, stacked along M, sharing each B tile
 inline constexpr std::array<int, 3> kWgmmaTileWidths{256, 224, 192};
 // The implicit-GEMM convolution's widths: 160 too, which divides the 320- and 640-channel outputs of
-// SD's UNet exactly where 192-256 leave a tile mostly empty (kernels/conv/conv_wgmma.hpp).
-inline constexpr std::array<int, 4> kConvWgmmaTileWidths{256, 224, 192, 160};
+// SD's UNet exactly where 192-256 leave a tile mostly empty, and 128 and 96 for a convolution too
+// small to fill the device that split-K cannot help (conv_wgmma_plan, kernels/conv/conv_wgmma_geometry.hpp).
+inline constexpr std::array<int, 6> kConvWgmmaTileWidths{256, 224, 192, 160, 128, 96};
 
 // The cluster tiles of an M x N problem at tile width `width`: ceil(M / 256) x ceil(N / width),
 // what a persistent grid works through (times the split-K parts, where there are any).

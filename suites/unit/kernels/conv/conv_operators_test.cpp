@@ -112,8 +112,10 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
         EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
             << kernels[i].name;
       }
-      EXPECT_EQ(kernels[3].name, "conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n160");
-      EXPECT_EQ(kernels[4].name, "conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n256_splitk");
+      const std::string prefix = "conv_wgmma_" + std::string(dtype_name(s.dtype));
+      EXPECT_EQ(kernels[3].name, prefix + "_n160");
+      EXPECT_EQ(kernels[5].name, prefix + "_n96");
+      EXPECT_EQ(kernels[6].name, prefix + "_n256_splitk");
       continue;
     }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");

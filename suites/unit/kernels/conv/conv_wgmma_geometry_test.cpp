@@ -45,37 +45,42 @@ TEST(ConvWgmmaGeometry, SaysWhyAShapeIsNotTaken) {
   EXPECT_THROW((void)conv_wgmma_tiles({2, 64, 64, 4, 320, 3, 3, 1, 1}), std::invalid_argument);
 }
 
-// On a 132-SM device (H100, H200), conv_tc's split rule: no split where the tiles fill the device,
-// else as many parts as fit in one wave, none empty.
-TEST(ConvWgmmaGeometry, SplitsTheReductionOnlyWhereTheTilesLeaveSMsIdle) {
+// On a 132-SM device (H100, H200): the wide tiles and conv_tc's split rule (no split where the tiles
+// fill the device, else as many parts as fit in one wave, none empty); narrow tiles only where no
+// split is planned.
+TEST(ConvWgmmaGeometry, PlansTheWidthAndSplitOnlyWhereTheTilesLeaveSMsIdle) {
   struct Case {
     ConvDims d;
-    int splits;
+    int width, splits;
   };
   for (const Case& c : {
-           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 1},      // 128 CTAs
-           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 1},    // 512
-           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 4},    // 160 wide: 32 CTAs x 4 = 128, 180 k-steps: 4 x 45
-           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 4},    // 32, 360 k-steps
-           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 8},      // 16 (one pair of pixel tiles) x 8 = 128: 8 x 23
-           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 4},      // 32, 45 k-steps: 4 x 12
-           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 1},      // 64, but 15 k-steps: parts under 8 cost more than they fill
+           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 160, 1},     // 128 CTAs
+           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 160, 1},   // 512
+           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 160, 4},   // 32 CTAs x 4 = 128, 180 k-steps: 4 x 45
+           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 160, 4},   // 32, 360 k-steps
+           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 160, 8},     // 16 (one pair of pixel tiles) x 8 = 128: 8 x 23
+           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 160, 4},     // 32, 45 k-steps: 4 x 12
+           // 64 CTAs at 160, but 15 k-steps: parts under 8 cost more than they fill; 96 wide: 112 CTAs
+           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 96, 1},
        }) {
     SCOPED_TRACE(c.d.str());
-    EXPECT_EQ(conv_wgmma_splits(c.d, 132), c.splits);
+    const ConvWgmmaPlan plan = conv_wgmma_plan(c.d, 132);
+    EXPECT_EQ(plan.width, c.width);
+    EXPECT_EQ(plan.splits, c.splits);
   }
   // A small device is filled by fewer parts; a reduction of few k-steps keeps at least 8 per part.
-  EXPECT_EQ(conv_wgmma_splits({2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 16), 1);
-  EXPECT_EQ(conv_wgmma_splits({2, 8, 8, 64, 64, 1, 1, 1, 0}, 132), 1);  // one k-step
-  EXPECT_THROW((void)conv_wgmma_splits({2, 64, 64, 4, 320, 3, 3, 1, 1}, 132), std::invalid_argument);
-  // Never an empty part: ceil(steps / ceil(steps / splits)) == splits for every result.
+  EXPECT_EQ(conv_wgmma_plan({2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 16).splits, 1);
+  EXPECT_EQ(conv_wgmma_plan({2, 8, 8, 64, 64, 1, 1, 1, 0}, 132).splits, 1);  // one k-step
+  EXPECT_THROW((void)conv_wgmma_plan({2, 64, 64, 4, 320, 3, 3, 1, 1}, 132), std::invalid_argument);
+  // Never an empty part, and never a narrow tile with a split: for every result.
   for (int c = 64; c <= 2560; c += 64) {
     const ConvDims d{2, 8, 8, c, 1280, 3, 3, 1, 1};
-    const int splits = conv_wgmma_splits(d, 132);
+    const ConvWgmmaPlan plan = conv_wgmma_plan(d, 132);
     const int steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
-    const int chunk = (steps + splits - 1) / splits;
-    EXPECT_EQ((steps + chunk - 1) / chunk, splits) << d.str();
-    EXPECT_LE(splits * 14, 132) << "one wave at most";
+    const int chunk = (steps + plan.splits - 1) / plan.splits;
+    EXPECT_EQ((steps + chunk - 1) / chunk, plan.splits) << d.str();
+    EXPECT_LE(plan.splits * 14, 132) << "one wave at most";
+    EXPECT_TRUE(plan.splits == 1 || plan.width >= 160) << d.str();
   }
 }
 

@@ -34,13 +34,17 @@ TEST(WgmmaTiling, NarrowerWhenItSavesAWave) {
 
 // The convolution's set adds 160, which divides SD's 320- and 640-channel outputs: one wave of
 // 160-wide tiles instead of one of 192-wide ones of which a sixth is empty. The GEMM's set, without
-// 160, keeps 192 there.
+// 160, keeps 192 there. Its 128 and 96 fill a device where a wave leaves SMs idle (the convolution's
+// plan offers them only where it does not split the reduction: conv_wgmma_geometry_test.cpp).
 TEST(WgmmaTiling, TheConvolutionsWidthsFitItsChannelCounts) {
+  const auto& conv = kConvWgmmaTileWidths;
+  constexpr size_t kWide = 4;  // 256, 224, 192, 160
   EXPECT_EQ(wgmma_tile_width(8192, 320, kH200Clusters), 192);
-  EXPECT_EQ(wgmma_tile_width(8192, 320, kH200Clusters, kConvWgmmaTileWidths), 160);
-  EXPECT_EQ(wgmma_tile_width(2048, 640, kH200Clusters, kConvWgmmaTileWidths), 160);
-  EXPECT_EQ(wgmma_tile_width(512, 1280, kH200Clusters, kConvWgmmaTileWidths), 160);
-  EXPECT_EQ(wgmma_tile_width(4096, 4096, kH200Clusters, kConvWgmmaTileWidths), 256);  // a wider tile still wins
+  EXPECT_EQ(wgmma_tile_width(8192, 320, kH200Clusters, conv), 160);  // 96 would take two waves
+  EXPECT_EQ(wgmma_tile_width(2048, 640, kH200Clusters, conv.data(), kWide), 160);
+  EXPECT_EQ(wgmma_tile_width(2048, 640, kH200Clusters, conv), 96);  // 112 CTAs instead of 64
+  EXPECT_EQ(wgmma_tile_width(512, 1280, kH200Clusters, conv.data(), kWide), 160);
+  EXPECT_EQ(wgmma_tile_width(4096, 4096, kH200Clusters, conv), 256);  // a wider tile still wins
 }
 
 TEST(WgmmaTiling, AtLeastOneCluster) {
