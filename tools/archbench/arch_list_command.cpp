@@ -178,12 +178,10 @@ int arch_list_command(const ArchListOptions& o) {
 }  // namespace
 
 void add_arch_list_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<ArchListOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "arch-list", "what a TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES value builds, which GPUs it serves, its traps");
+  auto [cmd, o] = add_command(app, commands, "arch-list",
+      "what a TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES value builds, which GPUs it serves, its traps", arch_list_command);
   cmd->add_option("list", o->list, "the value, e.g. \"8.0;9.0a;12.0+PTX\" or \"80-real;90\"")->required();
   cmd->add_option("--nvcc", o->nvcc, "the nvcc whose targets the list may name (default: PATH, /usr/local/cuda)");
-  commands.push_back({cmd, [o] { return arch_list_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -13,7 +13,6 @@
 #include <optional>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <ostream>
 #include <streambuf>
 #include <nlohmann/json.hpp>
@@ -203,10 +202,10 @@ int baseline_update_command(const BaselineUpdateOptions& o) {
 }  // namespace
 
 void add_baseline_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<BaselineUpdateOptions>();
   CLI::App* cmd = app.add_subcommand("baseline", "manage stored per-device baselines");
   cmd->require_subcommand(1);
-  CLI::App* update = cmd->add_subcommand("update", "store run results as the baseline of their device(s)");
+  auto [update, o] = add_command(*cmd, commands, "update", "store run results as the baseline of their device(s)",
+                                 baseline_update_command);
   auto* from = value_name(update->add_option("--from", o->from, "results of archbench run --json; repeat to pool several runs (recommended: 8+)"), "FILE");
   value_name(update->add_option("--from-history", o->from_history,
                  "a history store (SQLite file or PostgreSQL connection string): one baseline per runner, "
@@ -218,7 +217,6 @@ void add_baseline_command(CLI::App& app, Commands& commands) {
   value_name(update->add_option("--dir", o->dir, "directory of <device-key>.json baselines (default: baselines)"), "DIR");
   value_name(update->add_option("--out", o->out, "write exactly this file (results of one device only)"), "FILE");
   update->add_flag("--force", o->force, "replace a baseline of another device key or build, or an unreadable one");
-  commands.push_back({update, [o] { return baseline_update_command(*o); }});
 }
 
 }  // namespace archbench::cli

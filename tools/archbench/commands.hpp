@@ -8,6 +8,9 @@
 
 #include <array>
 #include <functional>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace archbench::cli {
@@ -18,6 +21,18 @@ struct Command {
   std::function<int()> run;       // its exit code (exit_codes.hpp)
 };
 using Commands = std::vector<Command>;
+
+// Adds the subcommand `name` of `parent`, with a fresh Options for its option bindings and `run`
+// to run on them once the command line names it; returns the subcommand and the Options to bind.
+// The Options are shared by the bindings (CLI11 writes them while parsing) and the run.
+template <typename Options>
+std::pair<CLI::App*, Options*> add_command(CLI::App& parent, Commands& commands, const std::string& name,
+                                           const std::string& description, int (*run)(const Options&)) {
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd = parent.add_subcommand(name, description);
+  commands.push_back({cmd, [options, run] { return run(*options); }});
+  return {cmd, options.get()};
+}
 
 // What each command file defines (add_run_command in run_command.cpp, ...): adds its subcommand.
 using AddCommandFn = void(CLI::App& app, Commands& commands);

@@ -13,7 +13,6 @@
 #include <optional>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <ostream>
 #include <streambuf>
 #include <nlohmann/json.hpp>
@@ -304,8 +303,8 @@ int compare_command(const CompareOptions& o) {
 }  // namespace
 
 void add_compare_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<CompareOptions>();
-  CLI::App* cmd = app.add_subcommand("compare", "compare results with a baseline; non-zero exit on any regression");
+  auto [cmd, o] = add_command(
+      app, commands, "compare", "compare results with a baseline; non-zero exit on any regression", compare_command);
   add_baseline_option(cmd, o->baseline)->required();
   value_name(cmd->add_option("results", o->results, "results of archbench run --json"), "RESULTS")->required();
   add_thresholds_option(cmd, o->thresholds);
@@ -318,7 +317,6 @@ void add_compare_command(CLI::App& app, Commands& commands) {
                  "a slowdown stands only if the re-run is slower too"), "FILE");
   cmd->add_flag("--list-slower", o->list_slower,
                 "print only the ids of the operators judged slower, comma-separated, for run --filter; exit 0");
-  commands.push_back({cmd, [o] { return compare_command(*o); }});
 }
 
 }  // namespace archbench::cli

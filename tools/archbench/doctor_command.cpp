@@ -91,7 +91,6 @@
 #include "harness/run/error_oracle.hpp"
 #include "harness/run/phases.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/doctor_pass.hpp"
@@ -315,9 +314,8 @@ int doctor_command(const DoctorOptions& o) {
 }  // namespace
 
 void add_doctor_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<DoctorOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "doctor", "check hardware & driver, runtime libraries, build images and the real workload; cause and fix per finding");
+  auto [cmd, o] = add_command(app, commands, "doctor",
+      "check hardware & driver, runtime libraries, build images and the real workload; cause and fix per finding", doctor_command);
   value_name(cmd->add_option("--check", o->check_files, "other binaries (libtorch_cuda.so, an extension .so, ...) to judge for every device present"), "FILE");
   cmd->add_flag("--jit-passes", o->jit_passes,
                 "also run the workload with CUDA_FORCE_PTX_JIT=1 (fresh JIT cache) and with CUDA_DISABLE_PTX_JIT=1 "
@@ -330,7 +328,6 @@ void add_doctor_command(CLI::App& app, Commands& commands) {
   cmd->add_flag("--full", o->full,
                 "the workload layer at the benchmark shapes too (default: the quick tier, check shapes only, "
                 "as archbench run --quick)");
-  commands.push_back({cmd, [o] { return doctor_command(*o); }});
 }
 
 }  // namespace archbench::cli

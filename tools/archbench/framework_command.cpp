@@ -27,7 +27,6 @@
 #include "harness/ops/registry.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -443,9 +442,8 @@ int framework_command(const FrameworkOptions& o) {
 }  // namespace
 
 void add_framework_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<FrameworkOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "framework", "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one");
+  auto [cmd, o] = add_command(app, commands, "framework",
+      "run the user's PyTorch at archbench's shapes: which backend ran, right, how fast, the fastest one", framework_command);
   add_python_option(cmd, o->python, "torch to run");
   add_filter_option(cmd, o->filter, "framework op ids ('framework/sdpa/*') or their twins' ids");
   cmd->add_option("--dtype", o->dtypes, "only these dtypes (f32, tf32, f16, bf16, e4m3, e5m2)")->delimiter(',');
@@ -469,7 +467,6 @@ void add_framework_command(CLI::App& app, Commands& commands) {
                   "run the default dispatch without this SDPA backend (cudnn, flash, efficient, math): a forced "
                   "fallback, to see what it costs; repeatable")
       ->check(one_of({"cudnn", "flash", "efficient", "math"}));
-  commands.push_back({cmd, [o] { return framework_command(*o); }});
 }
 
 }  // namespace archbench::cli

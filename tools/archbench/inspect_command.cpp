@@ -21,7 +21,6 @@
 #include "harness/util/text_wrap.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -344,8 +343,8 @@ int inspect_command(const InspectOptions& o) {
 }  // namespace
 
 void add_inspect_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<InspectOptions>();
-  CLI::App* cmd = app.add_subcommand("inspect", "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)");
+  auto [cmd, o] = add_command(app, commands, "inspect",
+      "list the SASS/PTX images and kernels in binaries; predict devices (no GPU needed)", inspect_command);
   value_name(cmd->add_option("files", o->files, "ELF executables, shared libraries, objects, fatbin or cubin files"), "FILE...")->required();
   cmd->add_flag("--kernels", o->kernels, "list every kernel with its images (and verdicts)");
   add_filter_option(cmd, o->filter, "kernel names (demangled or mangled)");
@@ -353,7 +352,6 @@ void add_inspect_command(CLI::App& app, Commands& commands) {
   value_name(cmd->add_option("--device", o->devices, "predict for a device: CC (8.9, 89, sm_89), CC@driver (12.0@12080), or a product (\"RTX 4090\", 4090, H100, V100)")->allow_extra_args(false), "DEVICE");
   value_name(cmd->add_option("--driver", o->driver, "driver for devices given without one: CUDA version (12.8) or branch (580)"), "VERSION");
   value_name(cmd->add_option("--fleet", o->fleet_path, "JSON file listing devices (see docs/inspect.md)"), "FILE");
-  commands.push_back({cmd, [o] { return inspect_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -7,7 +7,6 @@
 
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -64,12 +63,10 @@ int list_command(const ListOptions& o) {
 }  // namespace
 
 void add_list_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<ListOptions>();
-  CLI::App* cmd = app.add_subcommand("list", "list the operators of this build (no GPU needed)");
+  auto [cmd, o] = add_command(app, commands, "list", "list the operators of this build (no GPU needed)", list_command);
   add_filter_option(cmd, o->filter, "operator ids");
   value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes"), "LIST")->delimiter(',');
   add_json_option(cmd, o->json_path, "the operators", "archbench.list v1");
-  commands.push_back({cmd, [o] { return list_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -11,7 +11,6 @@
 #include "harness/report/html_fleet.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -75,13 +74,12 @@ int merge_command(const MergeOptions& o) {
 }  // namespace
 
 void add_merge_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<MergeOptions>();
-  CLI::App* cmd = app.add_subcommand("merge", "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html");
+  auto [cmd, o] = add_command(app, commands, "merge",
+      "merge several devices' results into the fleet matrix: DIR/fleet.json, fleet.md, fleet.html", merge_command);
   value_name(cmd->add_option("results", o->results, "results of archbench run --json, one or more (one per device or build)"), "RESULTS...")->required();
   value_name(cmd->add_option("-o,--out", o->out_dir, "directory to write fleet.json, fleet.md and fleet.html into"), "DIR")->required();
   value_name(cmd->add_option("--baselines", o->baselines, "directory of <device-key>.json baselines: adds the change per device"), "DIR");
   add_thresholds_option(cmd, o->thresholds);
-  commands.push_back({cmd, [o] { return merge_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -7,7 +7,6 @@
 #include "harness/report/html_run_report.hpp"
 #include "harness/util/atomic_file.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/shared_options.hpp"
 #include "tools/archbench/exit_codes.hpp"
@@ -66,13 +65,12 @@ int report_command(const ReportOptions& o) {
 }  // namespace
 
 void add_report_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<ReportOptions>();
-  CLI::App* cmd = app.add_subcommand("report", "write one run's results as a self-contained HTML report");
+  auto [cmd, o] = add_command(
+      app, commands, "report", "write one run's results as a self-contained HTML report", report_command);
   value_name(cmd->add_option("results", o->results, "results of archbench run --json"), "RESULTS")->required();
   value_name(cmd->add_option("--html", o->html_path, "the HTML file to write"), "FILE")->required();
   add_baseline_option(cmd, o->baseline);
   add_thresholds_option(cmd, o->thresholds);
-  commands.push_back({cmd, [o] { return report_command(*o); }});
 }
 
 }  // namespace archbench::cli

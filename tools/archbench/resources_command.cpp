@@ -8,7 +8,6 @@
 #include "harness/device/environment.hpp"
 #include "harness/util/ctest_resources.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
 #include "tools/archbench/json_output.hpp"
@@ -48,15 +47,13 @@ int resources_command(const ResourcesOptions& o) {
 }  // namespace
 
 void add_resources_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<ResourcesOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "resources", "write ctest's resource spec file for the visible GPUs (ctest -L gpu --resource-spec-file FILE -j <GPUs>)");
+  auto [cmd, o] = add_command(app, commands, "resources",
+      "write ctest's resource spec file for the visible GPUs (ctest -L gpu --resource-spec-file FILE -j <GPUs>)", resources_command);
   value_name(cmd->add_option("--json", o->json_path, "the spec file to write; - for stdout"), "FILE")->required();
   value_name(cmd->add_option("--slots", o->slots, "GPU tests that may share one GPU at once (default 1)"), "N")
       ->check(CLI::Range(1, 64));
   value_name(cmd->add_option("--count", o->count, "declare this many GPUs instead of probing the visible ones"), "N")
       ->check(CLI::Range(0, 1024));
-  commands.push_back({cmd, [o] { return resources_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -213,8 +212,8 @@ int run_command(const RunOptions& o) {
 }  // namespace
 
 void add_run_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "probe images, check correctness (blocking) and time every operator");
+  auto [cmd, o] = add_command(
+      app, commands, "run", "probe images, check correctness (blocking) and time every operator", run_command);
   add_filter_option(cmd, o->filter, "operator ids: 'matmul/*', 'norm/*,*/f16/*'");
   value_name(cmd->add_option("--dtype", o->dtypes, "comma-separated dtypes: f32,tf32,f16,bf16,e4m3,e5m2"), "LIST")->delimiter(',');
   value_name(cmd->add_option("--device", o->device,
@@ -238,7 +237,6 @@ void add_run_command(CLI::App& app, Commands& commands) {
       ->check(positive_seconds());
   cmd->add_flag("-q,--quiet", o->quiet,
                 "no progress on stderr (default: one line updated in place on a terminal, one plain line per operator otherwise)");
-  commands.push_back({cmd, [o] { return run_command(*o); }});
 }
 
 }  // namespace archbench::cli

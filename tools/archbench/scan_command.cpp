@@ -20,7 +20,6 @@
 #include "harness/util/atomic_file.hpp"
 #include "harness/util/text_wrap.hpp"
 #include "tools/archbench/cli_format.hpp"
-#include <memory>
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/json_output.hpp"
 #include "tools/archbench/shared_options.hpp"
@@ -167,9 +166,8 @@ int scan_command(const ScanOptions& o) {
 }  // namespace
 
 void add_scan_command(CLI::App& app, Commands& commands) {
-  auto o = std::make_shared<ScanOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "scan", "will this Python environment, wheel, container image or folder run on these GPUs? (no GPU needed)");
+  auto [cmd, o] = add_command(app, commands, "scan",
+      "will this Python environment, wheel, container image or folder run on these GPUs? (no GPU needed)", scan_command);
   cmd->add_option("paths", o->paths,
                   "directories (site-packages, venv, conda prefix, custom_nodes), wheels, container image archives "
                   "(docker save / OCI layout) or binaries; none: the environment of --python");
@@ -187,7 +185,6 @@ void add_scan_command(CLI::App& app, Commands& commands) {
   value_name(cmd->add_option("--markdown", o->markdown_path, "write a Markdown summary (for a CI job summary)"), "FILE");
   value_name(cmd->add_option("--threads", o->threads, "files read at once (default: one per hardware thread)"), "N");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress on stderr");
-  commands.push_back({cmd, [o] { return scan_command(*o); }});
 }
 
 }  // namespace archbench::cli

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,11 +109,9 @@ int worker_command(const std::string& request_path) {
 }  // namespace
 
 void add_worker_command(CLI::App& app, Commands& commands) {
-  auto request = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("worker", "internal: one phase of a run in a fresh process");
+  auto [cmd, request] = add_command(app, commands, "worker", "internal: one phase of a run in a fresh process", worker_command);
   cmd->group("");  // hidden from --help
   cmd->add_option("--request", *request, "the task (worker_protocol.hpp), written by the parent")->required();
-  commands.push_back({cmd, [request] { return worker_command(*request); }});
 }
 
 }  // namespace archbench::cli
