@@ -8,30 +8,43 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/util/enum_names.hpp"
+
 namespace archbench::doctor {
 
 enum class FieldCause {
-  NoSassForMajor,                // no-sass-for-major
-  ArchDroppedByToolkit,          // arch-dropped-by-toolkit
-  ArchOnlyOnSomePaths,           // arch-only-on-some-paths
-  HardcodedGencodeList,          // hardcoded-gencode-list
-  CapabilityGuard,               // capability-guard
-  WrongPlatformWheel,            // wrong-platform-wheel
-  TegraArchNotBuilt,             // tegra-arch-not-built
-  ArchSpecificCubin,             // arch-specific-cubin
-  DriverOlderThanRuntime,        // driver-older-than-runtime
-  PtxNewerThanDriver,            // ptx-newer-than-driver
-  NoDriverInContainer,           // no-driver-in-container
-  KernelModuleMismatch,          // kernel-module-mismatch
-  MixedCudaLibraries,            // mixed-cuda-libraries
-  ExtensionAbiMismatch,          // extension-abi-mismatch
-  VisibleDevicesMistake,         // visible-devices-mistake
-  MigInstance,                   // mig-instance
-  PtxJitReliance,                // ptx-jit-reliance
-  LazyLoadingDefersFailure,      // lazy-loading-defers-failure
-  SilentWrongResults,            // silent-wrong-results
-  CollectiveOnUnsupportedStack,  // collective-on-unsupported-stack
+  NoSassForMajor, ArchDroppedByToolkit, ArchOnlyOnSomePaths, HardcodedGencodeList, CapabilityGuard,
+  WrongPlatformWheel, TegraArchNotBuilt, ArchSpecificCubin, DriverOlderThanRuntime, PtxNewerThanDriver,
+  NoDriverInContainer, KernelModuleMismatch, MixedCudaLibraries, ExtensionAbiMismatch, VisibleDevicesMistake,
+  MigInstance, PtxJitReliance, LazyLoadingDefersFailure, SilentWrongResults, CollectiveOnUnsupportedStack,
 };
+
+// The ids, in the order of the page's table.
+inline constexpr auto kFieldCauses = enum_names<FieldCause>({
+    {FieldCause::NoSassForMajor, "no-sass-for-major"},
+    {FieldCause::ArchDroppedByToolkit, "arch-dropped-by-toolkit"},
+    {FieldCause::ArchOnlyOnSomePaths, "arch-only-on-some-paths"},
+    {FieldCause::HardcodedGencodeList, "hardcoded-gencode-list"},
+    {FieldCause::CapabilityGuard, "capability-guard"},
+    {FieldCause::WrongPlatformWheel, "wrong-platform-wheel"},
+    {FieldCause::TegraArchNotBuilt, "tegra-arch-not-built"},
+    {FieldCause::ArchSpecificCubin, "arch-specific-cubin"},
+    {FieldCause::DriverOlderThanRuntime, "driver-older-than-runtime"},
+    {FieldCause::PtxNewerThanDriver, "ptx-newer-than-driver"},
+    {FieldCause::NoDriverInContainer, "no-driver-in-container"},
+    {FieldCause::KernelModuleMismatch, "kernel-module-mismatch"},
+    {FieldCause::MixedCudaLibraries, "mixed-cuda-libraries"},
+    {FieldCause::ExtensionAbiMismatch, "extension-abi-mismatch"},
+    {FieldCause::VisibleDevicesMistake, "visible-devices-mistake"},
+    {FieldCause::MigInstance, "mig-instance"},
+    {FieldCause::PtxJitReliance, "ptx-jit-reliance"},
+    {FieldCause::LazyLoadingDefersFailure, "lazy-loading-defers-failure"},
+    {FieldCause::SilentWrongResults, "silent-wrong-results"},
+    {FieldCause::CollectiveOnUnsupportedStack, "collective-on-unsupported-stack"},
+});
+// The last enumerator has the last row (enum_names checks the others): the table misses none.
+static_assert(kFieldCauses.back().value == FieldCause::CollectiveOnUnsupportedStack, "a cause without an id");
+
 using FieldCauses = std::vector<FieldCause>;
 
 // The page that defines the ids, as the program names it to users.
