@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,9 @@ void compute_mode(const GpuView& v, CheckOutput& out) {
   }
 }
 
-void mig(const GpuView& v, CheckOutput& out) {
+// The checks of one NVML reading (s holds it; when_nvml_has below runs them only then).
+void mig(const GpuView& v, const NvmlDeviceState& s, CheckOutput& out) {
   const DeviceInfo& d = v.device;
-  const GpuFacts& g = v.gpu;
-  if (!g.nvml || !g.nvml->mig_enabled.has_value()) return;
-  const NvmlDeviceState& s = *g.nvml;
   const bool on = *s.mig_enabled;
   const std::string who = device_label(d);
   if (s.mig_pending.has_value() && *s.mig_pending != on) {
@@ -55,45 +54,38 @@ void mig(const GpuView& v, CheckOutput& out) {
                           : std::string())));
 }
 
-void persistence(const GpuView& v, CheckOutput& out) {
-  const DeviceInfo& d = v.device;
-  const GpuFacts& g = v.gpu;
-  if (!g.nvml || !g.nvml->persistence.has_value()) return;
-  if (*g.nvml->persistence) {
-    out.add(out.finding(Outcome::Pass, device_label(d) + ": persistence mode on"));
+void persistence(const GpuView& v, const NvmlDeviceState& s, CheckOutput& out) {
+  const std::string who = device_label(v.device);
+  if (*s.persistence) {
+    out.add(out.finding(Outcome::Pass, who + ": persistence mode on"));
     return;
   }
-  out.add(out.finding(Outcome::Warn, device_label(d) + ": persistence mode off",
+  out.add(out.finding(Outcome::Warn, who + ": persistence mode off",
                   "the driver tears the GPU state down when the last process exits: every process start pays the "
                   "initialisation again, and application clocks can reset",
                   "on the host: nvidia-smi -pm 1, or run nvidia-persistenced"));
 }
 
-void clock_events(const GpuView& v, CheckOutput& out) {
-  const DeviceInfo& d = v.device;
-  const GpuFacts& g = v.gpu;
-  if (!g.nvml || !g.nvml->event_reasons.has_value()) return;
-  const uint64_t r = *g.nvml->event_reasons;
+void clock_events(const GpuView& v, const NvmlDeviceState& s, CheckOutput& out) {
+  const std::string who = device_label(v.device);
+  const uint64_t r = *s.event_reasons;
   constexpr uint64_t kSlow = 0x8 | 0x20 | 0x40 | 0x80;  // hw slowdown, sw thermal, hw thermal, hw power brake
   constexpr uint64_t kCap = 0x4;                        // sw power cap
   if ((r & (kSlow | kCap)) == 0) {
     out.add(out.finding(Outcome::Pass,
-                    device_label(d) + ": clock-event reasons: " + describe_event_reasons(r)));
+                    who + ": clock-event reasons: " + describe_event_reasons(r)));
     return;
   }
   out.add(out.finding(Outcome::Warn,
-                  device_label(d) + ": clocks are held down now: " + describe_event_reasons(r),
+                  who + ": clocks are held down now: " + describe_event_reasons(r),
                   (r & kSlow) != 0 ? "thermal or hardware slowdown: timings measured now are low and noisy"
                                    : "the power cap limits the clocks even at this load: timings are low",
                   "check cooling and power (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER) before trusting "
                   "timings; the run's JSON records the reasons per sample"));
 }
 
-void ecc(const GpuView& v, CheckOutput& out) {
+void ecc(const GpuView& v, const NvmlDeviceState& s, CheckOutput& out) {
   const DeviceInfo& d = v.device;
-  const GpuFacts& g = v.gpu;
-  if (!g.nvml || !g.nvml->ecc_enabled.has_value()) return;
-  const NvmlDeviceState& s = *g.nvml;
   std::vector<std::string> issues, fixes;
   if (s.ecc_pending.has_value() && *s.ecc_pending != *s.ecc_enabled) {
     issues.push_back(std::string("ECC mode change to ") + (*s.ecc_pending ? "on" : "off") +
@@ -130,9 +122,19 @@ void gpu_state(const GpuView& v, CheckOutput& out) {
   out.add(out.finding(Outcome::Skip, device_label(v.device) + ": NVML has no handle for " + v.device.uuid));
 }
 
+// The check `judge` of the NVML reading `reading`, run only where NVML gave that reading for the GPU.
+template <auto reading, void (*judge)(const GpuView&, const NvmlDeviceState&, CheckOutput&)>
+void when_nvml_has(const GpuView& v, CheckOutput& out) {
+  if (v.gpu.nvml && ((*v.gpu.nvml).*reading).has_value()) judge(v, *v.gpu.nvml, out);
+}
+
 constexpr Check<GpuView> kGpuChecks[] = {
-    {"compute-mode", compute_mode}, {"gpu-state", gpu_state}, {"mig", mig},
-    {"persistence", persistence},   {"clock-events", clock_events}, {"ecc", ecc},
+    {"compute-mode", compute_mode},
+    {"gpu-state", gpu_state},
+    {"mig", when_nvml_has<&NvmlDeviceState::mig_enabled, mig>},
+    {"persistence", when_nvml_has<&NvmlDeviceState::persistence, persistence>},
+    {"clock-events", when_nvml_has<&NvmlDeviceState::event_reasons, clock_events>},
+    {"ecc", when_nvml_has<&NvmlDeviceState::ecc_enabled, ecc>},
 };
 
 }  // namespace
