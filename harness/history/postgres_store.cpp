@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -15,14 +16,13 @@
 namespace archbench::history {
 namespace {
 
+// Schema 1's results are set aside with their key's name, which the new table's key takes.
 constexpr SqlDialect kPostgres{"BIGSERIAL PRIMARY KEY", "BIGINT", "BOOLEAN", "DOUBLE PRECISION", "BYTEA", "",
-                               " COLLATE \"C\""};
+                               " COLLATE \"C\"",
+                               "ALTER TABLE results RENAME TO results_1; ALTER INDEX results_pkey RENAME TO results_1_pkey"};
 
 // The schema version's table, made with the runs.
 constexpr const char* kVersionTable = "CREATE TABLE archbench_schema(version INTEGER NOT NULL)";
-// Schema 1's results set aside (with their key's name, which the new table's key takes).
-constexpr const char* kSetAsideResultsOf1 =
-    "ALTER TABLE results RENAME TO results_1; ALTER INDEX results_pkey RENAME TO results_1_pkey";
 
 // bytea in libpq's text format: "\x" and two hex digits a byte.
 std::string to_hex(const std::string& bytes) {
@@ -69,9 +69,6 @@ class Result {
 class PostgresStore final : public StoreBackend {
  public:
   PostgresStore(const std::string& conninfo, bool create);
-  ~PostgresStore() override { PQfinish(conn_); }
-  PostgresStore(const PostgresStore&) = delete;
-  PostgresStore& operator=(const PostgresStore&) = delete;
 
   size_t insert(const std::vector<RunWithResults>& runs) override {
     return transaction([&] {
@@ -149,7 +146,7 @@ class PostgresStore final : public StoreBackend {
     std::vector<const char*> values;
     for (const auto& p : params) values.push_back(p.c_str());
     if (last_null_if_empty && !params.empty() && params.back().empty()) values.back() = nullptr;
-    Result r(PQexecParams(conn_, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
+    Result r(PQexecParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
     const auto status = PQresultStatus(r.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
       throw HistoryError(fmt::format("{}: {}", where_, PQresultErrorMessage(r.get())));
@@ -157,7 +154,7 @@ class PostgresStore final : public StoreBackend {
     return r;
   }
   void exec(const char* sql) const {
-    const Result r(PQexec(conn_, sql));
+    const Result r(PQexec(conn_.get(), sql));
     const auto status = PQresultStatus(r.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
       throw HistoryError(fmt::format("{}: {}", where_, PQresultErrorMessage(r.get())));
@@ -171,61 +168,51 @@ class PostgresStore final : public StoreBackend {
       exec("COMMIT");
       return result;
     } catch (...) {
-      PQclear(PQexec(conn_, "ROLLBACK"));
+      PQclear(PQexec(conn_.get(), "ROLLBACK"));
       throw;
     }
   }
 
-  PGconn* conn_ = nullptr;
+  std::unique_ptr<PGconn, void (*)(PGconn*)> conn_{nullptr, PQfinish};  // closed however the constructor ends
   std::string where_;  // the database, as errors name it (never the password)
 };
 
 PostgresStore::PostgresStore(const std::string& conninfo, bool create) {
-  conn_ = PQconnectdb(conninfo.c_str());
+  conn_.reset(PQconnectdb(conninfo.c_str()));
   if (conn_ == nullptr) throw HistoryError("PostgreSQL: out of memory");
-  if (PQstatus(conn_) != CONNECTION_OK) {
-    std::string why = PQerrorMessage(conn_);
+  if (PQstatus(conn_.get()) != CONNECTION_OK) {
+    std::string why = PQerrorMessage(conn_.get());
     while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-    PQfinish(conn_);
-    conn_ = nullptr;
     throw HistoryError("cannot connect to the PostgreSQL store: " + why);
   }
-  where_ = fmt::format("PostgreSQL database {} on {}", PQdb(conn_), PQhost(conn_));
-  try {
-    exec("SET client_min_messages = warning");
-    exec("SET bytea_output = hex");  // what from_hex reads, whatever the server's or role's default
-    transaction([&] {
-      exec(kCreateLock);
-      const Result has = query("SELECT to_regclass('archbench_schema') IS NOT NULL", {});
-      if (has.text(0, 0) == "t") {
-        const Result v = query("SELECT max(version) FROM archbench_schema", {});
-        const int version = v.null(0, 0) ? 0 : std::stoi(v.text(0, 0));
-        if (version > kStoreSchemaVersion) throw newer_schema_error(where_, version);
-        if (version == 1) {  // operator names moved to their table; its runs keep medians only
-          exec(kSetAsideResultsOf1);
-          exec(tables_of_schema_2(kPostgres).c_str());
-          exec(copy_results_of_1(kPostgres).c_str());
-          exec(fmt::format("UPDATE archbench_schema SET version = {}", kStoreSchemaVersion).c_str());
-        }
-        return true;
+  where_ = fmt::format("PostgreSQL database {} on {}", PQdb(conn_.get()), PQhost(conn_.get()));
+  exec("SET client_min_messages = warning");
+  exec("SET bytea_output = hex");  // what from_hex reads, whatever the server's or role's default
+  transaction([&] {
+    exec(kCreateLock);
+    const Result has = query("SELECT to_regclass('archbench_schema') IS NOT NULL", {});
+    if (has.text(0, 0) == "t") {
+      const Result v = query("SELECT max(version) FROM archbench_schema", {});
+      const int version = v.null(0, 0) ? 0 : std::stoi(v.text(0, 0));
+      if (version > kStoreSchemaVersion) throw newer_schema_error(where_, version);
+      if (version == 1) {  // operator names moved to their table; its runs keep medians only
+        exec(upgrade_of_schema_1(kPostgres).c_str());
+        exec(fmt::format("UPDATE archbench_schema SET version = {}", kStoreSchemaVersion).c_str());
       }
-      const Result tables = query("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()", {});
-      if (tables.text(0, 0) != "0") {
-        throw HistoryError(where_ + ": holds tables but no archbench history store; it was not changed (give an empty "
-                                    "database or schema)");
-      }
-      if (!create) throw HistoryError(where_ + ": no archbench history store there yet (`archbench history add` makes one)");
-      exec(kVersionTable);
-      exec(runs_table(kPostgres).c_str());
-      exec(tables_of_schema_2(kPostgres).c_str());
-      exec(fmt::format("INSERT INTO archbench_schema VALUES ({})", kStoreSchemaVersion).c_str());
       return true;
-    });
-  } catch (...) {
-    PQfinish(conn_);
-    conn_ = nullptr;
-    throw;
-  }
+    }
+    const Result tables = query("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()", {});
+    if (tables.text(0, 0) != "0") {
+      throw HistoryError(where_ + ": holds tables but no archbench history store; it was not changed (give an empty "
+                                  "database or schema)");
+    }
+    if (!create) throw HistoryError(where_ + ": no archbench history store there yet (`archbench history add` makes one)");
+    exec(kVersionTable);
+    exec(runs_table(kPostgres).c_str());
+    exec(tables_of_schema_2(kPostgres).c_str());
+    exec(fmt::format("INSERT INTO archbench_schema VALUES ({})", kStoreSchemaVersion).c_str());
+    return true;
+  });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 
 #include "harness/history/store_backend.hpp"
@@ -13,10 +14,8 @@ namespace archbench::history {
 namespace {
 
 // SQLite's types; WITHOUT ROWID keeps each result row in its key's b-tree, with no rowid of its own.
-constexpr SqlDialect kSqlite{"INTEGER PRIMARY KEY", "INTEGER", "INTEGER", "REAL", "BLOB", " WITHOUT ROWID", ""};
-
-// Schema 1's results set aside, for copy_results_of_1.
-constexpr const char* kSetAsideResultsOf1 = "ALTER TABLE results RENAME TO results_1";
+constexpr SqlDialect kSqlite{"INTEGER PRIMARY KEY", "INTEGER", "INTEGER", "REAL", "BLOB", " WITHOUT ROWID", "",
+                             "ALTER TABLE results RENAME TO results_1"};
 
 class Statement {
  public:
@@ -81,9 +80,6 @@ class Statement {
 class SqliteStore final : public StoreBackend {
  public:
   SqliteStore(const std::string& path, bool create);
-  ~SqliteStore() override { sqlite3_close(db_); }
-  SqliteStore(const SqliteStore&) = delete;
-  SqliteStore& operator=(const SqliteStore&) = delete;
 
   size_t insert(const std::vector<RunWithResults>& runs) override {
     return transaction([&] {
@@ -94,7 +90,7 @@ class SqliteStore final : public StoreBackend {
   }
 
   [[nodiscard]] std::vector<RecordedRun> runs() const override {
-    Statement s(db_, "SELECT id, digest, runner, host, device_key, device_name, started_at, environment FROM runs "
+    Statement s(db_.get(), "SELECT id, digest, runner, host, device_key, device_name, started_at, environment FROM runs "
                      "ORDER BY started_at, id", path_);
     std::vector<RecordedRun> out;
     while (s.step()) {
@@ -109,7 +105,7 @@ class SqliteStore final : public StoreBackend {
   [[nodiscard]] std::vector<RecordedResult> results(const std::string& runner) const override {
     // In run order, as the runner index gives them (HistoryStore groups them by operator: 5x faster
     // than SQLite sorting 90,000 rows of a year's nights by name).
-    Statement s(db_, "SELECT r.run, o.name, r.image, r.failed, r.median_ms FROM runs u JOIN results r ON r.run = u.id "
+    Statement s(db_.get(), "SELECT r.run, o.name, r.image, r.failed, r.median_ms FROM runs u JOIN results r ON r.run = u.id "
                      "JOIN operators o ON o.id = r.operator WHERE u.runner = ? ORDER BY u.started_at, u.id", path_);
     s.bind(1, runner);
     std::vector<RecordedResult> out;
@@ -118,14 +114,14 @@ class SqliteStore final : public StoreBackend {
   }
 
   [[nodiscard]] std::optional<std::string> kept_results(int64_t run) const override {
-    Statement s(db_, "SELECT body FROM run_results WHERE run = ?", path_);
+    Statement s(db_.get(), "SELECT body FROM run_results WHERE run = ?", path_);
     s.bind(1, run);
     if (!s.step()) return std::nullopt;
     return s.blob(0);
   }
 
   [[nodiscard]] std::vector<RecordedResult> results_of_run(int64_t run) const override {
-    Statement s(db_, "SELECT o.name, r.image, r.failed, r.median_ms FROM results r JOIN operators o ON o.id = r.operator "
+    Statement s(db_.get(), "SELECT o.name, r.image, r.failed, r.median_ms FROM results r JOIN operators o ON o.id = r.operator "
                      "WHERE r.run = ?", path_);
     s.bind(1, run);
     std::vector<RecordedResult> out;
@@ -136,8 +132,8 @@ class SqliteStore final : public StoreBackend {
  private:
   void exec(const char* sql) const {
     char* err = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-      const std::string what = err != nullptr ? err : sqlite3_errmsg(db_);
+    if (sqlite3_exec(db_.get(), sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      const std::string what = err != nullptr ? err : sqlite3_errmsg(db_.get());
       sqlite3_free(err);
       throw HistoryError(path_ + ": " + what);
     }
@@ -151,22 +147,22 @@ class SqliteStore final : public StoreBackend {
       exec("COMMIT");
       return result;
     } catch (...) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
       throw;
     }
   }
   // False when the run's digest is there already.
   bool insert_one(const RunWithResults& in) {
     const RecordedRun& r = in.run;
-    Statement run(db_, "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
+    Statement run(db_.get(), "INSERT OR IGNORE INTO runs(digest, runner, host, device_key, device_name, started_at, environment) "
                        "VALUES(?, ?, ?, ?, ?, ?, ?)", path_);
     run.bind(1, r.digest).bind(2, r.runner).bind(3, r.host).bind(4, r.device_key).bind(5, r.device_name)
         .bind(6, r.started_at).bind(7, r.environment.dump());
     run.step();
-    if (sqlite3_changes(db_) == 0) return false;  // recorded before
-    const int64_t id = sqlite3_last_insert_rowid(db_);
-    Statement name(db_, "INSERT OR IGNORE INTO operators(name) VALUES(?)", path_);
-    Statement row(db_, "INSERT INTO results(run, operator, image, failed, median_ms) "
+    if (sqlite3_changes(db_.get()) == 0) return false;  // recorded before
+    const int64_t id = sqlite3_last_insert_rowid(db_.get());
+    Statement name(db_.get(), "INSERT OR IGNORE INTO operators(name) VALUES(?)", path_);
+    Statement row(db_.get(), "INSERT INTO results(run, operator, image, failed, median_ms) "
                        "VALUES(?, (SELECT id FROM operators WHERE name = ?), ?, ?, ?)", path_);
     for (const auto& x : in.results) {
       name.bind(1, x.op);
@@ -177,11 +173,11 @@ class SqliteStore final : public StoreBackend {
       row.reset();
     }
     if (!in.kept.empty()) {
-      Statement kept(db_, "INSERT INTO run_results(run, body) VALUES(?, ?)", path_);
+      Statement kept(db_.get(), "INSERT INTO run_results(run, body) VALUES(?, ?)", path_);
       kept.bind(1, id).bind_blob(2, in.kept);
       kept.step();
       // The runner's newest runs keep theirs; older ones keep their medians only.
-      Statement prune(db_, "DELETE FROM run_results WHERE run IN (SELECT id FROM runs WHERE runner = ? "
+      Statement prune(db_.get(), "DELETE FROM run_results WHERE run IN (SELECT id FROM runs WHERE runner = ? "
                            "ORDER BY started_at DESC, id DESC LIMIT -1 OFFSET ?)", path_);
       prune.bind(1, r.runner).bind(2, static_cast<int64_t>(kKeptResultsPerRunner));
       prune.step();
@@ -189,7 +185,7 @@ class SqliteStore final : public StoreBackend {
     return true;
   }
   int user_version() const {
-    Statement s(db_, "PRAGMA user_version", path_);
+    Statement s(db_.get(), "PRAGMA user_version", path_);
     const int v = s.step() ? static_cast<int>(s.integer(0)) : 0;
     while (s.step()) {
     }
@@ -197,81 +193,75 @@ class SqliteStore final : public StoreBackend {
   }
 
   std::string path_;
-  sqlite3* db_ = nullptr;
+  std::unique_ptr<sqlite3, int (*)(sqlite3*)> db_{nullptr, sqlite3_close};  // closed however the constructor ends
 };
 
 SqliteStore::SqliteStore(const std::string& path, bool create) : path_(path) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
+  sqlite3* db = nullptr;
+  const int opened = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  db_.reset(db);
+  if (opened != SQLITE_OK) {
+    const std::string why = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
     throw HistoryError(fmt::format("{}: cannot open{}: {}", path, create ? "" : " (is it there?)", why));
   }
-  try {
-    sqlite3_busy_timeout(db_, 30000);  // concurrent writers wait for each other
-    // Reading the schema version is the first read of the file: a file that is not SQLite fails here.
-    auto version_of = [&] {
-      try {
-        return user_version();
-      } catch (const HistoryError& e) {
-        if (sqlite3_errcode(db_) == SQLITE_NOTADB) {
-          throw HistoryError(path + ": not an SQLite file, so not an archbench history store; it was not changed");
-        }
-        throw;
+  sqlite3_busy_timeout(db_.get(), 30000);  // concurrent writers wait for each other
+  // Reading the schema version is the first read of the file: a file that is not SQLite fails here.
+  auto version_of = [&] {
+    try {
+      return user_version();
+    } catch (const HistoryError& e) {
+      if (sqlite3_errcode(db_.get()) == SQLITE_NOTADB) {
+        throw HistoryError(path + ": not an SQLite file, so not an archbench history store; it was not changed");
       }
-    };
-    const int version = version_of();
-    if (version > kStoreSchemaVersion) throw newer_schema_error(path, version);
-    if (version == 0) {
-      // New, or an empty or foreign database. Creators take the write lock first, so that of several
-      // processes making one store at once exactly one makes the schema and the others see it.
+      throw;
+    }
+  };
+  const int version = version_of();
+  if (version > kStoreSchemaVersion) throw newer_schema_error(path, version);
+  if (version == 0) {
+    // New, or an empty or foreign database. Creators take the write lock first, so that of several
+    // processes making one store at once exactly one makes the schema and the others see it.
+    transaction([&] {
+      if (version_of() != 0) return false;  // another process made it meanwhile
+      Statement tables(db_.get(), "SELECT count(*) FROM sqlite_master", path_);
+      const bool empty = tables.step() && tables.integer(0) == 0;
+      tables.reset();
+      if (!empty) {
+        throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
+      }
+      exec(runs_table(kSqlite).c_str());
+      exec(tables_of_schema_2(kSqlite).c_str());
+      exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
+      return true;
+    });
+  } else if (version == 1) {
+    // Schema 1: operator names moved to their table; its runs keep medians only (no full results).
+    try {
       transaction([&] {
-        if (version_of() != 0) return false;  // another process made it meanwhile
-        Statement tables(db_, "SELECT count(*) FROM sqlite_master", path_);
-        const bool empty = tables.step() && tables.integer(0) == 0;
-        tables.reset();
-        if (!empty) {
-          throw HistoryError(path + ": an SQLite database that is not an archbench history store; it was not changed");
-        }
-        exec(runs_table(kSqlite).c_str());
-        exec(tables_of_schema_2(kSqlite).c_str());
+        if (version_of() != 1) return false;  // another process upgraded it meanwhile
+        exec(upgrade_of_schema_1(kSqlite).c_str());
         exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
         return true;
       });
-    } else if (version == 1) {
-      // Schema 1: operator names moved to their table; its runs keep medians only (no full results).
-      try {
-        transaction([&] {
-          if (version_of() != 1) return false;  // another process upgraded it meanwhile
-          exec(kSetAsideResultsOf1);
-          exec(tables_of_schema_2(kSqlite).c_str());
-          exec(copy_results_of_1(kSqlite).c_str());
-          exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion).c_str());
-          return true;
-        });
-      } catch (const HistoryError& e) {
-        throw HistoryError(fmt::format("{}: a store of schema 1, which this archbench upgrades to {} when it opens it, "
-                                       "and the upgrade failed (is the file writable?): {}; the store was not changed",
-                                       path, kStoreSchemaVersion, e.what()));
-      }
+    } catch (const HistoryError& e) {
+      throw HistoryError(fmt::format("{}: a store of schema 1, which this archbench upgrades to {} when it opens it, "
+                                     "and the upgrade failed (is the file writable?): {}; the store was not changed",
+                                     path, kStoreSchemaVersion, e.what()));
     }
-    // Write-ahead logging lets readers read while a writer adds; the mode is kept in the file, so
-    // whoever sets it first sets it for all (a writer holding the file at that moment: try again).
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      Statement wal(db_, "PRAGMA journal_mode=WAL", path_);
-      try {
-        if (wal.step() && wal.text(0) == "wal") break;
-      } catch (const HistoryError&) {
-        if (sqlite3_errcode(db_) != SQLITE_BUSY && sqlite3_errcode(db_) != SQLITE_LOCKED) throw;
-      }
-      sqlite3_sleep(20);
-    }
-    exec("PRAGMA foreign_keys = ON");
-  } catch (...) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw;
   }
+  // Write-ahead logging lets readers read while a writer adds; the mode is kept in the file, so
+  // whoever sets it first sets it for all (a writer holding the file at that moment: try again).
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    Statement wal(db_.get(), "PRAGMA journal_mode=WAL", path_);
+    try {
+      if (wal.step() && wal.text(0) == "wal") break;
+    } catch (const HistoryError&) {
+      if (sqlite3_errcode(db_.get()) != SQLITE_BUSY && sqlite3_errcode(db_.get()) != SQLITE_LOCKED) throw;
+    }
+    sqlite3_sleep(20);
+  }
+  exec("PRAGMA foreign_keys = ON");
 }
 
 }  // namespace

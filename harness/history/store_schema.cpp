@@ -42,9 +42,9 @@ CREATE TABLE run_results(
                      fmt::arg("results_options", d.results_options), fmt::arg("bytes", d.bytes));
 }
 
-std::string copy_results_of_1(const SqlDialect& d) {
+std::string upgrade_of_schema_1(const SqlDialect& d) {
   // Ids in the byte order of the names, alike in both databases.
-  return fmt::format(R"sql(
+  return std::string(d.set_aside_results_1) + ";\n" + tables_of_schema_2(d) + fmt::format(R"sql(
 INSERT INTO operators(name) SELECT operator FROM results_1 GROUP BY operator ORDER BY operator{byte_order};
 INSERT INTO results SELECT r.run, o.id, r.image, r.failed, r.median_ms FROM results_1 r JOIN operators o ON o.name = r.operator;
 DROP TABLE results_1;

@@ -16,6 +16,7 @@ struct SqlDialect {
   const char* bytes;            // "BLOB", "BYTEA"
   const char* results_options;  // after the results table's columns: " WITHOUT ROWID" (SQLite only)
   const char* byte_order;       // sorts text byte by byte: "" (SQLite's default), " COLLATE \"C\""
+  const char* set_aside_results_1;  // renames schema 1's results table (and its key) to results_1
 };
 
 // The runs, unchanged since schema 1.
@@ -27,8 +28,9 @@ struct SqlDialect {
 // schema 1's results aside (as results_1).
 [[nodiscard]] std::string tables_of_schema_2(const SqlDialect& d);
 
-// Schema 1's results (operator names in each row), copied from results_1 into schema 2's tables.
-[[nodiscard]] std::string copy_results_of_1(const SqlDialect& d);
+// The upgrade of a store of schema 1 to schema 2 (but its version): schema 1's results set aside,
+// schema 2's tables made, and the results (operator names in each row) copied into them.
+[[nodiscard]] std::string upgrade_of_schema_1(const SqlDialect& d);
 
 // The refusal of a store of a newer schema than kStoreSchemaVersion, `where` naming the store.
 [[nodiscard]] HistoryError newer_schema_error(const std::string& where, int version);
