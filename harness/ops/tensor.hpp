@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "harness/ops/check_result.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/util/cuda_raii.hpp"
 
@@ -54,15 +55,6 @@ void poison(DeviceTensor& t);
 // memset of a problem's buffers.
 void finish_legacy_stream();
 [[nodiscard]] std::vector<double> download(const DeviceTensor& t);
-
-struct CheckResult {
-  bool passed = false;
-  double rel_error = 0;      // ||got - ref||_2 / ||ref||_2
-  double max_abs_error = 0;
-  double tolerance = 0;
-  size_t non_finite = 0;     // NaN/Inf in the output (never passes)
-  size_t elements = 0;
-};
 
 // Every element written (no poison left) and finite: the check for shapes beyond the CPU reference.
 // Counted on the device where the build has an image for it, else after a download.

@@ -12,6 +12,7 @@
 
 #include "harness/device/environment.hpp"
 #include "harness/manifest/build_manifest.hpp"
+#include "harness/ops/check_result.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/impl.hpp"
 #include "harness/result/image_verdict.hpp"
@@ -54,15 +55,10 @@ struct ImageResult {
 enum class CheckScope { Full, Quick };
 [[nodiscard]] std::string_view check_scope_name(CheckScope s);  // "full", "quick"
 
-struct CorrectnessResult {
-  bool passed = false;
+// The check at the check shape (passed, errors, tolerance), and how and where it ran.
+struct CorrectnessResult : CheckResult {
   CheckScope scope = CheckScope::Full;
   std::string check_shape;
-  double rel_error = 0;
-  double max_abs_error = 0;
-  double tolerance = 0;
-  size_t non_finite = 0;
-  size_t elements = 0;
   bool bench_shape_finite = false;  // the full shape: every element written and finite
   uint64_t seed = 0;
   LaunchMode mode = LaunchMode::Blocking;  // CUDA_LAUNCH_BLOCKING=1 during this check, or async

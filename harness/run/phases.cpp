@@ -73,13 +73,7 @@ void check_operator(const Operator& op, const BuildManifest& build, const arch::
       p->poison_output();
       p->launch(stream.get());
       ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-      const CheckResult k = p->check();
-      c.passed = k.passed;
-      c.rel_error = k.rel_error;
-      c.max_abs_error = k.max_abs_error;
-      c.tolerance = k.tolerance;
-      c.non_finite = k.non_finite;
-      c.elements = k.elements;
+      static_cast<CheckResult&>(c) = p->check();
     }
     if (options.bench_shape_pass) {
       auto big = op.make_problem(ProblemScale::Bench, seed + 1);

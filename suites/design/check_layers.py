@@ -27,9 +27,9 @@ ALLOWED = {
     "doctor": {"stack", "result", "framework", "binary", "arch", "device", "manifest", "util"},
 }
 
-# Edges allowed for some headers only: result names an operator's dtype and implementation kind, and
-# nothing else of ops (no tensors, no CUDA); of arch, the image vocabulary alone.
-NARROW = {("result", "ops"): {"dtype.hpp", "impl.hpp"}, ("result", "arch"): {"image_outcome.hpp"}}
+# Edges allowed for some headers only: result names an operator's dtype, implementation kind and
+# check result, and nothing else of ops (no tensors, no CUDA); of arch, the image vocabulary alone.
+NARROW = {("result", "ops"): {"dtype.hpp", "impl.hpp", "check_result.hpp"}, ("result", "arch"): {"image_outcome.hpp"}}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:harness|kernels|tools|suites)/[^"]+)"')
 
