@@ -16,6 +16,7 @@
 #include "kernels/conv/conv_plan.hpp"
 #include "kernels/conv/conv_simt_tiles.cuh"
 #include "kernels/conv/conv_tc_tiles.cuh"
+#include "suites/unit/mma_16816_model.hpp"
 #include "suites/unit/tensor_copy_swizzle.hpp"
 
 namespace archbench::kernels::conv {
@@ -279,32 +280,18 @@ void emulate_warp_tiles() {
           for (int lane = 0; lane < 32; ++lane) b_rows[static_cast<size_t>(lane)] = b_base[static_cast<size_t>(lane)] + (ni / 2) * Cfg::kBFragmentPairBytes;
           // The x4 of pair ni / 2 gives b0, b1 of n-tile 2j in registers 0, 1 and of 2j + 1 in 2, 3.
           const int b_reg0 = (ni % 2) * 2;
-          // mma.sync m16n8k16 row.col: A fragment a0 (row g, k 2t..), a1 (row g + 8, k 2t..),
-          // a2 (row g, k 2t + 8..), a3 (row g + 8, k 2t + 8..); B fragment b0 (k 2t.., col g),
-          // b1 (k 2t + 8.., col g); D c0, c1 (row g, cols 2t, 2t + 1), c2, c3 (row g + 8), with
-          // g = lane / 4, t = lane % 4 of the lane that holds each piece.
-          long long a_full[16][16];
-          long long b_full[16][8];
+          long long a[32][4][2];
+          long long b[32][2][2];
           for (int lane = 0; lane < 32; ++lane) {
-            const int g = lane / 4;
-            const int t = lane % 4;
             for (int half = 0; half < 2; ++half) {
-              a_full[g][2 * t + half] = ldmatrix(a_rows, lane, 0, half);
-              a_full[g + 8][2 * t + half] = ldmatrix(a_rows, lane, 1, half);
-              a_full[g][2 * t + 8 + half] = ldmatrix(a_rows, lane, 2, half);
-              a_full[g + 8][2 * t + 8 + half] = ldmatrix(a_rows, lane, 3, half);
-              b_full[2 * t + half][g] = ldmatrix(b_rows, lane, b_reg0, half);
-              b_full[2 * t + 8 + half][g] = ldmatrix(b_rows, lane, b_reg0 + 1, half);
+              for (int reg = 0; reg < 4; ++reg) a[lane][reg][half] = ldmatrix(a_rows, lane, reg, half);
+              for (int reg = 0; reg < 2; ++reg) b[lane][reg][half] = ldmatrix(b_rows, lane, b_reg0 + reg, half);
             }
           }
+          long long tile[32][4] = {};
+          testing_support::mma_16816(tile, a, b);
           for (int lane = 0; lane < 32; ++lane) {
-            const int g = lane / 4;
-            const int t = lane % 4;
-            for (int e = 0; e < 4; ++e) {
-              const int row = g + (e / 2) * 8;
-              const int col = 2 * t + e % 2;
-              for (int k = 0; k < 16; ++k) acc_at(lane, mi, ni, e) += a_full[row][k] * b_full[k][col];
-            }
+            for (int e = 0; e < 4; ++e) acc_at(lane, mi, ni, e) += tile[lane][e];
           }
         }
       }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/matmul/gemm_tc_tiles.cuh"
+#include "suites/unit/mma_16816_model.hpp"
 #include "suites/unit/tensor_copy_swizzle.hpp"
 
 namespace archbench::kernels::matmul::tc {
@@ -61,33 +62,6 @@ void ldmatrix_x4(const std::vector<int>& smem, const std::uint32_t (&addr)[32], 
     for (int i = 0; i < 4; ++i) {
       const std::uint32_t row = addr[8 * i + lane / 4];
       for (int e = 0; e < 2; ++e) regs[lane][i][e] = smem.at(row / 2 + static_cast<std::uint32_t>(2 * (lane % 4) + e));
-    }
-  }
-}
-
-// d (lane's c0..c3) += a (a0..a3) · b (b0, b1) for one m16n8k16 tile across the warp.
-void mma_16816(int (&acc)[32][4], const int (&a)[32][4][2], const int (&b)[32][2][2]) {
-  int am[16][16];
-  int bm[16][8];
-  for (int lane = 0; lane < 32; ++lane) {
-    const int g = lane / 4;
-    const int t = lane % 4;
-    for (int e = 0; e < 2; ++e) {
-      am[g][2 * t + e] = a[lane][0][e];
-      am[g + 8][2 * t + e] = a[lane][1][e];
-      am[g][2 * t + 8 + e] = a[lane][2][e];
-      am[g + 8][2 * t + 8 + e] = a[lane][3][e];
-      bm[2 * t + e][g] = b[lane][0][e];
-      bm[2 * t + 8 + e][g] = b[lane][1][e];
-    }
-  }
-  for (int lane = 0; lane < 32; ++lane) {
-    const int g = lane / 4;
-    const int t = lane % 4;
-    for (int c = 0; c < 4; ++c) {
-      const int m = g + (c / 2) * 8;
-      const int n = 2 * t + c % 2;
-      for (int k = 0; k < 16; ++k) acc[lane][c] += am[m][k] * bm[k][n];
     }
   }
 }
@@ -184,7 +158,7 @@ struct BlockReplay {
               ASSERT_NE(a[mi][lane][r][0], kUnwritten) << "ldmatrix read an unwritten element";
             }
           }
-          mma_16816(*reinterpret_cast<int(*)[32][4]>(acc_at(warp, mi, ni)), a[mi], b[ni]);
+          testing_support::mma_16816(*reinterpret_cast<int(*)[32][4]>(acc_at(warp, mi, ni)), a[mi], b[ni]);
         }
       }
     }
