@@ -48,6 +48,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/ops/shaped_operator.hpp"
 #include "harness/ops/tensor.hpp"
 #include "harness/util/cuda_raii.hpp"
 #include "kernels/attention/attention_kernels.hpp"
@@ -60,21 +61,7 @@
 namespace archbench::kernels::attention {
 namespace {
 
-class AttentionOperator final : public Operator {
- public:
-  AttentionOperator(OperatorSpec spec, AttentionDims dims, AttentionLaunchFactory factory,
-                    std::vector<KernelRef> kernels)
-      : Operator(std::move(spec)), dims_(dims), factory_(std::move(factory)), kernels_(std::move(kernels)) {}
-  [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
-  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
-    return std::make_unique<AttentionProblem>(dims_, spec().dtype, factory_, scale, seed);
-  }
-
- private:
-  AttentionDims dims_;
-  AttentionLaunchFactory factory_;
-  std::vector<KernelRef> kernels_;
-};
+using AttentionOperator = ShapedOperator<AttentionProblem, AttentionDims, AttentionLaunchFactory>;
 
 OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCapability min_cc, const AttentionShape& s) {
   return shaped_spec("attention", name, dtype, impl, min_cc, s.dims, s.model);

@@ -11,6 +11,7 @@
 #include <cuda_fp8.h>
 
 #include "harness/ops/cublas_gemm.hpp"
+#include "harness/ops/shaped_operator.hpp"
 #include "kernels/common/sm90a_target.hpp"
 #include "kernels/matmul/gemm_kernels.hpp"
 #include "kernels/matmul/gemm_problem.hpp"
@@ -41,20 +42,7 @@ OperatorSpec make_spec(const char* name, DType dtype, Impl impl, arch::ComputeCa
   return spec;
 }
 
-class GemmOperator : public Operator {
- public:
-  GemmOperator(OperatorSpec spec, GemmDims dims, GemmLaunch launch, std::vector<KernelRef> kernels)
-      : Operator(std::move(spec)), dims_(dims), launch_(std::move(launch)), kernels_(std::move(kernels)) {}
-  [[nodiscard]] std::vector<KernelRef> kernels() const override { return kernels_; }
-  [[nodiscard]] std::unique_ptr<Problem> make_problem(ProblemScale scale, uint64_t seed) const override {
-    return std::make_unique<GemmProblem>(dims_, spec().dtype, launch_, scale, seed);
-  }
-
- private:
-  GemmDims dims_;
-  GemmLaunch launch_;
-  std::vector<KernelRef> kernels_;
-};
+using GemmOperator = ShapedOperator<GemmProblem, GemmDims, GemmLaunch>;
 
 void launch_simt(const GemmOperands& o, cudaStream_t s) {
   launch_gemm_simt_f32(o.a.as<float>(), o.b.as<float>(), o.c.as<float>(), o.dims.M, o.dims.N, o.dims.K, s);
