@@ -96,7 +96,8 @@ struct Layout {
   static constexpr int stage_bytes = a_bytes + b_bytes;
   static constexpr int b_part_rows = BN / kCluster;  // the rows of B each CTA of the pair loads
   // Operand stages and, per consumer, store buffers (at least 2, so that writing one overlaps the
-  // copy engine reading the other): as many as fit in 227 KB, stages first.
+  // copy engine reading the other): as many as fit in 227 KB at 192-256, stages first (the narrower
+  // convolution widths keep 5 stages: their reductions are short).
   static constexpr int stages = BN <= 192 ? 5 : 4;
   static constexpr int store_buffers = BN == 192 ? 3 : 4;
   static constexpr int operand_bytes = stages * stage_bytes;

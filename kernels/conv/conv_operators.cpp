@@ -178,7 +178,9 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
 }
 
 // Every wgmma kernel a launch may take: the tile width depends on the device's SM count, split-K on
-// the shape and the device (conv_wgmma_plan). Split-K's reduction (conv_splitk_reduce) is not
+// the shape and the device (conv_wgmma_plan). The split-K kernels at 128 and 96, which the plan never
+// takes, are compiled and listed with the others (one kernel per width and output, as the launch
+// dispatches). Split-K's reduction (conv_splitk_reduce) is not
 // listed: it is conv_tc's, built for every target of the list, and judged with conv_tc; the
 // operator's verdict is its sm_90a code's.
 std::vector<KernelRef> wgmma_kernels(DType dtype) {
