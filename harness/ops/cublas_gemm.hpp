@@ -13,7 +13,8 @@ void cublas_gemm_nt(DType math, const void* a, const void* b, void* c, int m, in
 
 // The FP8 form, as torch._scaled_mm calls cuBLASLt for an FP8 nn.Linear: A in `a_type` (e4m3, or
 // e5m2 as FP8 training's gradients), B in e4m3 (fp8_partner), each with a per-tensor scale (a
-// device float: C = scale_a * scale_b * A · Bᵀ), fp32 accumulation, C in bf16. `fast_accumulation` lets the tensor cores keep the running sum (CUBLASLT_MATMUL_DESC_FAST_ACCUM,
+// device float: C = scale_a * scale_b * A · Bᵀ), fp32 accumulation, C in bf16.
+// `fast_accumulation` lets the tensor cores keep the running sum (CUBLASLT_MATMUL_DESC_FAST_ACCUM,
 // _scaled_mm's use_fast_accum, what torchao's float8 forward uses); without it cuBLASLt promotes
 // partial sums to fp32 registers at intervals. Throws LibraryError when cuBLASLt has no kernel
 // for the device (FP8 needs compute capability 8.9 or newer).

@@ -35,9 +35,9 @@
 //     registers instead left the tensor cores idle for the whole epilogue: each warp-wide store
 //     wrote 16-byte pieces of 8 rows. K tails and M/N edges of the inputs read as zeros (TMA
 //     out-of-bounds fill).
-//   * FP8 (e4m3, or e5m2 A times e4m3 B; bf16 out, as torch._scaled_mm): the per-tensor scales multiply the fp32
-//     accumulators once, in the epilogue. The tensor cores keep the running sum across the whole K
-//     (fast accumulation, cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM).
+//   * FP8 (e4m3, or e5m2 A times e4m3 B; bf16 out, as torch._scaled_mm): the per-tensor scales
+//     multiply the fp32 accumulators once, in the epilogue. The tensor cores keep the running sum
+//     across the whole K (fast accumulation, cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM).
 #pragma once
 
 #include "kernels/matmul/gemm_wgmma_tiling.hpp"
