@@ -25,8 +25,13 @@
 //     to STAGES steps ahead, into the next tile while the consumers store the last one.
 //   * Consumers keep one wgmma group in flight: a stage is released once the group after it has
 //     been issued and the group reading it has completed.
-//   * Split-K (the convolution's small images): split z of a tile sums its chunk of the k-steps
-//     and stores fp32 partials to rows z * M + m of a workspace, which a second kernel adds up.
+//   * Split-K (the convolution's small images), two ways. Workspace: split z of a tile sums its chunk
+//     of the k-steps and stores fp32 partials to rows z * M + m of a workspace, which a second
+//     kernel adds up. In the cluster: the S splits of a tile are the S CTAs of one cluster (no pair
+//     then, each loads all of B); once every one has left its main loop, each 16-row block of the
+//     tile has an owner CTA, the others write their fp32 accumulators of it into the owner's shared
+//     memory (the operand stages, free by then), and the owner adds them up and stores C. No
+//     workspace, no second kernel: the partials never leave the cluster.
 //   * Epilogue: each consumer rounds its 64 x BN accumulators to the output type and writes them,
 //     64 bytes of each row at a time (32 16-bit or 16 fp32 columns), into a ring of small swizzled
 //     shared-memory buffers; one thread hands
@@ -89,12 +94,12 @@ constexpr int kStoreBytes = 64 * kStoreRowBytes;
 template <typename Out>
 constexpr int kStoreCols = kStoreRowBytes / static_cast<int>(sizeof(Out));
 
-template <int BN>
+template <int BN, int Pair = kCluster>
 struct Layout {
   static constexpr int a_bytes = kBlockM * kRowBytes;
   static constexpr int b_bytes = BN * kRowBytes;
   static constexpr int stage_bytes = a_bytes + b_bytes;
-  static constexpr int b_part_rows = BN / kCluster;  // the rows of B each CTA of the pair loads
+  static constexpr int b_part_rows = BN / Pair;  // the rows of B each CTA of the pair loads
   // Operand stages and, per consumer, store buffers (at least 2, so that writing one overlaps the
   // copy engine reading the other): as many as fit in 227 KB at 192-256, stages first (the narrower
   // convolution widths keep 5 stages: their reductions are short).
@@ -109,6 +114,29 @@ struct Layout {
   static_assert(BN % 32 == 0 && store_buffers >= 2, "whole store boxes, double-buffered at least");
   static_assert(smem_bytes <= 227 * 1024, "fits the opt-in shared memory of one SM");
 };
+
+// Split-K in the cluster: at most 8 CTAs (the portable cluster size), one split each. The tile's
+// eight 16-row blocks (4 warps x 2 consumers) are owned round-robin: block w by the CTA of rank
+// w % splits. The other splits' fp32 accumulators of a block go to its owner's receive slots, one
+// per other rank, laid out so that a warp's 16-byte stores and loads cover 512 contiguous bytes.
+constexpr int kMaxClusterSplits = matmul::kWgmmaMaxClusterSplits;
+constexpr int kRowBlocks = 8;
+template <int BN>
+constexpr int kBlockFloats = 32 * BN / 2;  // one warp's accumulators: 32 threads x BN/2
+__host__ __device__ constexpr int blocks_per_owner(int splits) { return (kRowBlocks + splits - 1) / splits; }
+template <int BN>
+constexpr int receive_bytes(int splits) {
+  return (splits - 1) * blocks_per_owner(splits) * kBlockFloats<BN> * 4;
+}
+template <int BN>
+constexpr bool receive_fits() {
+  for (int s = 2; s <= kMaxClusterSplits; ++s) {
+    if (receive_bytes<BN>(s) > Layout<BN, 1>::operand_bytes) return false;
+  }
+  return true;
+}
+template <int BN>
+constexpr bool kReceiveFits = receive_fits<BN>();
 
 // Cluster tile `unit` -> (row of cluster tiles, column tile), grouped by kGroupRows rows.
 __device__ __forceinline__ void unit_coords(int unit, int units_m, int tiles_n, int& um, int& tn) {
@@ -144,6 +172,24 @@ __device__ __forceinline__ uint32_t store_offset(int row, int word) {
   return static_cast<uint32_t>(row * kStoreRowBytes + unit * 16 + (word % 4) * 4);
 }
 
+// Four floats to the same shared-memory offset in CTA `cta` of this cluster.
+__device__ __forceinline__ void store_remote_v4(uint32_t address, uint32_t cta, float a, float b, float c, float d) {
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "st.shared::cluster.v4.f32 [remote], {%2, %3, %4, %5};\n}\n" ::"r"(address),
+      "r"(cta), "f"(a), "f"(b), "f"(c), "f"(d)
+      : "memory");
+}
+
+__device__ __forceinline__ float4 load_shared_v4(uint32_t address) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(address)
+               : "memory");
+  return v;
+}
+
 template <typename In>
 constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3> || std::is_same_v<In, __nv_fp8_e5m2>;
 // B's type: In's, but e4m3 under an e5m2 A (dtype.hpp's fp8_partner; the generated mma_ss<e5m2>
@@ -158,19 +204,25 @@ __host__ __device__ constexpr int k_steps(int K) {
 }
 
 // In: the operands' type; Out: C's (In, or bf16 for FP8), or float for split-K partials. scale_a,
-// scale_b: FP8's per-tensor scales (device floats), null for 16-bit inputs. splits > 1 (Out float
-// only): split z of each tile sums k-steps [z * chunk, (z + 1) * chunk) and writes rows z * M + m of
-// C, a [splits * M, N] fp32 workspace that a second kernel sums; M a multiple of 128 then, so that
-// no tile's rows run into the next split's.
+// scale_b: FP8's per-tensor scales (device floats), null for 16-bit inputs.
+// kClusterSplit false: CTA pairs along M share B; splits > 1 (Out float only): split z of each tile
+// sums k-steps [z * chunk, (z + 1) * chunk) and writes rows z * M + m of C, a [splits * M, N] fp32
+// workspace that a second kernel sums; M a multiple of 128 then, so that no tile's rows run into the
+// next split's.
+// kClusterSplit true: the cluster is `splits` CTAs (2-8), split z = rank z of the same tile; the
+// owners store C (16-bit Out) to c_rows directly, row-major [M, N].
 // ASource: where the A tiles come from (see the top of this file); its load(dst, map, bar, k_step,
 // tile_m) issues the copy of A's rows [128 tile_m, +128) and k-step k_step into a stage.
-template <typename In, typename Out, int BN, typename ASource>
+template <typename In, typename Out, int BN, typename ASource, bool kClusterSplit>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, int M, int N, int K, const float* scale_a,
-               const float* scale_b, const ASource a_source, int splits) {
+               const float* scale_b, const ASource a_source, int splits, Out* c_rows) {
 #if defined(__CUDA_ARCH__)
-  using L = Layout<BN>;
+  constexpr int kPair = kClusterSplit ? 1 : kCluster;  // CTAs sharing each B tile
+  using L = Layout<BN, kPair>;
+  static_assert(!kClusterSplit || (!std::is_same_v<Out, float> && kReceiveFits<BN>),
+                "split-K in the cluster stores 16-bit C, its partials fit in the operand stages");
   extern __shared__ uint8_t smem_raw[];
   const uint32_t base = swizzle_atom_aligned(tma::smem_address(smem_raw));
   const uint32_t store_base = base + L::operand_bytes;
@@ -181,18 +233,19 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < L::stages; ++s) {
       tma::barrier_init(full + 8 * s, 1);
-      tma::barrier_init(empty + 8 * s, kConsumers * kCluster);
+      tma::barrier_init(empty + 8 * s, kConsumers * kPair);
     }
     tma::fence_barrier_init();
   }
   tma::cluster_sync();  // the peer's copies and arrivals target these barriers
 
   const int rank = static_cast<int>(tma::cluster_rank());
+  const int pair_rank = kClusterSplit ? 0 : rank;
   const int tiles_m = (M + kBlockM - 1) / kBlockM;
-  const int units_m = (tiles_m + kCluster - 1) / kCluster;
+  const int units_m = (tiles_m + kPair - 1) / kPair;
   const int tiles_n = (N + BN - 1) / BN;
   const int tiles = units_m * tiles_n;
-  const int units = tiles * splits;
+  const int units = kClusterSplit ? tiles : tiles * splits;
   const int steps = k_steps<In>(K);
   const int chunk = (steps + splits - 1) / splits;  // the host makes every split's range non-empty
   const int first_unit = static_cast<int>(tma::cluster_index());
@@ -200,37 +253,51 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
-    if (threadIdx.x == 0) {
-      tma::prefetch_map(&map_a);
-      tma::prefetch_map(&map_b);
-      int stage = 0;
-      uint32_t phase = 0;
-      for (int unit = first_unit; unit < units; unit += unit_step) {
+    int stage = 0;
+    uint32_t phase = 0;
+    for (int unit = first_unit; unit < units; unit += unit_step) {
+      if (threadIdx.x == 0) {
+        if (unit == first_unit) {
+          tma::prefetch_map(&map_a);
+          tma::prefetch_map(&map_b);
+        }
         int um, tn;
         unit_coords(unit % tiles, units_m, tiles_n, um, tn);
-        const int k_begin = unit / tiles * chunk, k_end = min(steps, k_begin + chunk);
+        const int split = kClusterSplit ? rank : unit / tiles;
+        const int k_begin = split * chunk, k_end = min(steps, k_begin + chunk);
         // With an odd tile count the last pair's second tile lies past M: it loads a valid A
         // tile (the pair still shares B) and stores nothing.
-        const int tm = min(um * kCluster + rank, tiles_m - 1);
+        const int tm = min(um * kPair + pair_rank, tiles_m - 1);
         for (int k = k_begin; k < k_end; ++k) {
           tma::barrier_wait(empty + 8 * stage, phase ^ 1);
           const uint32_t bar = full + 8 * stage;
           const uint32_t a = base + stage * L::stage_bytes;
           tma::barrier_arrive_expect_bytes(bar, L::stage_bytes);
           a_source.load(a, &map_a, bar, k, tm);
-          tma::load_2d_multicast(a + L::a_bytes + rank * L::b_part_rows * kRowBytes, &map_b, bar, k * kBlockK<In>,
-                                 tn * BN + rank * L::b_part_rows, static_cast<uint16_t>((1u << kCluster) - 1));
+          if constexpr (kClusterSplit) {
+            tma::load_2d(a + L::a_bytes, &map_b, bar, k * kBlockK<In>, tn * BN);
+          } else {
+            tma::load_2d_multicast(a + L::a_bytes + rank * L::b_part_rows * kRowBytes, &map_b, bar, k * kBlockK<In>,
+                                   tn * BN + rank * L::b_part_rows, static_cast<uint16_t>((1u << kCluster) - 1));
+          }
           if (++stage == L::stages) {
             stage = 0;
             phase ^= 1;
           }
         }
       }
+      if constexpr (kClusterSplit) {  // the consumers' three cluster barriers of each tile
+        tma::cluster_sync();
+        tma::cluster_sync();
+        tma::cluster_sync();
+      }
     }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
     const int half = warpgroup - 1;  // rows [64 * half, 64 * half + 64) of the tile
     const int t = threadIdx.x % 128;
+    const int warp = t / 32;
+    const int lane = t % 32;
     const bool leader = t == 0;
     float acc[BN / 2];
     float scale = 1.0f;
@@ -239,12 +306,21 @@ __global__ void __launch_bounds__(kThreads, 1)
     uint32_t stores = 0;  // boxes this consumer has handed to the copy engine
     int stage = 0;
     uint32_t phase = 0;
+    // A stage is read by the consumers of every CTA that shares it: release it in each.
+    const auto release = [&](int s) {
+      if (!leader) return;
+      if constexpr (kClusterSplit) {
+        tma::barrier_arrive(empty + 8 * s);
+      } else {
+        for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * s, cta);
+      }
+    };
     for (int unit = first_unit; unit < units; unit += unit_step) {
       int um, tn;
       unit_coords(unit % tiles, units_m, tiles_n, um, tn);
-      const int split = unit / tiles;
+      const int split = kClusterSplit ? rank : unit / tiles;
       const int k_begin = split * chunk, k_end = min(steps, k_begin + chunk);
-      const int tm = um * kCluster + rank;
+      const int tm = um * kPair + pair_rank;
       int previous = 0;
       for (int k = k_begin; k < k_end; ++k) {
         tma::barrier_wait(full + 8 * stage, phase);
@@ -261,9 +337,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         wgmma::commit_group();
         wgmma::wait_group<1>();
         wgmma::fence_registers(acc);
-        if (k > k_begin && leader) {
-          for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
-        }
+        if (k > k_begin) release(previous);
         previous = stage;
         if (++stage == L::stages) {
           stage = 0;
@@ -272,52 +346,108 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
       wgmma::wait_group<0>();
       wgmma::fence_registers(acc);
-      if (leader) {
-        for (int cta = 0; cta < kCluster; ++cta) tma::barrier_arrive_in(empty + 8 * previous, cta);
-      }
-      // The second tile of the last pair when the tile count is odd: nothing to store (its rows
-      // would be the next split's).
-      if (tm >= tiles_m) continue;
-      if constexpr (kIsFp8<In>) {
-#pragma unroll
-        for (int i = 0; i < BN / 2; ++i) acc[i] *= scale;
-      }
+      release(previous);
 
-      // m64nNk16 accumulator layout: acc[4j + 2h + e] is row 16*warp + lane/4 + 8h,
-      // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block. Box p holds columns
-      // [cols * p, cols * (p + 1)): j = (cols / 8) p + jj, jj < cols / 8.
-      constexpr int cols = kStoreCols<Out>;
-      const int warp = t / 32;
-      const int lane = t % 32;
+      if constexpr (kClusterSplit) {
+        // 1: every CTA of the cluster is out of its main loop, so its operand stages are free.
+        tma::cluster_sync();
+        const int block = half * 4 + warp;  // this warp's 16 rows of the tile
+        const int owner = block % splits;
+        const int owned = blocks_per_owner(splits);
+        // Slot of source rank r in the owner's receive area: the ranks other than the owner, in order.
+        const auto slot_address = [&](int source) {
+          const int slot = source < owner ? source : source - 1;
+          return base + static_cast<uint32_t>(((slot * owned + block / splits) * kBlockFloats<BN> + lane * 4) * 4);
+        };
+        if (owner != rank) {
+          const uint32_t to = slot_address(rank);
 #pragma unroll
-      for (int p = 0; p < BN / cols; ++p) {
-        const uint32_t buffer = my_buffers + (stores % L::store_buffers) * kStoreBytes;
+          for (int i = 0; i < BN / 2; i += 4) {
+            store_remote_v4(to + static_cast<uint32_t>(i * 32 * 4), static_cast<uint32_t>(owner), acc[i], acc[i + 1],
+                            acc[i + 2], acc[i + 3]);
+          }
+        }
+        // 2: the partials have landed in their owners.
+        tma::cluster_sync();
+        if (owner == rank) {
+          for (int source = 0; source < splits; ++source) {
+            if (source == rank) continue;
+            const uint32_t from = slot_address(source);
 #pragma unroll
-        for (int jj = 0; jj < cols / 8; ++jj) {
+            for (int i = 0; i < BN / 2; i += 4) {
+              const float4 v = load_shared_v4(from + static_cast<uint32_t>(i * 32 * 4));
+              acc[i] += v.x;
+              acc[i + 1] += v.y;
+              acc[i + 2] += v.z;
+              acc[i + 3] += v.w;
+            }
+          }
+          if constexpr (kIsFp8<In>) {
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) acc[i] *= scale;
+          }
+          // Straight from registers (layout below): one tile's 16-row blocks, once per tile.
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            const int j = p * (cols / 8) + jj;
-            const int row = warp * 16 + lane / 4 + 8 * h;
-            if constexpr (std::is_same_v<Out, float>) {  // one column per word
-              store_shared(buffer + store_offset(row, 8 * jj + 2 * (lane % 4)), __float_as_uint(acc[4 * j + 2 * h]));
-              store_shared(buffer + store_offset(row, 8 * jj + 2 * (lane % 4) + 1),
-                           __float_as_uint(acc[4 * j + 2 * h + 1]));
-            } else {  // two columns per word
-              store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
-                           packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+            const int row = tm * kBlockM + 16 * block + lane / 4 + 8 * h;
+            if (row >= M) continue;
+            Out* out = c_rows + static_cast<size_t>(row) * static_cast<size_t>(N);
+#pragma unroll
+            for (int j = 0; j < BN / 8; ++j) {
+              const int col = tn * BN + 8 * j + 2 * (lane % 4);
+              if (col < N) {
+                *reinterpret_cast<uint32_t*>(out + col) = packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+              }
             }
           }
         }
-        tma::fence_proxy_async();  // these writes before the copy engine's reads
-        // The next box's buffer was last handed over store_buffers - 1 boxes ago: with at most
-        // store_buffers - 2 of the boxes since still being read, it is free.
-        if (leader) tma::store_wait_read<L::store_buffers - 2>();
-        tma::named_barrier_sync(1 + half, 128);
-        if (leader) {
-          tma::store_2d(&map_c, buffer, tn * BN + p * cols, split * M + tm * kBlockM + half * 64);
-          tma::store_commit();
+        // 3: the owners have read their receive slots; the next tile may refill the stages.
+        tma::cluster_sync();
+        continue;
+      } else {
+        // The second tile of the last pair when the tile count is odd: nothing to store (its rows
+        // would be the next split's).
+        if (tm >= tiles_m) continue;
+        if constexpr (kIsFp8<In>) {
+#pragma unroll
+          for (int i = 0; i < BN / 2; ++i) acc[i] *= scale;
         }
-        ++stores;
+
+        // m64nNk16 accumulator layout: acc[4j + 2h + e] is row 16*warp + lane/4 + 8h,
+        // column 8j + 2*(lane%4) + e of this warpgroup's 64 x BN block. Box p holds columns
+        // [cols * p, cols * (p + 1)): j = (cols / 8) p + jj, jj < cols / 8.
+        constexpr int cols = kStoreCols<Out>;
+#pragma unroll
+        for (int p = 0; p < BN / cols; ++p) {
+          const uint32_t buffer = my_buffers + (stores % L::store_buffers) * kStoreBytes;
+#pragma unroll
+          for (int jj = 0; jj < cols / 8; ++jj) {
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const int j = p * (cols / 8) + jj;
+              const int row = warp * 16 + lane / 4 + 8 * h;
+              if constexpr (std::is_same_v<Out, float>) {  // one column per word
+                store_shared(buffer + store_offset(row, 8 * jj + 2 * (lane % 4)),
+                             __float_as_uint(acc[4 * j + 2 * h]));
+                store_shared(buffer + store_offset(row, 8 * jj + 2 * (lane % 4) + 1),
+                             __float_as_uint(acc[4 * j + 2 * h + 1]));
+              } else {  // two columns per word
+                store_shared(buffer + store_offset(row, 4 * jj + lane % 4),
+                             packed_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+              }
+            }
+          }
+          tma::fence_proxy_async();  // these writes before the copy engine's reads
+          // The next box's buffer was last handed over store_buffers - 1 boxes ago: with at most
+          // store_buffers - 2 of the boxes since still being read, it is free.
+          if (leader) tma::store_wait_read<L::store_buffers - 2>();
+          tma::named_barrier_sync(1 + half, 128);
+          if (leader) {
+            tma::store_2d(&map_c, buffer, tn * BN + p * cols, split * M + tm * kBlockM + half * 64);
+            tma::store_commit();
+          }
+          ++stores;
+        }
       }
     }
     if (leader) tma::store_wait<0>();  // the buffers stay valid until the copy engine is done
@@ -326,38 +456,39 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <typename In, typename Out, int BN, typename ASource>
+template <typename In, typename Out, int BN, typename ASource, bool kClusterSplit>
 const void* kernel_address() {
-  return reinterpret_cast<const void*>(&wgmma_gemm<In, Out, BN, ASource>);
+  return reinterpret_cast<const void*>(&wgmma_gemm<In, Out, BN, ASource, kClusterSplit>);
 }
 
-// Per device, once per kernel: the shared-memory opt-in, and how many clusters fit at once.
-template <typename In, typename Out, int BN, typename ASource>
+// Per device and cluster size, once per kernel: the shared-memory opt-in, and how many clusters fit
+// at once.
+template <typename In, typename Out, int BN, typename ASource, bool kClusterSplit>
 int resident_clusters(int device, cudaLaunchConfig_t config) {
   static std::mutex mutex;
-  static std::map<int, int> known;
+  static std::map<std::pair<int, unsigned>, int> known;
   const std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = known.find(device); it != known.end()) return it->second;
-  ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel_address<In, Out, BN, ASource>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+  const std::pair<int, unsigned> key{device, config.gridDim.x};
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  const void* kernel = kernel_address<In, Out, BN, ASource, kClusterSplit>();
+  ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             Layout<BN>::smem_bytes));
   int clusters = 0;
-  ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_address<In, Out, BN, ASource>(), &config));
+  ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   if (clusters < 1) throw std::runtime_error("gemm_wgmma: no cluster of this kernel fits on the device");
-  known[device] = clusters;
+  known[key] = clusters;
   return clusters;
 }
 
 // One launch at tile width BN: map_a is ASource's (boxes of 128 rows x 128 bytes of k, 128-byte
-// swizzle); B in the same boxes, C (splits x M rows) in boxes of 64 rows x 64 bytes (64-byte swizzle).
-template <typename In, typename Out, int BN, typename ASource>
-void launch_width(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
-                  const float* scale_a, const float* scale_b, int splits, int device, cudaStream_t stream) {
-  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN>::b_part_rows, kBlockK<In>, "wgmma_gemm");
-  const CUtensorMap map_c =
-      matrix_tensor_map<Out>(C, static_cast<long long>(M) * splits, N, 64, kStoreCols<Out>, "wgmma_gemm");
-  cudaLaunchAttribute cluster{};
+// swizzle); B in boxes of 128 bytes of k and the rows each CTA loads, C (splits x M rows of
+// workspace partials, or M rows) in boxes of 64 rows x 64 bytes (64-byte swizzle).
+// A launch of this kernel in clusters of cluster_size CTAs along x (the caller sets the grid).
+template <int BN>
+cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& cluster, int cluster_size, cudaStream_t stream) {
+  cluster = {};
   cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = kCluster;
+  cluster.val.clusterDim.x = static_cast<unsigned>(cluster_size);
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
@@ -366,15 +497,35 @@ void launch_width(const CUtensorMap& map_a, const ASource& a_source, const BOper
   config.stream = stream;
   config.attrs = &cluster;
   config.numAttrs = 1;
-  config.gridDim = dim3(kCluster);
-  const int clusters = resident_clusters<In, Out, BN, ASource>(device, config);
-  const long long units = matmul::wgmma_cluster_tiles(M, N, BN) * splits;
-  config.gridDim = dim3(static_cast<unsigned>(kCluster * (units < clusters ? units : clusters)));
-  ARCHBENCH_CUDA_CHECK(
-      cudaLaunchKernelEx(&config, wgmma_gemm<In, Out, BN, ASource>, map_a, map_b, map_c, M, N, K, scale_a, scale_b,
-                         a_source, splits));
+  config.gridDim = dim3(static_cast<unsigned>(cluster_size));
+  return config;
 }
 
+template <typename In, typename Out, int BN, typename ASource, bool kClusterSplit>
+void launch_width(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
+                  const float* scale_a, const float* scale_b, int splits, int device, cudaStream_t stream) {
+  constexpr int kPair = kClusterSplit ? 1 : kCluster;
+  const int cluster_size = kClusterSplit ? splits : kCluster;
+  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN, kPair>::b_part_rows, kBlockK<In>, "wgmma_gemm");
+  const long long c_rows = kClusterSplit ? M : static_cast<long long>(M) * splits;
+  const CUtensorMap map_c = matrix_tensor_map<Out>(C, c_rows, N, 64, kStoreCols<Out>, "wgmma_gemm");
+  cudaLaunchAttribute cluster;
+  cudaLaunchConfig_t config = cluster_config<BN>(cluster, cluster_size, stream);
+  const int clusters = resident_clusters<In, Out, BN, ASource, kClusterSplit>(device, config);
+  const long long units = kClusterSplit ? static_cast<long long>((M + kBlockM - 1) / kBlockM) * ((N + BN - 1) / BN)
+                                        : matmul::wgmma_cluster_tiles(M, N, BN) * splits;
+  config.gridDim = dim3(static_cast<unsigned>(cluster_size * (units < clusters ? units : clusters)));
+  ARCHBENCH_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_gemm<In, Out, BN, ASource, kClusterSplit>, map_a, map_b,
+                                          map_c, M, N, K, scale_a, scale_b, a_source, splits, C));
+}
+
+
+// Whether ASource asks for the cluster-split kernels (a static constexpr bool kSplitsInCluster).
+template <typename ASource, typename = void>
+struct splits_in_cluster : std::false_type {};
+template <typename ASource>
+struct splits_in_cluster<ASource, std::void_t<decltype(ASource::kSplitsInCluster)>>
+    : std::bool_constant<ASource::kSplitsInCluster> {};
 
 // Calls f(integral_constant<width>) for a width of ASource::kTileWidths (an A source names the
 // widths its kernels are instantiated for); std::invalid_argument otherwise.
@@ -392,14 +543,20 @@ void with_width(int width, F&& f) {
 
 // Launches at tile width `width` (one of ASource::kTileWidths), or with width 0 at the one chosen for
 // M x N on this device (against a full device of clusters; the launch then uses what really fits).
-// splits > 1: C is the [splits * M, N] fp32 workspace of
-// split-K partials (Out float, M a multiple of 128, splits <= the k-steps: see wgmma_gemm).
+// splits > 1 with SplitReduction::Workspace: C is the [splits * M, N] fp32 workspace of split-K
+// partials (Out float, M a multiple of 128); with SplitReduction::InCluster: C is the [M, N] output
+// (16-bit Out), splits <= kMaxClusterSplits. Either way splits <= the k-steps (see wgmma_gemm).
 template <typename In, typename Out, typename ASource>
 void launch(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
-            const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1, int width = 0) {
-  if (splits < 1 || (splits > 1 && (!std::is_same_v<Out, float> || M % kBlockM != 0))) {
-    throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of 128 (splits " +
-                                std::to_string(splits) + ", M " + std::to_string(M) + ")");
+            const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1, int width = 0,
+            matmul::SplitReduction reduction = matmul::SplitReduction::Workspace) {
+  const bool in_cluster = splits > 1 && reduction == matmul::SplitReduction::InCluster;
+  if (splits < 1 || (splits > 1 && !in_cluster && (!std::is_same_v<Out, float> || M % kBlockM != 0)) ||
+      (in_cluster && (std::is_same_v<Out, float> || splits > kMaxClusterSplits))) {
+    throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of 128 in a workspace, "
+                                "16-bit C and at most " + std::to_string(kMaxClusterSplits) +
+                                " splits in the cluster (splits " + std::to_string(splits) + ", M " +
+                                std::to_string(M) + ")");
   }
   // Every split must own at least one k-step: with chunk = ceil(steps / splits), only
   // ceil(steps / chunk) splits are non-empty.
@@ -415,15 +572,46 @@ void launch(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In
   ARCHBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   if (width == 0) width = wgmma_tile_width(M, N, sms / kCluster, ASource::kTileWidths);
   with_width<ASource>(width, [&](auto bn) {
-    launch_width<In, Out, decltype(bn)::value>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device, stream);
+    constexpr int kBN = decltype(bn)::value;
+    // Only A sources that ask for it (the convolution) instantiate the cluster-split kernels.
+    constexpr bool kSplitsInCluster = !std::is_same_v<Out, float> && splits_in_cluster<ASource>::value;
+    if constexpr (kSplitsInCluster) {
+      if (in_cluster) {
+        launch_width<In, Out, kBN, ASource, true>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device,
+                                                  stream);
+        return;
+      }
+    } else if (in_cluster) {
+      throw std::invalid_argument("wgmma_gemm: this A source has no cluster-split kernels");
+    }
+    launch_width<In, Out, kBN, ASource, false>(map_a, a_source, B, C, M, N, K, scale_a, scale_b, splits, device,
+                                               stream);
   });
 }
 
-// The kernel of tile width tile_n (one of ASource::kTileWidths), for the image checks.
+// How many CTAs of the cluster-split kernel at tile width `width` the current device holds at once
+// in clusters of `splits` CTAs (a cluster runs within one GPC: fewer than the SMs).
 template <typename In, typename Out, typename ASource>
+int resident_split_ctas(int width, int splits) {
+  static_assert(splits_in_cluster<ASource>::value && !std::is_same_v<Out, float>, "a cluster-split kernel");
+  int device = 0;
+  ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  int clusters = 0;
+  with_width<ASource>(width, [&](auto bn) {
+    constexpr int kBN = decltype(bn)::value;
+    cudaLaunchAttribute cluster;
+    clusters = resident_clusters<In, Out, kBN, ASource, true>(device, cluster_config<kBN>(cluster, splits, nullptr));
+  });
+  return clusters * splits;
+}
+
+// The kernel of tile width tile_n (one of ASource::kTileWidths), for the image checks.
+template <typename In, typename Out, typename ASource, bool kClusterSplit = false>
 const void* kernel_for(int tile_n) {
   const void* kernel = nullptr;
-  with_width<ASource>(tile_n, [&](auto bn) { kernel = kernel_address<In, Out, decltype(bn)::value, ASource>(); });
+  with_width<ASource>(tile_n, [&](auto bn) {
+    kernel = kernel_address<In, Out, decltype(bn)::value, ASource, kClusterSplit>();
+  });
   return kernel;
 }
 

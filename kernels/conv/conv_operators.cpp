@@ -124,8 +124,8 @@ class TensorCoreLauncher final : public ConvLauncher {
 class WgmmaLauncher final : public ConvLauncher {
  public:
   WgmmaLauncher(const ConvDims& dims, const ConvDims& bench, DType dtype)
-      : dims_(dims), dtype_(dtype), plan_(conv_wgmma_plan(bench, current_sm_count())),
-        workspace_(plan_.splits > 1 ? sizeof(float) * static_cast<size_t>(plan_.splits) * dims.output_numel() : 0) {}
+      : dims_(dims), dtype_(dtype), plan_(conv_wgmma_plan(bench, conv_wgmma_device())),
+        workspace_(sizeof(float) * plan_.workspace_floats(dims)) {}
   void launch(const DeviceTensor& x, const DeviceTensor& w, DeviceTensor& y, cudaStream_t stream) override {
     if (dtype_ == DType::BF16) {
       launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(), y.as<__nv_bfloat16>(),
@@ -135,10 +135,14 @@ class WgmmaLauncher final : public ConvLauncher {
                             stream);
     }
   }
-  // "128x160 tiles, split-K 4"
+  // "128x160 tiles, split-K 4 in the cluster"
   [[nodiscard]] std::string implementation() const override {
-    return std::to_string(kWgmmaTilePixels) + "x" + std::to_string(plan_.width) + " tiles" +
-           (plan_.splits > 1 ? ", split-K " + std::to_string(plan_.splits) : "");
+    std::string split;
+    if (plan_.splits > 1) {
+      split = ", split-K " + std::to_string(plan_.splits) +
+              (plan_.reduction == matmul::SplitReduction::InCluster ? " in the cluster" : "");
+    }
+    return std::to_string(kWgmmaTilePixels) + "x" + std::to_string(plan_.width) + " tiles" + split;
   }
 
  private:
@@ -178,20 +182,26 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
 }
 
 // Every wgmma kernel a launch may take: the tile width depends on the device's SM count, split-K on
-// the shape and the device (conv_wgmma_plan). The split-K kernels at 128 and 96, which the plan never
-// takes, are compiled and listed with the others (one kernel per width and output, as the launch
-// dispatches). Split-K's reduction (conv_splitk_reduce) is not
-// listed: it is conv_tc's, built for every target of the list, and judged with conv_tc; the
-// operator's verdict is its sm_90a code's.
+// the shape and the device (conv_wgmma_plan). Every width is compiled and listed in each kind (one
+// kernel per width and kind, as the launch dispatches), also where the plan never takes it. Split-K's
+// second kernel (conv_splitk_reduce) is not listed: it is conv_tc's, built for every target of the
+// list, and judged with conv_tc; the operator's verdict is its sm_90a code's.
 std::vector<KernelRef> wgmma_kernels(DType dtype) {
+  struct Kind {
+    ConvWgmmaKernel kernel;
+    const char* suffix;
+  };
+  constexpr Kind kKinds[] = {{ConvWgmmaKernel::Whole, ""},
+                             {ConvWgmmaKernel::WorkspacePartials, "_splitk"},
+                             {ConvWgmmaKernel::ClusterSplit, "_splitk_cluster"}};
   std::vector<KernelRef> kernels;
-  for (bool split_k : {false, true}) {
+  for (const Kind& kind : kKinds) {
     for (int width : matmul::kConvWgmmaTileWidths) {
-      const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width) +
-                               (split_k ? "_splitk" : "");
+      const std::string name =
+          "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width) + kind.suffix;
       kernels.push_back({name,
-                         dtype == DType::BF16 ? conv_wgmma_bf16_kernel(width, split_k)
-                                              : conv_wgmma_f16_kernel(width, split_k),
+                         dtype == DType::BF16 ? conv_wgmma_bf16_kernel(width, kind.kernel)
+                                              : conv_wgmma_f16_kernel(width, kind.kernel),
                          sm90a_target()});
     }
   }

@@ -13,6 +13,7 @@
 #include "kernels/conv/conv_kernels.hpp"
 #include "kernels/conv/conv_wgmma.hpp"
 #include "kernels/conv/conv_wgmma_geometry.hpp"
+#include "kernels/common/launch_config.hpp"
 #include "kernels/common/wgmma_gemm.cuh"
 #include "kernels/matmul/gemm_launch_checks.hpp"
 
@@ -26,6 +27,7 @@ namespace {
 // Where k-step k of pixel tile tm lies in the input (all values fixed per launch).
 struct ImplicitA {
   static constexpr auto& kTileWidths = matmul::kConvWgmmaTileWidths;
+  static constexpr bool kSplitsInCluster = true;  // wgmma_gemm instantiates its cluster-split kernels
   int C, S, P, Q, stride, pad;
   __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
     const int j = k * kWgmmaChannelSlice;  // first column of the step: tap (r, s), channel c0
@@ -62,9 +64,9 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, cons
   const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
                                                 CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
   const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
-  if (plan.splits <= 1) {
-    wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream, 1,
-                             plan.width);
+  if (plan.splits <= 1 || plan.reduction == matmul::SplitReduction::InCluster) {
+    wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream,
+                             plan.splits, plan.width, plan.reduction);
     return;
   }
   if (workspace == nullptr) throw std::invalid_argument(std::string(fn) + ": split-K needs its workspace");
@@ -76,6 +78,16 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, cons
 
 }  // namespace
 
+ConvWgmmaDevice conv_wgmma_device() {
+  ConvWgmmaDevice device;
+  device.sms = current_sm_count();
+  constexpr int kWidth = 160;  // any: one CTA of every width fills an SM
+  for (int s = 2; s <= matmul::kWgmmaMaxClusterSplits; ++s) {
+    device.cluster_ctas[static_cast<size_t>(s)] = wgmma_gemm::resident_split_ctas<__half, __half, ImplicitA>(kWidth, s);
+  }
+  return device;
+}
+
 void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, const ConvWgmmaPlan& plan,
                            const ConvDims& d, cudaStream_t stream) {
   launch("launch_conv_wgmma_f16", x, w, y, workspace, plan, d, stream);
@@ -86,13 +98,19 @@ void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv
   launch("launch_conv_wgmma_bf16", x, w, y, workspace, plan, d, stream);
 }
 
-const void* conv_wgmma_f16_kernel(int tile_n, bool split_k) {
-  return split_k ? wgmma_gemm::kernel_for<__half, float, ImplicitA>(tile_n)
-                 : wgmma_gemm::kernel_for<__half, __half, ImplicitA>(tile_n);
+namespace {
+template <typename T>
+const void* kernel_of(int tile_n, ConvWgmmaKernel kind) {
+  switch (kind) {
+    case ConvWgmmaKernel::Whole: return wgmma_gemm::kernel_for<T, T, ImplicitA>(tile_n);
+    case ConvWgmmaKernel::WorkspacePartials: return wgmma_gemm::kernel_for<T, float, ImplicitA>(tile_n);
+    case ConvWgmmaKernel::ClusterSplit: return wgmma_gemm::kernel_for<T, T, ImplicitA, true>(tile_n);
+  }
+  return nullptr;
 }
-const void* conv_wgmma_bf16_kernel(int tile_n, bool split_k) {
-  return split_k ? wgmma_gemm::kernel_for<__nv_bfloat16, float, ImplicitA>(tile_n)
-                 : wgmma_gemm::kernel_for<__nv_bfloat16, __nv_bfloat16, ImplicitA>(tile_n);
-}
+}  // namespace
+
+const void* conv_wgmma_f16_kernel(int tile_n, ConvWgmmaKernel kind) { return kernel_of<__half>(tile_n, kind); }
+const void* conv_wgmma_bf16_kernel(int tile_n, ConvWgmmaKernel kind) { return kernel_of<__nv_bfloat16>(tile_n, kind); }
 
 }  // namespace archbench::kernels::conv

@@ -21,17 +21,25 @@ namespace archbench::kernels::conv {
 
 // Enqueue on `stream`, never synchronize; std::invalid_argument for a shape the tiling does not
 // take or misaligned pointers, std::runtime_error for a failing CUDA call or a build without sm_90a.
-// `plan` (conv_wgmma_plan): the tile width, and with splits > 1 split-K, the parts' fp32 sums in
-// `workspace` (splits x N*P*Q x K floats), then added up and rounded into y by a second kernel
-// (conv_splitk_reduce).
+// `plan` (conv_wgmma_plan): the tile width, and with splits > 1 split-K: the parts added up in the
+// cluster, or their fp32 sums in `workspace` (plan.workspace_floats), then added up and rounded into
+// y by a second kernel (conv_splitk_reduce).
 void launch_conv_wgmma_f16(const __half* x, const __half* w, __half* y, float* workspace, const ConvWgmmaPlan& plan,
                            const ConvDims& d, cudaStream_t stream);
 void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, float* workspace,
                             const ConvWgmmaPlan& plan, const ConvDims& d, cudaStream_t stream);
 
+// The current device as conv_wgmma_plan needs it (its SMs; without sm_90a, no cluster-split kernel).
+[[nodiscard]] ConvWgmmaDevice conv_wgmma_device();
+
 // The __global__ functions a launch may pick, one per tile width (matmul::kConvWgmmaTileWidths) and
-// output (the 16-bit result, or fp32 split-K partials); null when this build has no sm_90a target.
-[[nodiscard]] const void* conv_wgmma_f16_kernel(int tile_n, bool split_k);
-[[nodiscard]] const void* conv_wgmma_bf16_kernel(int tile_n, bool split_k);
+// kind; null when this build has no sm_90a target.
+enum class ConvWgmmaKernel {
+  Whole,              // unsplit: the 16-bit result
+  WorkspacePartials,  // split-K's fp32 partials, for conv_splitk_reduce
+  ClusterSplit,       // split-K added up in the cluster: the 16-bit result
+};
+[[nodiscard]] const void* conv_wgmma_f16_kernel(int tile_n, ConvWgmmaKernel kind);
+[[nodiscard]] const void* conv_wgmma_bf16_kernel(int tile_n, ConvWgmmaKernel kind);
 
 }  // namespace archbench::kernels::conv

@@ -2,6 +2,7 @@
 // picks this file instead of conv_wgmma.cu): no kernel to point at, and a launch says why.
 #include "kernels/conv/conv_wgmma.hpp"
 
+#include "kernels/common/launch_config.hpp"
 #include "kernels/common/sm90a_target.hpp"
 
 namespace archbench::kernels::conv {
@@ -16,7 +17,9 @@ void launch_conv_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfl
   throw_without_sm90a("launch_conv_wgmma_bf16");
 }
 
-const void* conv_wgmma_f16_kernel(int, bool) { return nullptr; }
-const void* conv_wgmma_bf16_kernel(int, bool) { return nullptr; }
+ConvWgmmaDevice conv_wgmma_device() { return {current_sm_count(), {}}; }
+
+const void* conv_wgmma_f16_kernel(int, ConvWgmmaKernel) { return nullptr; }
+const void* conv_wgmma_bf16_kernel(int, ConvWgmmaKernel) { return nullptr; }
 
 }  // namespace archbench::kernels::conv

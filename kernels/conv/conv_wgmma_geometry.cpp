@@ -34,7 +34,8 @@ ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d) {
   return {q, p, rows / p};
 }
 
-ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, int sms) {
+ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) {
+  const int sms = device.sms;
   (void)conv_wgmma_tiles(d);  // throws for a shape the kernel does not take
   // One CTA per SM (a CTA takes most of an SM's shared memory); the launch's grid, as wgmma_gemm
   // sizes it: cluster tiles of the chosen width, two CTAs each.
@@ -50,6 +51,23 @@ ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, int sms) {
   const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
   plan.splits = plan_split_k(ctas, steps, sms, kMinKTilesPerSplit).splits;
   if (plan.splits == 1) plan.width = matmul::wgmma_tile_width(m, d.K, clusters, widths.data(), widths.size());
+  // In the cluster where the parts at the planned width fit one wave of clusters of their number;
+  // then at the narrowest width that still fits.
+  if (plan.splits > 1 && plan.splits <= matmul::kWgmmaMaxClusterSplits) {
+    const long long fit = device.cluster_ctas[static_cast<size_t>(plan.splits)];
+    const auto ctas = [&](int width) {
+      return (m + kWgmmaTilePixels - 1) / kWgmmaTilePixels * ((d.K + width - 1) / width) * plan.splits;
+    };
+    if (ctas(plan.width) <= fit) {
+      plan.reduction = matmul::SplitReduction::InCluster;
+      for (auto w = widths.rbegin(); w != widths.rend(); ++w) {  // narrowest first
+        if (ctas(*w) <= fit) {
+          plan.width = *w;
+          break;
+        }
+      }
+    }
+  }
   return plan;
 }
 

@@ -9,9 +9,11 @@
 // columns read as zeros: the padding costs nothing.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "kernels/conv/conv_dims.hpp"
+#include "kernels/matmul/gemm_wgmma_tiling.hpp"
 
 namespace archbench::kernels::conv {
 
@@ -32,21 +34,40 @@ struct ConvWgmmaTiles {
 // The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
 [[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d);
 
-// How a launch tiles a supported `d` on a device of `sms` SMs: the tile width (output channels per
-// 128-pixel tile) and the split of the reduction.
+// What the plan needs to know of the device: its SMs, and how many CTAs of the cluster-split kernel
+// it holds at once in clusters of S CTAs (cluster_ctas[S], 2 <= S <= 8; 0: none, as without sm_90a).
+// A cluster runs within one GPC, so fewer fit than SMs: on an H100 80GB HBM3, 120 CTAs in clusters
+// of 4 or 8 and 117 of 3, against 132 of 2 (cudaOccupancyMaxActiveClusters).
+struct ConvWgmmaDevice {
+  int sms = 0;
+  std::array<int, matmul::kWgmmaMaxClusterSplits + 1> cluster_ctas{};
+};
+
+// How a launch tiles a supported `d` on `device`: the tile width (output channels per 128-pixel
+// tile), the split of the reduction and where its parts are added up.
 struct ConvWgmmaPlan {
   int width = 0;   // one of matmul::kConvWgmmaTileWidths
-  int splits = 1;  // > 1: split-K, the parts' fp32 sums in a workspace of splits x N*P*Q x K floats
-                   // that conv_splitk_reduce adds up
+  int splits = 1;  // > 1: split-K, added up as `reduction` says
+  // Workspace: the parts' fp32 sums in a workspace of splits x N*P*Q x K floats that
+  // conv_splitk_reduce adds up; InCluster: the parts are the CTAs of a cluster (wgmma_gemm.cuh).
+  matmul::SplitReduction reduction = matmul::SplitReduction::Workspace;
+  [[nodiscard]] size_t workspace_floats(const ConvDims& d) const {
+    return splits > 1 && reduction == matmul::SplitReduction::Workspace
+               ? static_cast<size_t>(splits) * d.output_numel()
+               : 0;
+  }
 };
 
 // First the width among the wide tiles (160-256, the GEMM's waves-times-width rule) and split-K by
 // conv_tc's rule (plan_split_k: the grid times the parts fills the device at most once, each part at
 // least kMinKTilesPerSplit 64-channel k-steps, none empty). Where that leaves no split, the narrow
 // widths (128, 96) compete as well: a short reduction that cannot be split fills more SMs with
-// narrower tiles. Never both: split-K's fp32 partials and second kernel cost more than narrow tiles
-// gain (docs/kernel-choices.md, "conv_wgmma: narrow tiles and split-K").
-[[nodiscard]] ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, int sms);
+// narrower tiles. Never both in a workspace: split-K's fp32 partials and second kernel cost more
+// than narrow tiles gain (docs/kernel-choices.md, "conv_wgmma: narrow tiles and split-K"). Where
+// the parts fit one wave of clusters of their number, they are added up in the cluster instead, at
+// the narrowest width that still fits: more CTAs for the same parts
+// (docs/kernel-choices.md, "conv_wgmma: split-K in the cluster").
+[[nodiscard]] ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device);
 
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding
 // (the reduction length), batch 2, an 8 x 16 output per image (M = 256: two tiles) and at most

@@ -15,6 +15,11 @@ inline constexpr std::array<int, 3> kWgmmaTileWidths{256, 224, 192};
 // small to fill the device that split-K cannot help (conv_wgmma_plan, kernels/conv/conv_wgmma_geometry.hpp).
 inline constexpr std::array<int, 6> kConvWgmmaTileWidths{256, 224, 192, 160, 128, 96};
 
+// How split-K's parts are added up (kernels/common/wgmma_gemm.cuh): fp32 partials in a workspace that
+// a second kernel sums, or the CTAs of one cluster, one split each, through their shared memory.
+enum class SplitReduction { Workspace, InCluster };
+inline constexpr int kWgmmaMaxClusterSplits = 8;  // in the cluster: one CTA per part, 8 the portable cluster size
+
 // The cluster tiles of an M x N problem at tile width `width`: ceil(M / 256) x ceil(N / width),
 // what a persistent grid works through (times the split-K parts, where there are any).
 [[nodiscard]] long long wgmma_cluster_tiles(int M, int N, int width);

@@ -105,8 +105,8 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       // Checked at its own check shape, so no twin's error on the same inputs to answer to.
       EXPECT_TRUE(s.oracle_twin.empty());
       EXPECT_EQ(s.min_cc, (arch::ComputeCapability{9, 0}));
-      // One per tile width, without and with split-K.
-      ASSERT_EQ(kernels.size(), 2 * kernels::matmul::kConvWgmmaTileWidths.size());
+      // One per tile width and kind: unsplit, split-K's workspace partials, split-K in the cluster.
+      ASSERT_EQ(kernels.size(), 3 * kernels::matmul::kConvWgmmaTileWidths.size());
       for (size_t i = 0; i < kernels.size(); ++i) {
         EXPECT_EQ(kernels[i].host_stub != nullptr, testing_support::build_has_sm90a()) << kernels[i].name;
         EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
@@ -116,6 +116,7 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       EXPECT_EQ(kernels[3].name, prefix + "_n160");
       EXPECT_EQ(kernels[5].name, prefix + "_n96");
       EXPECT_EQ(kernels[6].name, prefix + "_n256_splitk");
+      EXPECT_EQ(kernels[15].name, prefix + "_n160_splitk_cluster");
       continue;
     }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");

@@ -45,42 +45,66 @@ TEST(ConvWgmmaGeometry, SaysWhyAShapeIsNotTaken) {
   EXPECT_THROW((void)conv_wgmma_tiles({2, 64, 64, 4, 320, 3, 3, 1, 1}), std::invalid_argument);
 }
 
+// An H100 80GB HBM3 as cudaOccupancyMaxActiveClusters saw it (2026-12-06): CTAs of the cluster-split
+// kernel resident at once in clusters of 2, 3, 4, 6 and 8 (5 and 7 not read: none here).
+ConvWgmmaDevice h100() { return {132, {0, 0, 132, 117, 120, 0, 102, 0, 120}}; }
+
 // On a 132-SM device (H100, H200): the wide tiles and conv_tc's split rule (no split where the tiles
 // fill the device, else as many parts as fit in one wave, none empty); narrow tiles only where no
-// split is planned.
+// split is planned or the parts are added up in the cluster.
 TEST(ConvWgmmaGeometry, PlansTheWidthAndSplitOnlyWhereTheTilesLeaveSMsIdle) {
+  using kernels::matmul::SplitReduction;
   struct Case {
     ConvDims d;
     int width, splits;
+    SplitReduction reduction;
   };
+  constexpr auto kWorkspace = SplitReduction::Workspace;
   for (const Case& c : {
-           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 160, 1},     // 128 CTAs
-           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 160, 1},   // 512
-           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 160, 4},   // 32 CTAs x 4 = 128, 180 k-steps: 4 x 45
-           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 160, 4},   // 32, 360 k-steps
-           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 160, 8},     // 16 (one pair of pixel tiles) x 8 = 128: 8 x 23
-           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 160, 4},     // 32, 45 k-steps: 4 x 12
+           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 160, 1, kWorkspace},    // 128 CTAs
+           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 160, 1, kWorkspace},  // 512
+           // 32 CTAs x 4 = 128, 180 k-steps: 4 x 45; 128 CTAs in clusters of 4 take two waves (120 fit)
+           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 160, 4, kWorkspace},
+           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 160, 4, kWorkspace},  // 32, 360 k-steps
+           // 16 CTAs (one pair of pixel tiles) x 8 = 128: 8 x 23. In clusters of 8: 8 tiles x 8 = 64 CTAs
+           // fit at 160, and at 96 (14 tiles, 112 CTAs) too
+           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 96, 8, SplitReduction::InCluster},
+           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 160, 4, kWorkspace},  // 32, 45 k-steps: 4 x 12
            // 64 CTAs at 160, but 15 k-steps: parts under 8 cost more than they fill; 96 wide: 112 CTAs
-           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 96, 1},
+           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 96, 1, kWorkspace},
        }) {
     SCOPED_TRACE(c.d.str());
-    const ConvWgmmaPlan plan = conv_wgmma_plan(c.d, 132);
+    const ConvWgmmaPlan plan = conv_wgmma_plan(c.d, h100());
     EXPECT_EQ(plan.width, c.width);
     EXPECT_EQ(plan.splits, c.splits);
+    EXPECT_EQ(plan.reduction, c.reduction);
+    EXPECT_EQ(plan.workspace_floats(c.d), c.splits > 1 && c.reduction == kWorkspace ? 4 * c.d.output_numel() : 0);
   }
+  // Without cluster-split kernels (no sm_90a, or none fits): the parts go through the workspace.
+  const ConvWgmmaPlan workspace = conv_wgmma_plan({2, 8, 8, 1280, 1280, 3, 3, 1, 1}, ConvWgmmaDevice{132, {}});
+  EXPECT_EQ(workspace.width, 160);
+  EXPECT_EQ(workspace.splits, 8);
+  EXPECT_EQ(workspace.reduction, kWorkspace);
   // A small device is filled by fewer parts; a reduction of few k-steps keeps at least 8 per part.
-  EXPECT_EQ(conv_wgmma_plan({2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 16).splits, 1);
-  EXPECT_EQ(conv_wgmma_plan({2, 8, 8, 64, 64, 1, 1, 1, 0}, 132).splits, 1);  // one k-step
-  EXPECT_THROW((void)conv_wgmma_plan({2, 64, 64, 4, 320, 3, 3, 1, 1}, 132), std::invalid_argument);
-  // Never an empty part, and never a narrow tile with a split: for every result.
+  EXPECT_EQ(conv_wgmma_plan({2, 16, 16, 1280, 1280, 3, 3, 1, 1}, ConvWgmmaDevice{16, {}}).splits, 1);
+  EXPECT_EQ(conv_wgmma_plan({2, 8, 8, 64, 64, 1, 1, 1, 0}, h100()).splits, 1);  // one k-step
+  EXPECT_THROW((void)conv_wgmma_plan({2, 64, 64, 4, 320, 3, 3, 1, 1}, h100()), std::invalid_argument);
+  // Never an empty part, never a narrow tile with a workspace split, and parts in the cluster in
+  // one wave: for every result.
   for (int c = 64; c <= 2560; c += 64) {
     const ConvDims d{2, 8, 8, c, 1280, 3, 3, 1, 1};
-    const ConvWgmmaPlan plan = conv_wgmma_plan(d, 132);
+    const ConvWgmmaPlan plan = conv_wgmma_plan(d, h100());
     const int steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
     const int chunk = (steps + plan.splits - 1) / plan.splits;
     EXPECT_EQ((steps + chunk - 1) / chunk, plan.splits) << d.str();
     EXPECT_LE(plan.splits * 14, 132) << "one wave at most";
-    EXPECT_TRUE(plan.splits == 1 || plan.width >= 160) << d.str();
+    if (plan.reduction == kWorkspace) {
+      EXPECT_TRUE(plan.splits == 1 || plan.width >= 160) << d.str();
+    } else {
+      EXPECT_LE((1280 + plan.width - 1) / plan.width * plan.splits,
+                h100().cluster_ctas[static_cast<size_t>(plan.splits)])
+          << d.str();
+    }
   }
 }
 
