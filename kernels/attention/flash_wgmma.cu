@@ -186,7 +186,7 @@ struct Consumer {
       const uint32_t col = (ks % 4) * 32;
       const uint64_t a = wgmma::smem_descriptor(q_rows + (ks / 4) * Tile::kQPanelBytes + col);
       const uint64_t b = wgmma::smem_descriptor(k_stage + (ks / 4) * Tile::kKVPanelBytes + col);
-      wgmma::mma_ss<T, Tile::kBlockN>(s, a, b, ks > 0 ? 1 : 0);
+      wgmma::mma_ss<T, T, Tile::kBlockN>(s, a, b, ks > 0 ? 1 : 0);
     }
   }
 
@@ -196,11 +196,11 @@ struct Consumer {
     for (int kk = 0; kk < Tile::kPVSteps; ++kk) {
       if constexpr (Tile::kFp8) {
         // Transposed V, K-major: k32 step kk = key slots 32kk..32kk+31 = 32·kk bytes into every row.
-        wgmma::mma_rs<T, kHeadDim>(o, p[kk], wgmma::smem_descriptor(v_stage + kk * 32), 1);
+        wgmma::mma_rs<T, T, kHeadDim>(o, p[kk], wgmma::smem_descriptor(v_stage + kk * 32), 1);
       } else {
         // k16 step kk = keys 16kk..16kk+15 = two 8-row atoms from row 16kk of every panel.
         const uint64_t b = wgmma::smem_descriptor_mn_major(v_stage + kk * 16 * Tile::kRowBytes, Tile::kKVPanelBytes);
-        wgmma::mma_rs<T, kHeadDim>(o, p[kk], b, 1);
+        wgmma::mma_rs<T, T, kHeadDim>(o, p[kk], b, 1);
       }
     }
   }
