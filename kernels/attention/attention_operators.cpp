@@ -74,16 +74,20 @@ AttentionLaunch flash_tc_launch(const AttentionDims& dims, DType dtype) {
   };
 }
 
-// FP8: the per-tensor scales (attention_problem.hpp) in device memory, as the frameworks keep them,
-// and the buffer the launch transposes V into; made with the problem.
+// FP8: the format's per-tensor scales (attention_problem.hpp) in device memory, as the frameworks
+// keep them, and the buffer the launch transposes V into; made with the problem.
 struct FlashWgmmaFp8Buffers {
-  DeviceTensor descale_q = upload(HostTensor{DType::F32, {kFp8DescaleQ}});
-  DeviceTensor descale_k = upload(HostTensor{DType::F32, {kFp8DescaleKV}});
-  DeviceTensor descale_v = upload(HostTensor{DType::F32, {kFp8DescaleKV}});
-  DeviceTensor scale_o = upload(HostTensor{DType::F32, {kFp8ScaleO}});
+  DeviceTensor descale_q, descale_k, descale_v, scale_o;
   DeviceBuffer v_transposed;
 
-  explicit FlashWgmmaFp8Buffers(const AttentionDims& dims) : v_transposed(fp8_transposed_v_bytes(dims)) {}
+  FlashWgmmaFp8Buffers(const AttentionDims& dims, DType format)
+      : FlashWgmmaFp8Buffers(dims, fp8_attention_scales(format)) {}
+  FlashWgmmaFp8Buffers(const AttentionDims& dims, const Fp8AttentionScales& s)
+      : descale_q(upload(HostTensor{DType::F32, {s.descale_q}})),
+        descale_k(upload(HostTensor{DType::F32, {s.descale_kv}})),
+        descale_v(upload(HostTensor{DType::F32, {s.descale_kv}})),
+        scale_o(upload(HostTensor{DType::F32, {s.scale_o}})),
+        v_transposed(fp8_transposed_v_bytes(dims)) {}
   [[nodiscard]] FlashWgmmaFp8 view() const {
     return {descale_q.as<float>(), descale_k.as<float>(), descale_v.as<float>(), scale_o.as<float>(),
             v_transposed.get()};
@@ -106,7 +110,7 @@ AttentionLaunch flash_simt_launch(const AttentionDims& dims, DType /*f32*/) {
 AttentionLaunch flash_wgmma_launch(const AttentionDims& dims, DType dtype) {
   auto prepared = std::make_shared<std::optional<FlashWgmmaLaunch>>();
   std::shared_ptr<const FlashWgmmaFp8Buffers> fp8;
-  if (dtype == DType::E4M3) fp8 = std::make_shared<const FlashWgmmaFp8Buffers>(dims);
+  if (dtype == DType::E4M3) fp8 = std::make_shared<const FlashWgmmaFp8Buffers>(dims, dtype);
   return [dims, dtype, prepared, fp8](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v,
                                       DeviceTensor& o, cudaStream_t stream) {
     if (!*prepared || !(*prepared)->describes(q.buffer.get(), k.buffer.get(), v.buffer.get(), o.buffer.get())) {

@@ -81,11 +81,12 @@ TensorPtr scalar(fe::graph::Graph& g, const char* name, Uid uid) {
 
 // The graph's scales and amaxes in device memory (FP8 only), each in its own allocation;
 // upload() waits for its copy, so no launch can read a scale before it lands.
-std::vector<std::pair<Uid, DeviceTensor>> fp8_scalars() {
-  const std::pair<Uid, float> values[] = {{kDescaleQ, kFp8DescaleQ}, {kDescaleK, kFp8DescaleKV},
-                                          {kDescaleV, kFp8DescaleKV}, {kDescaleS, 1.0f / kFp8ScaleP},
-                                          {kScaleS, kFp8ScaleP},      {kScaleO, kFp8ScaleO},
-                                          {kAmaxS, 0.0f},             {kAmaxO, 0.0f}};
+std::vector<std::pair<Uid, DeviceTensor>> fp8_scalars(DType format) {
+  const Fp8AttentionScales s = fp8_attention_scales(format);
+  const std::pair<Uid, float> values[] = {{kDescaleQ, s.descale_q}, {kDescaleK, s.descale_kv},
+                                          {kDescaleV, s.descale_kv}, {kDescaleS, 1.0f / s.scale_p},
+                                          {kScaleS, s.scale_p},      {kScaleO, s.scale_o},
+                                          {kAmaxS, 0.0f},            {kAmaxO, 0.0f}};
   std::vector<std::pair<Uid, DeviceTensor>> out;
   for (const auto& [uid, value] : values) out.emplace_back(uid, upload(HostTensor{DType::F32, {value}}));
   return out;
@@ -144,7 +145,7 @@ std::shared_ptr<SdpaPlan> build_plan(const AttentionDims& dims, DType dtype, cud
   int64_t workspace_bytes = 0;
   check(p->graph->get_workspace_size(workspace_bytes), p->label, "workspace size");
   p->workspace = std::make_unique<DeviceBuffer>(static_cast<size_t>(workspace_bytes));
-  if (dtype == DType::E4M3) p->fp8 = fp8_scalars();
+  if (dtype == DType::E4M3) p->fp8 = fp8_scalars(dtype);
   for (const auto& [uid, scalar] : p->fp8) p->pack[uid] = scalar.buffer.get();
   return p;
 }
