@@ -19,7 +19,7 @@ const std::vector<PathPreference>& path_preferences() {
        {{"flash_wgmma", std::nullopt}, {"flash_tc", std::nullopt}, {"flash_simt", DType::F32}},
        "sdpa_cudnn"},
       // FP8 attention, as FP8 GEMM: the Hopper kernel alone; cuDNN's FP8 SDPA is the twin.
-      {"attention", {DType::E4M3}, {{"flash_wgmma", std::nullopt}}, "sdpa_cudnn"},
+      {"attention", {DType::E4M3, DType::E5M2}, {{"flash_wgmma", std::nullopt}}, "sdpa_cudnn"},
   };
   return table;
 }

@@ -18,8 +18,9 @@
 //                   wgmma with TMA-fed, swizzled K/V stages, a producer warpgroup and two consumers,
 //                   the softmax of one key tile overlapping P·V of the previous one. Every shape
 //                   (its kernel covers every head dim of kHeadDims). oracle_twin = sdpa_cudnn.
-//                   e4m3 at the shapes of cuDNN's FP8 twin: the same kernel on FP8 wgmma, with the
-//                   twin's scales and output format, V transposed by a first kernel in the launch.
+//                   e4m3 and e5m2 at the shapes of cuDNN's FP8 twin: the same kernel on FP8 wgmma,
+//                   with the twin's scales and output format, V transposed by a first kernel in the
+//                   launch; the softmax's P is e4m3 under e5m2 too (flash_wgmma.cu says why).
 //   flash_simt      own, f32, any CC: the same algorithm on the SIMT cores (flash_simt.cu).
 //                   A subset of shapes (own_f32 in the table below): every SD1.5 shape, SDXL L2 and
 //                   Flux, so that every head dim is covered; the large d = 64 shapes (SDXL L1, SD3)
@@ -31,14 +32,15 @@
 //   sdpa_cudnn      cuDNN, f16 and bf16, CC >= 8.0, every shape: cuDNN's fused flash attention, a
 //                   graph of one SDPA node built with cudnn-frontend (sdpa_cudnn.hpp); the plan is
 //                   built in make_problem, and a refusal becomes a LibraryError naming the step and
-//                   the frontend's error. e4m3, CC 9.0 and up, at the shapes whose head dim is a
-//                   multiple of 16 (all but d = 40): cuDNN's FP8 attention, Q, K, V and O in e4m3
-//                   with per-tensor scales (attention_problem.hpp).
+//                   the frontend's error. e4m3 and e5m2, CC 9.0 and up, at the shapes whose head
+//                   dim is a multiple of 16 (all but d = 40): cuDNN's FP8 attention, Q, K, V and O
+//                   (and P) in the format with per-tensor scales (attention_problem.hpp).
 //
 // Checks: at the check scale B and H are cut to 2 and Nq to 200 while d and Nk (the softmax
 // length) are kept (AttentionDims::check_dims), against a float64 CPU reference; at the bench
 // scale every output must be written and finite. Q is drawn from [-6, 6] and K, V from [-1, 1], so
-// the logits have a standard deviation of about 2 and the softmax is far from flat.
+// the logits have a standard deviation of about 2 and the softmax is far from flat (FP8: stored
+// across the format's range, and these after the descales).
 #include "kernels/attention/attention_operators.hpp"
 
 #include <cstdint>
@@ -74,16 +76,20 @@ AttentionLaunch flash_tc_launch(const AttentionDims& dims, DType dtype) {
   };
 }
 
-// FP8: the per-tensor scales (attention_problem.hpp) in device memory, as the frameworks keep them,
-// and the buffer the launch transposes V into; made with the problem.
+// FP8: the format's per-tensor scales (attention_problem.hpp) in device memory, as the frameworks
+// keep them, and the buffer the launch transposes V into; made with the problem.
 struct FlashWgmmaFp8Buffers {
-  DeviceTensor descale_q = upload(HostTensor{DType::F32, {kFp8DescaleQ}});
-  DeviceTensor descale_k = upload(HostTensor{DType::F32, {kFp8DescaleKV}});
-  DeviceTensor descale_v = upload(HostTensor{DType::F32, {kFp8DescaleKV}});
-  DeviceTensor scale_o = upload(HostTensor{DType::F32, {kFp8ScaleO}});
+  DeviceTensor descale_q, descale_k, descale_v, scale_o;
   DeviceBuffer v_transposed;
 
-  explicit FlashWgmmaFp8Buffers(const AttentionDims& dims) : v_transposed(fp8_transposed_v_bytes(dims)) {}
+  FlashWgmmaFp8Buffers(const AttentionDims& dims, DType format)
+      : FlashWgmmaFp8Buffers(dims, fp8_attention_scales(format)) {}
+  FlashWgmmaFp8Buffers(const AttentionDims& dims, const Fp8AttentionScales& s)
+      : descale_q(upload(HostTensor{DType::F32, {s.descale_q}})),
+        descale_k(upload(HostTensor{DType::F32, {s.descale_kv}})),
+        descale_v(upload(HostTensor{DType::F32, {s.descale_kv}})),
+        scale_o(upload(HostTensor{DType::F32, {s.scale_o}})),
+        v_transposed(fp8_transposed_v_bytes(dims)) {}
   [[nodiscard]] FlashWgmmaFp8 view() const {
     return {descale_q.as<float>(), descale_k.as<float>(), descale_v.as<float>(), scale_o.as<float>(),
             v_transposed.get()};
@@ -106,7 +112,7 @@ AttentionLaunch flash_simt_launch(const AttentionDims& dims, DType /*f32*/) {
 AttentionLaunch flash_wgmma_launch(const AttentionDims& dims, DType dtype) {
   auto prepared = std::make_shared<std::optional<FlashWgmmaLaunch>>();
   std::shared_ptr<const FlashWgmmaFp8Buffers> fp8;
-  if (dtype == DType::E4M3) fp8 = std::make_shared<const FlashWgmmaFp8Buffers>(dims);
+  if (is_fp8(dtype)) fp8 = std::make_shared<const FlashWgmmaFp8Buffers>(dims, dtype);
   return [dims, dtype, prepared, fp8](const DeviceTensor& q, const DeviceTensor& k, const DeviceTensor& v,
                                       DeviceTensor& o, cudaStream_t stream) {
     if (!*prepared || !(*prepared)->describes(q.buffer.get(), k.buffer.get(), v.buffer.get(), o.buffer.get())) {
@@ -162,18 +168,20 @@ void register_operators(Registry& r) {
                                                 make_sdpa_cudnn_launch, std::vector<KernelRef>{}));
     }
     if (d % 16 == 0 && d <= 256) {  // the head dims cuDNN's FP8 attention takes on Hopper
-      OperatorSpec spec = make_spec("sdpa_cudnn", DType::E4M3, Impl::CuDNN, kHopper, shape);
-      spec.min_cc_why = "cuDNN's FP8 attention";
-      r.add(std::make_unique<AttentionOperator>(std::move(spec), shape.dims, make_sdpa_cudnn_launch,
-                                                std::vector<KernelRef>{}));
-      OperatorSpec own = make_spec("flash_wgmma", DType::E4M3, Impl::Own, kHopper, shape);
-      own.min_cc_why = "wgmma";
-      own.oracle_twin = "sdpa_cudnn";
-      std::vector<KernelRef> kernels{
-          {"flash_attention_wgmma_e4m3_d" + std::to_string(d), flash_attention_wgmma_kernel(DType::E4M3, d),
-           sm90a_target()},
-          {"transpose_v_fp8", fp8_transpose_v_kernel(), sm90a_target()}};
-      r.add(std::make_unique<AttentionOperator>(std::move(own), shape.dims, flash_wgmma_launch, std::move(kernels)));
+      for (DType format : {DType::E4M3, DType::E5M2}) {
+        OperatorSpec spec = make_spec("sdpa_cudnn", format, Impl::CuDNN, kHopper, shape);
+        spec.min_cc_why = "cuDNN's FP8 attention";
+        r.add(std::make_unique<AttentionOperator>(std::move(spec), shape.dims, make_sdpa_cudnn_launch,
+                                                  std::vector<KernelRef>{}));
+        OperatorSpec own = make_spec("flash_wgmma", format, Impl::Own, kHopper, shape);
+        own.min_cc_why = "wgmma";
+        own.oracle_twin = "sdpa_cudnn";
+        std::vector<KernelRef> kernels{
+            {"flash_attention_wgmma_" + std::string(dtype_name(format)) + "_d" + std::to_string(d),
+             flash_attention_wgmma_kernel(format, d), sm90a_target()},
+            {"transpose_v_fp8", fp8_transpose_v_kernel(), sm90a_target()}};
+        r.add(std::make_unique<AttentionOperator>(std::move(own), shape.dims, flash_wgmma_launch, std::move(kernels)));
+      }
     }
     for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
       const arch::ComputeCapability min_cc = dtype == DType::BF16 ? kAmpere : kAnyCc;

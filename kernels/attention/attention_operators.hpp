@@ -23,7 +23,7 @@ struct AttentionShape {
 
 void register_operators(Registry& r);
 
-// The Hopper kernel's launch factory (f16, bf16, e4m3), as its operators use it: for tests at
+// The Hopper kernel's launch factory (f16, bf16, e4m3, e5m2), as its operators use it: for tests at
 // shapes the registry does not have (tails of a key tile, a single query, a single key).
 [[nodiscard]] AttentionLaunch flash_wgmma_launch(const AttentionDims& dims, DType dtype);
 

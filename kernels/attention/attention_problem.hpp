@@ -25,18 +25,29 @@ using AttentionLaunchFactory = std::function<AttentionLaunch(const AttentionDims
 inline constexpr double kQueryRange = 6.0;
 inline constexpr double kKeyValueRange = 1.0;
 
-// FP8 (e4m3) problems: Q, K and V are stored across the whole e4m3 range (+-448, which a quantised
-// model's per-tensor scale makes its tensors use) and their descales bring them to the ranges
-// above; cuDNN stores the softmax's P (<= 1) as P * 448 and O (|O| <= max |V| = 1) as O * 448.
-// Floats, as the GPU reads them; the reference dequantises with the same floats.
-inline constexpr double kFp8Range = 448.0;  // e4m3's largest finite value
-inline constexpr float kFp8DescaleQ = static_cast<float>(kQueryRange / kFp8Range);
-inline constexpr float kFp8DescaleKV = static_cast<float>(kKeyValueRange / kFp8Range);
-inline constexpr float kFp8ScaleP = static_cast<float>(kFp8Range);
-inline constexpr float kFp8ScaleO = static_cast<float>(kFp8Range);
-// The inputs are exact in e4m3; two roundings to e4m3 are not (P before P·V, and O), each at most
-// 2^-4 of an element (3 mantissa bits): a normwise bound of 2 · 2^-4 (docs/measurement.md).
-inline constexpr double kFp8AttentionTolerance = 0.125;
+// FP8 problems (e4m3, e5m2): Q, K and V are stored across the format's whole range (fp8_max: +-448
+// or +-57344, which a quantised model's per-tensor scale makes its tensors use) and their descales
+// bring them to the ranges above; cuDNN stores the softmax's P (<= 1) as P * scale_p and O
+// (|O| <= max |V| = 1) as O * scale_o, both fp8_max, as Transformer Engine's scale = fp8_max / amax
+// gives them. Floats, as the GPU reads them; the reference dequantises with the same floats.
+struct Fp8AttentionScales {
+  float descale_q;   // kQueryRange / fp8_max
+  float descale_kv;  // kKeyValueRange / fp8_max, for K and V
+  float scale_p;
+  float scale_o;
+};
+[[nodiscard]] constexpr Fp8AttentionScales fp8_attention_scales(DType format) {
+  const double range = fp8_max(format);
+  return {static_cast<float>(kQueryRange / range), static_cast<float>(kKeyValueRange / range),
+          static_cast<float>(range), static_cast<float>(range)};
+}
+// The inputs are exact in FP8; two roundings to the format are not (cuDNN's P before P·V, and O),
+// each at most half an ulp, 2^-(m+1) of an element for m mantissa bits: a normwise bound of
+// 2 · 2^-(m+1) = 2^-m, 0.125 for e4m3 (m = 3) and 0.25 for e5m2 (m = 2) (docs/measurement.md). The
+// own kernel's P is e4m3 under e5m2 too, which rounds less.
+[[nodiscard]] constexpr double fp8_attention_tolerance(DType format) {
+  return 1.0 / (1 << fp8_mantissa_bits(format));
+}
 
 class AttentionProblem final : public Problem {
  public:
@@ -52,7 +63,7 @@ class AttentionProblem final : public Problem {
   AttentionDims dims_;
   DType dtype_;
   HostTensor host_q_, host_k_, host_v_;  // kept only at the check scale
-  DeviceTensor q_, k_, v_, o_;  // e4m3: stored values (scales above), O included
+  DeviceTensor q_, k_, v_, o_;  // FP8: stored values (scales above), O included
   AttentionLaunch launch_;
 };
 

@@ -20,16 +20,20 @@
 //     zero (the TMA's out-of-bounds fill). Keys past Nk are masked to -inf before the softmax.
 //   * Epilogue: O / l written into the consumer's own rows of the Q tile (same swizzle, no bank
 //     conflicts), then 16-byte stores of rows < Nq.
-//   * FP8 (e4m3; T = __nv_fp8_e4m3): the same structure, 32 bytes of k per wgmma as for 16-bit types
-//     (k32), so a panel is 128 columns and the Q·Kᵀ descriptors are the same byte offsets. FP8 wgmma
-//     takes B only K-major, so V arrives transposed ([d, keys], written by transpose_v_fp8 before
-//     the attention kernel) and P·V reads it as Q·Kᵀ reads K. P goes into the A registers without
-//     a shuffle: an A register holds keys 16h + 4t .. 4t+3 of a 16-key block h, the thread's S
-//     accumulators hold keys 16h + 2t, 2t+1, 8+2t, 9+2t, and transpose_v_fp8 stores V's keys in
-//     that order (the sum over keys does not care which slot a key takes, as long as P and V
-//     agree). P is stored as P·256 (the softmax's exponent + 8: exact, and probabilities down to
-//     2^-14 stay normal e4m3 numbers), which the row sum carries too; the scales are per tensor, in
-//     device memory, and positive (the row maximum is taken before they apply).
+//   * FP8 (T = __nv_fp8_e4m3 or __nv_fp8_e5m2): the same structure, 32 bytes of k per wgmma as for
+//     16-bit types (k32), so a panel is 128 columns and the Q·Kᵀ descriptors are the same byte
+//     offsets. FP8 wgmma takes B only K-major, so V arrives transposed ([d, keys], written by
+//     transpose_v_fp8 before the attention kernel) and P·V reads it as Q·Kᵀ reads K. P goes into
+//     the A registers without a shuffle: an A register holds keys 16h + 4t .. 4t+3 of a 16-key
+//     block h, the thread's S accumulators hold keys 16h + 2t, 2t+1, 8+2t, 9+2t, and
+//     transpose_v_fp8 stores V's keys in that order (the sum over keys does not care which slot a
+//     key takes, as long as P and V agree). P is stored as P·256 (the softmax's exponent + 8:
+//     exact, and probabilities down to 2^-14 stay normal e4m3 numbers), which the row sum carries
+//     too; the scales are per tensor, in device memory, and positive (the row maximum is taken
+//     before they apply).
+//     P is e4m3 under e5m2 Q, K, V too (wgmma mixes the formats: P·V is .e4m3.e5m2): P lies in
+//     [0, 256], where e5m2's wider exponent buys nothing and its one bit less of mantissa would
+//     double P's rounding error (2^-3 instead of 2^-4 of a probability).
 //     With the products at twice the 16-bit rate, the softmax's exponentials (the SFU: 16 a clock
 //     per SM) take about as long as the products of a tile; letting the two consumers take turns
 //     issuing them (FlashAttention-3's ping-pong, arXiv 2407.08608 §3.1) was slower here
@@ -63,6 +67,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "flash_wgmma.cu is compiled for sm_90a only (wgmma, setmaxnreg): see CMakeLists.txt"
@@ -107,6 +112,8 @@ template <typename T, int kHeadDim>
 struct WgmmaFlashTile {
   static_assert(has_wgmma_flash_kernel<T, kHeadDim>(), "a head dim with a WgmmaFlashConfig");
   static constexpr bool kFp8 = sizeof(T) == 1;
+  // The softmax's P as the A operand of P·V: T, but e4m3 for either FP8 format (above).
+  using P = std::conditional_t<kFp8, __nv_fp8_e4m3, T>;
   static constexpr int kConsumers = 2;             // consumer warpgroups, 64 query rows each
   static constexpr int kBlockM = 64 * kConsumers;  // query rows per CTA
   static constexpr int kThreads = 128 * (1 + kConsumers);
@@ -156,12 +163,17 @@ struct WgmmaFlashTile {
 
 #if defined(__CUDA_ARCH__)
 
-// Two floats as e4m3 (round to nearest, saturated to +-448), the first in the low byte.
-__device__ __forceinline__ uint16_t pack_e4m3x2(float lo, float hi) {
-  return static_cast<uint16_t>(__nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, __NV_E4M3));
+// Two floats in FP8 format F (round to nearest, saturated to the largest finite value: +-448 in
+// e4m3, +-57344 in e5m2), the first in the low byte.
+template <typename F>
+__device__ __forceinline__ uint16_t pack_fp8x2(float lo, float hi) {
+  static_assert(std::is_same_v<F, __nv_fp8_e4m3> || std::is_same_v<F, __nv_fp8_e5m2>, "an FP8 format");
+  constexpr __nv_fp8_interpretation_t kFormat = std::is_same_v<F, __nv_fp8_e5m2> ? __NV_E5M2 : __NV_E4M3;
+  return static_cast<uint16_t>(__nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, kFormat));
 }
-__device__ __forceinline__ uint32_t pack_e4m3x4(float a, float b, float c, float d) {
-  return static_cast<uint32_t>(pack_e4m3x2(a, b)) | (static_cast<uint32_t>(pack_e4m3x2(c, d)) << 16);
+template <typename F>
+__device__ __forceinline__ uint32_t pack_fp8x4(float a, float b, float c, float d) {
+  return static_cast<uint32_t>(pack_fp8x2<F>(a, b)) | (static_cast<uint32_t>(pack_fp8x2<F>(c, d)) << 16);
 }
 
 // One consumer warpgroup's state and math. Accumulator fragment of m64nNk16: thread (warp w of the
@@ -186,7 +198,7 @@ struct Consumer {
       const uint32_t col = (ks % 4) * 32;
       const uint64_t a = wgmma::smem_descriptor(q_rows + (ks / 4) * Tile::kQPanelBytes + col);
       const uint64_t b = wgmma::smem_descriptor(k_stage + (ks / 4) * Tile::kKVPanelBytes + col);
-      wgmma::mma_ss<T, Tile::kBlockN>(s, a, b, ks > 0 ? 1 : 0);
+      wgmma::mma_ss<T, T, Tile::kBlockN>(s, a, b, ks > 0 ? 1 : 0);
     }
   }
 
@@ -196,11 +208,11 @@ struct Consumer {
     for (int kk = 0; kk < Tile::kPVSteps; ++kk) {
       if constexpr (Tile::kFp8) {
         // Transposed V, K-major: k32 step kk = key slots 32kk..32kk+31 = 32·kk bytes into every row.
-        wgmma::mma_rs<T, kHeadDim>(o, p[kk], wgmma::smem_descriptor(v_stage + kk * 32), 1);
+        wgmma::mma_rs<typename Tile::P, T, kHeadDim>(o, p[kk], wgmma::smem_descriptor(v_stage + kk * 32), 1);
       } else {
         // k16 step kk = keys 16kk..16kk+15 = two 8-row atoms from row 16kk of every panel.
         const uint64_t b = wgmma::smem_descriptor_mn_major(v_stage + kk * 16 * Tile::kRowBytes, Tile::kKVPanelBytes);
-        wgmma::mma_rs<T, kHeadDim>(o, p[kk], b, 1);
+        wgmma::mma_rs<T, T, kHeadDim>(o, p[kk], b, 1);
       }
     }
   }
@@ -268,7 +280,8 @@ struct Consumer {
         if constexpr (Tile::kFp8) {
           const int h = 2 * kk + j / 2;
           const int r = j % 2;
-          p[kk][j] = pack_e4m3x4(s[8 * h + 2 * r], s[8 * h + 2 * r + 1], s[8 * h + 4 + 2 * r], s[8 * h + 4 + 2 * r + 1]);
+          p[kk][j] = pack_fp8x4<typename Tile::P>(s[8 * h + 2 * r], s[8 * h + 2 * r + 1], s[8 * h + 4 + 2 * r],
+                                                  s[8 * h + 4 + 2 * r + 1]);
         } else {
           p[kk][j] = pack_pair<T>(s[8 * kk + 2 * j], s[8 * kk + 2 * j + 1]);
         }
@@ -482,7 +495,7 @@ __global__ void __launch_bounds__(WgmmaFlashTile<T, kHeadDim>::kThreads, 1)
         const float lo = cs.o[4 * i + 2 * r] * inv[r];
         const float hi = cs.o[4 * i + 2 * r + 1] * inv[r];
         if constexpr (Tile::kFp8) {
-          *reinterpret_cast<uint16_t*>(dst) = pack_e4m3x2(lo, hi);
+          *reinterpret_cast<uint16_t*>(dst) = pack_fp8x2<T>(lo, hi);
         } else {
           *reinterpret_cast<uint32_t*>(dst) = pack_pair<T>(lo, hi);
         }
@@ -590,7 +603,8 @@ CUtensorMap head_map(const void* base, int n, std::size_t heads, int d, int box_
   return swizzled_tensor_map(tensor_map_data_type<T>(), base, 3, dims, strides, box, "flash_wgmma");
 }
 
-// Transposed FP8 V [heads, d, Nk padded] as 3-D {keys, d, heads}, in boxes of {block_n keys, d rows, 1}.
+// Transposed FP8 V [heads, d, Nk padded] as 3-D {keys, d, heads}, in boxes of {block_n keys, d rows, 1};
+// bytes to the copy engine whichever the format.
 CUtensorMap transposed_v_map(const void* base, int nk, std::size_t heads, int d, int block_n) {
   const auto keys = static_cast<cuuint64_t>(fp8_padded_keys(nk));
   const cuuint64_t dims[3] = {keys, static_cast<cuuint64_t>(d), static_cast<cuuint64_t>(heads)};
@@ -604,14 +618,18 @@ const void* kernel_address() {
   return reinterpret_cast<const void*>(&flash_attention_wgmma<T, kHeadDim>);
 }
 
-// Calls f(T{}) for the storage type of `dtype`: f16, bf16 or e4m3.
+// Calls f(T{}) for the storage type of `dtype`: f16, bf16, e4m3 or e5m2.
 template <typename F>
 void dispatch_flash_storage(DType dtype, F&& f) {
   if (dtype == DType::E4M3) {
     f(__nv_fp8_e4m3{});
     return;
   }
-  dispatch_half_storage(dtype, "flash_wgmma (or e4m3)", f);
+  if (dtype == DType::E5M2) {
+    f(__nv_fp8_e5m2{});
+    return;
+  }
+  dispatch_half_storage(dtype, "flash_wgmma (or e4m3, e5m2)", f);
 }
 
 // Calls f(integral_constant<d>) for a head dim that has a kernel in T; std::invalid_argument otherwise.
@@ -621,7 +639,7 @@ void dispatch_kernel_head_dim(int d, F&& f) {
     if constexpr (has_wgmma_flash_kernel<T, decltype(dim)::value>()) {
       f(dim);
     } else {
-      throw std::invalid_argument("flash_wgmma: no e4m3 kernel for head dim " + std::to_string(d) +
+      throw std::invalid_argument("flash_wgmma: no FP8 kernel for head dim " + std::to_string(d) +
                                   " (FP8 rows need d % 16 == 0)");
     }
   });
@@ -642,7 +660,7 @@ void require_cc90(int device) {
 void validate_fp8(const FlashWgmmaFp8* fp8) {
   if (fp8 == nullptr || fp8->descale_q == nullptr || fp8->descale_k == nullptr || fp8->descale_v == nullptr ||
       fp8->scale_o == nullptr || fp8->v_transposed == nullptr) {
-    throw std::invalid_argument("prepare_flash_attention_wgmma: e4m3 needs the four scales and the transposed-V buffer");
+    throw std::invalid_argument("prepare_flash_attention_wgmma: FP8 needs the four scales and the transposed-V buffer");
   }
   if (reinterpret_cast<std::uintptr_t>(fp8->v_transposed) % 16 != 0) {
     throw std::invalid_argument("prepare_flash_attention_wgmma: the transposed-V buffer must be 16-byte aligned");
@@ -656,7 +674,7 @@ FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const
   validate_attention_args("prepare_flash_attention_wgmma", q, k, v, o, dims);
   // The dtype, the head dim and the FP8 operands too, before any CUDA call.
   dispatch_flash_storage(dtype, [&](auto tag) { dispatch_kernel_head_dim<decltype(tag)>(dims.D, [](auto) {}); });
-  if (dtype == DType::E4M3) validate_fp8(fp8);
+  if (is_fp8(dtype)) validate_fp8(fp8);
   int device = 0;
   ARCHBENCH_CUDA_CHECK(cudaGetDevice(&device));
   require_cc90(device);
@@ -667,7 +685,7 @@ FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const
   l.k = k;
   l.v = v;
   l.o = o;
-  if (dtype == DType::E4M3) l.fp8 = *fp8;
+  if (is_fp8(dtype)) l.fp8 = *fp8;
   dispatch_flash_storage(dtype, [&](auto tag) {
     using T = decltype(tag);
     dispatch_kernel_head_dim<T>(dims.D, [&](auto d) {

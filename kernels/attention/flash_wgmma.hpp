@@ -1,8 +1,9 @@
 // The Hopper flash attention: wgmma (sm_90a) fed by the tensor memory accelerator. Same contract as
 // attention_kernels.hpp (BHND, O = softmax(Q Kᵀ / sqrt(d)) V, no mask, f16 or bf16 storage, fp32
 // accumulation and softmax, any Nq and Nk, d in kHeadDims, 16-byte aligned buffers); the design is
-// in flash_wgmma.cu and docs/reference/workload.md. FP8 (e4m3) storage too, at head dims that are
-// multiples of 16, with per-tensor scales (FlashWgmmaFp8).
+// in flash_wgmma.cu and docs/reference/workload.md. FP8 storage too (e4m3 or e5m2 Q, K, V and O; the
+// softmax's P in e4m3 for both), at head dims that are multiples of 16, with per-tensor scales
+// (FlashWgmmaFp8).
 //
 // Its code exists only for sm_90a, which runs only on compute capability 9.0 exactly: the build
 // compiles kernels/attention/flash_wgmma.cu for sm_90a alone when the arch list has 9.0 or 9.0a,
@@ -22,12 +23,13 @@
 
 namespace archbench::kernels::attention {
 
-// What an e4m3 launch reads besides Q, K, V and O: per-tensor scales in device memory, as the
+// What an FP8 launch reads besides Q, K, V and O: per-tensor scales in device memory, as the
 // frameworks keep them (Transformer Engine, FlashAttention-3's descale tensors): the true Q, K, V
 // are the stored values times their descales (positive), and O is stored as O * scale_o (saturated
-// to e4m3's +-448). FP8 wgmma reads its B operand K-major only, so P·V needs V transposed: every
-// launch first writes it into `v_transposed` (fp8_transposed_v_bytes(dims) bytes, 16-byte aligned),
-// in the launch and its time; two launches in flight at once need a buffer each.
+// to the format's largest finite value, e4m3's +-448 or e5m2's +-57344). FP8 wgmma reads its B
+// operand K-major only, so P·V needs V transposed: every launch first writes it into `v_transposed`
+// (fp8_transposed_v_bytes(dims) bytes, 16-byte aligned), in the launch and its time; two launches in
+// flight at once need a buffer each.
 struct FlashWgmmaFp8 {
   const float* descale_q = nullptr;
   const float* descale_k = nullptr;
@@ -50,18 +52,18 @@ struct FlashWgmmaLaunch {
   const void* k = nullptr;
   const void* v = nullptr;
   void* o = nullptr;
-  FlashWgmmaFp8 fp8;  // e4m3 only; map_v then describes fp8.v_transposed
+  FlashWgmmaFp8 fp8;  // FP8 only; map_v then describes fp8.v_transposed
   CUtensorMap map_q{}, map_k{}, map_v{};
 
-  // The buffers only: a prepared e4m3 launch keeps the scales and the transposed-V buffer it was
+  // The buffers only: a prepared FP8 launch keeps the scales and the transposed-V buffer it was
   // prepared with.
   [[nodiscard]] bool describes(const void* q_, const void* k_, const void* v_, const void* o_) const {
     return q == q_ && k == k_ && v == v_ && o == o_;
   }
 };
 
-// Checks the arguments (std::invalid_argument, as validate_attention_args; dtype f16, bf16 or e4m3,
-// e4m3 with `fp8` and every pointer in it set and d % 16 == 0), the current device (compute
+// Checks the arguments (std::invalid_argument, as validate_attention_args; dtype f16, bf16, e4m3 or
+// e5m2, FP8 with `fp8` and every pointer in it set and d % 16 == 0), the current device (compute
 // capability 9.0, else std::runtime_error), opts the kernel into its shared memory on this device
 // and encodes the three tensor maps. Synchronizes nothing.
 [[nodiscard]] FlashWgmmaLaunch prepare_flash_attention_wgmma(DType dtype, const void* q, const void* k,
@@ -74,7 +76,7 @@ void launch_flash_attention_wgmma(const FlashWgmmaLaunch& prepared, cudaStream_t
 // The __global__ function a launch of this dtype and head dim uses; null when this build has no
 // sm_90a target. A build with it throws std::invalid_argument for another dtype or head dim.
 [[nodiscard]] const void* flash_attention_wgmma_kernel(DType dtype, int head_dim);
-// The kernel an e4m3 launch runs first (V transposed); null without sm_90a.
+// The kernel an FP8 launch runs first (V transposed, bytes whichever the format); null without sm_90a.
 [[nodiscard]] const void* fp8_transpose_v_kernel();
 
 }  // namespace archbench::kernels::attention

@@ -62,9 +62,10 @@ fe::DataType_t io_type(DType dtype) {
     case DType::F16: return fe::DataType_t::HALF;
     case DType::BF16: return fe::DataType_t::BFLOAT16;
     case DType::E4M3: return fe::DataType_t::FP8_E4M3;
+    case DType::E5M2: return fe::DataType_t::FP8_E5M2;
     default: break;
   }
-  throw std::invalid_argument("cuDNN SDPA: f16, bf16 or e4m3 only (got " + std::string(dtype_name(dtype)) + ")");
+  throw std::invalid_argument("cuDNN SDPA: f16, bf16, e4m3 or e5m2 only (got " + std::string(dtype_name(dtype)) + ")");
 }
 
 // A dense BHND tensor of the graph.
@@ -81,24 +82,27 @@ TensorPtr scalar(fe::graph::Graph& g, const char* name, Uid uid) {
 
 // The graph's scales and amaxes in device memory (FP8 only), each in its own allocation;
 // upload() waits for its copy, so no launch can read a scale before it lands.
-std::vector<std::pair<Uid, DeviceTensor>> fp8_scalars() {
-  const std::pair<Uid, float> values[] = {{kDescaleQ, kFp8DescaleQ}, {kDescaleK, kFp8DescaleKV},
-                                          {kDescaleV, kFp8DescaleKV}, {kDescaleS, 1.0f / kFp8ScaleP},
-                                          {kScaleS, kFp8ScaleP},      {kScaleO, kFp8ScaleO},
-                                          {kAmaxS, 0.0f},             {kAmaxO, 0.0f}};
+std::vector<std::pair<Uid, DeviceTensor>> fp8_scalars(DType format) {
+  const Fp8AttentionScales s = fp8_attention_scales(format);
+  const std::pair<Uid, float> values[] = {{kDescaleQ, s.descale_q}, {kDescaleK, s.descale_kv},
+                                          {kDescaleV, s.descale_kv}, {kDescaleS, 1.0f / s.scale_p},
+                                          {kScaleS, s.scale_p},      {kScaleO, s.scale_o},
+                                          {kAmaxS, 0.0f},            {kAmaxO, 0.0f}};
   std::vector<std::pair<Uid, DeviceTensor>> out;
   for (const auto& [uid, value] : values) out.emplace_back(uid, upload(HostTensor{DType::F32, {value}}));
   return out;
 }
 
-// The SDPA node and its output O; FP8 adds the scales and the amax outputs.
+// The SDPA node and its output O; FP8 adds the scales and the amax outputs. The FP8 format is the
+// graph's I/O type, which Q, K, V and O take: sdpa_fp8 only marks the node FP8 (its mma_core_mode,
+// which the frontend treats alike for e4m3 and e5m2), and P, what P·V reads, takes Q's type.
 void add_sdpa(fe::graph::Graph& g, const AttentionDims& dims, DType dtype) {
   const auto scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dims.D)));
   const auto q = bhnd(g, "Q", kQ, dims.B, dims.H, dims.Nq, dims.D);
   const auto k = bhnd(g, "K", kK, dims.B, dims.H, dims.Nk, dims.D);
   const auto v = bhnd(g, "V", kV, dims.B, dims.H, dims.Nk, dims.D);
   TensorPtr o;
-  if (dtype == DType::E4M3) {
+  if (is_fp8(dtype)) {
     auto options = fe::graph::SDPA_fp8_attributes().set_name("sdpa_fp8").set_generate_stats(false).set_attn_scale(scale);
     auto [out, stats, amax_s, amax_o] =
         g.sdpa_fp8(q, k, v, scalar(g, "descale_q", kDescaleQ), scalar(g, "descale_k", kDescaleK),
@@ -123,7 +127,7 @@ void add_sdpa(fe::graph::Graph& g, const AttentionDims& dims, DType dtype) {
 struct SdpaPlan {
   std::shared_ptr<fe::graph::Graph> graph = std::make_shared<fe::graph::Graph>();
   std::unique_ptr<DeviceBuffer> workspace;
-  std::vector<std::pair<Uid, DeviceTensor>> fp8;  // empty unless e4m3
+  std::vector<std::pair<Uid, DeviceTensor>> fp8;  // empty unless FP8
   std::unordered_map<int64_t, void*> pack;        // uid -> device pointer
   std::string label;  // "cuDNN SDPA f16 B2_H8_Nq4096_Nk4096_D40"
 };
@@ -144,7 +148,7 @@ std::shared_ptr<SdpaPlan> build_plan(const AttentionDims& dims, DType dtype, cud
   int64_t workspace_bytes = 0;
   check(p->graph->get_workspace_size(workspace_bytes), p->label, "workspace size");
   p->workspace = std::make_unique<DeviceBuffer>(static_cast<size_t>(workspace_bytes));
-  if (dtype == DType::E4M3) p->fp8 = fp8_scalars();
+  if (is_fp8(dtype)) p->fp8 = fp8_scalars(dtype);
   for (const auto& [uid, scalar] : p->fp8) p->pack[uid] = scalar.buffer.get();
   return p;
 }

@@ -192,8 +192,8 @@ __device__ __forceinline__ float4 load_shared_v4(uint32_t address) {
 
 template <typename In>
 constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3> || std::is_same_v<In, __nv_fp8_e5m2>;
-// B's type: In's, but e4m3 under an e5m2 A (dtype.hpp's fp8_partner; the generated mma_ss<e5m2>
-// multiplies .e5m2 by .e4m3).
+// B's type: In's, but e4m3 under an e5m2 A (dtype.hpp's fp8_partner: mma_ss<e5m2, e4m3> multiplies
+// .e5m2 by .e4m3).
 template <typename In>
 using BOperand = std::conditional_t<std::is_same_v<In, __nv_fp8_e5m2>, __nv_fp8_e4m3, In>;
 
@@ -332,7 +332,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int kk = 0; kk < kRowBytes / kMmaBytes; ++kk) {
           // 32 bytes further along the swizzled row (the address field counts 16 bytes).
-          wgmma::mma_ss<In, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, (k > k_begin || kk > 0) ? 1 : 0);
+          const int accumulate = (k > k_begin || kk > 0) ? 1 : 0;
+          wgmma::mma_ss<In, BOperand<In>, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, accumulate);
         }
         wgmma::commit_group();
         wgmma::wait_group<1>();

@@ -1,7 +1,7 @@
 // wgmma (sm_90a) as inline PTX: the shared-memory matrix descriptors and the fences and groups around
-// the asynchronous multiply-accumulate; the multiply-accumulate itself, mma_ss<T, N> / mma_rs<T, N>,
-// is in wgmma_mma.cuh, generated at build time by tools/wgmma/gen_wgmma_mma.py. Device code only;
-// include it from code compiled for sm_90a alone.
+// the asynchronous multiply-accumulate; the multiply-accumulate itself, mma_ss<TA, TB, N> /
+// mma_rs<TA, TB, N> (A of type TA, B of TB), is in wgmma_mma.cuh, generated at build time by
+// tools/wgmma/gen_wgmma_mma.py. Device code only; include it from code compiled for sm_90a alone.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// flash_wgmma (f16 and e4m3) at shapes the registry does not have: a single key, a key count that
+// flash_wgmma (f16, e4m3, e5m2) at shapes the registry does not have: a single key, a key count that
 // ends inside a 16-key block and inside a 128-key tile, one key tile only, a single query row, at
 // every FP8 head dim. The registry's shapes have Nk >= 77 and (in FP8) >= 256, so the masking of
 // a lone partial tile and the transposed-V padding of a short FP8 row run only here. Each against
@@ -27,7 +27,7 @@ TEST(FlashWgmmaTailsGpu, OddKeyAndQueryCountsMatchTheReference) {
   // {B, H, Nq, Nk, d}: Nk = 1, 77 (a partial 16-key block), 130 (a second, nearly empty tile), 300.
   const AttentionDims shapes[] = {{1, 2, 1, 1, 64},    {1, 2, 77, 77, 64},   {2, 3, 130, 130, 128},
                                   {1, 2, 200, 17, 80}, {1, 1, 129, 300, 160}, {1, 2, 1, 300, 128}};
-  for (const DType dtype : {DType::F16, DType::E4M3}) {
+  for (const DType dtype : {DType::F16, DType::E4M3, DType::E5M2}) {
     for (const AttentionDims& dims : shapes) {
       const std::string what = std::string(dtype_name(dtype)) + " " + dims.str();
       AttentionProblem p(dims, dtype, flash_wgmma_launch, ProblemScale::Check, 7);

@@ -1,7 +1,10 @@
-// DType names: the written one per dtype, and the other spellings --dtype accepts.
+// DType names: the written one per dtype, and the other spellings --dtype accepts; the FP8 formats.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "harness/ops/dtype.hpp"
+#include "harness/ops/tensor.hpp"
 
 namespace archbench {
 namespace {
@@ -51,6 +54,22 @@ TEST(DType, Fp8FormatsPairAndSpanTheirRanges) {
   EXPECT_EQ(fp8_max(DType::E5M2), 57344.0);
   EXPECT_TRUE(low_precision(DType::E5M2));
   EXPECT_EQ(tolerance(DType::E5M2), tolerance(DType::E4M3));
+}
+
+// The mantissa bits the FP8 attention tolerance is derived from are those the host conversion
+// keeps: 1 + 2^-m is exact, 1 + 2^-(m+1) is a tie that rounds to even (1), and a rounding moves a
+// value by at most 2^-(m+1) of itself.
+TEST(DType, Fp8MantissaBitsAreThoseTheConversionKeeps) {
+  EXPECT_EQ(fp8_mantissa_bits(DType::E4M3), 3);
+  EXPECT_EQ(fp8_mantissa_bits(DType::E5M2), 2);
+  for (DType d : {DType::E4M3, DType::E5M2}) {
+    const double ulp = std::ldexp(1.0, -fp8_mantissa_bits(d));
+    EXPECT_EQ(round_to_storage(d, 1.0 + ulp), 1.0 + ulp) << dtype_name(d);
+    EXPECT_EQ(round_to_storage(d, 1.0 + ulp / 2), 1.0) << dtype_name(d);
+    for (double v = 0.5; v < fp8_max(d) / 2; v *= 1.37) {
+      EXPECT_LE(std::abs(round_to_storage(d, v) - v), v * ulp / 2) << dtype_name(d) << " " << v;
+    }
+  }
 }
 
 }  // namespace

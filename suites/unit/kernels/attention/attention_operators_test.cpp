@@ -104,21 +104,34 @@ TEST(AttentionOperators, FlashWgmmaAtEveryFlashTcShapeWithItsTwin) {
   EXPECT_EQ(registry().select("attention/flash_wgmma/f16/*,attention/flash_wgmma/bf16/*", {}).size(), flash_tc);
 }
 
-// FP8: an own kernel beside every cuDNN FP8 twin, with the twin's problem (the same shape and
-// bytes) and min_cc 9.0 for sm_90a's wgmma.
-TEST(AttentionOperators, FlashWgmmaE4m3BesideEveryCudnnFp8Twin) {
-  const auto twins = registry().select("attention/sdpa_cudnn/e4m3/*", {});
-  ASSERT_FALSE(twins.empty());
-  for (const auto* twin : twins) {
-    const Operator* own = find_op(operator_id("attention", "flash_wgmma", DType::E4M3, twin->spec().shape));
-    ASSERT_NE(own, nullptr) << twin->id();
-    EXPECT_EQ(own->spec().impl, Impl::Own);
-    EXPECT_EQ(own->spec().min_cc, (arch::ComputeCapability{9, 0}));
-    EXPECT_EQ(own->spec().min_cc_why, "wgmma");
-    EXPECT_EQ(own->spec().oracle_twin, "sdpa_cudnn");
-    EXPECT_DOUBLE_EQ(own->spec().bytes, twin->spec().bytes);
+// FP8, in both formats: an own kernel beside every cuDNN FP8 twin, with the twin's problem (the
+// same shape and bytes, one byte an element) and min_cc 9.0 for sm_90a's wgmma; e5m2 at exactly
+// e4m3's shapes.
+TEST(AttentionOperators, FlashWgmmaBesideEveryCudnnFp8TwinInBothFormats) {
+  std::set<std::string> e4m3_shapes;
+  for (const auto* twin : registry().select("attention/sdpa_cudnn/e4m3/*", {})) e4m3_shapes.insert(twin->spec().shape);
+  ASSERT_EQ(e4m3_shapes.size(), 6u);  // every shape but SD1.5's two at d = 40
+  for (const DType format : {DType::E4M3, DType::E5M2}) {
+    const std::string name(dtype_name(format));
+    const auto twins = registry().select("attention/sdpa_cudnn/" + name + "/*", {});
+    std::set<std::string> shapes;
+    for (const auto* twin : twins) {
+      shapes.insert(twin->spec().shape);
+      EXPECT_EQ(twin->spec().min_cc, (arch::ComputeCapability{9, 0}));
+      EXPECT_EQ(twin->spec().min_cc_why, "cuDNN's FP8 attention");
+      const Operator* own = find_op(operator_id("attention", "flash_wgmma", format, twin->spec().shape));
+      ASSERT_NE(own, nullptr) << twin->id();
+      EXPECT_EQ(own->spec().impl, Impl::Own);
+      EXPECT_EQ(own->spec().min_cc, (arch::ComputeCapability{9, 0}));
+      EXPECT_EQ(own->spec().min_cc_why, "wgmma");
+      EXPECT_EQ(own->spec().oracle_twin, "sdpa_cudnn");
+      EXPECT_DOUBLE_EQ(own->spec().bytes, twin->spec().bytes);
+      const auto* f16 = registry().select("attention/flash_wgmma/f16/" + twin->spec().shape, {}).at(0);
+      EXPECT_DOUBLE_EQ(own->spec().bytes, f16->spec().bytes / 2);
+    }
+    EXPECT_EQ(shapes, e4m3_shapes) << name;
+    EXPECT_EQ(registry().select("attention/flash_wgmma/" + name + "/*", {}).size(), twins.size()) << name;
   }
-  EXPECT_EQ(registry().select("attention/flash_wgmma/e4m3/*", {}).size(), twins.size());
 }
 
 // One kernel per dtype and head dim, compiled for sm_90a alone: its address exactly when the
@@ -129,7 +142,7 @@ TEST(AttentionOperators, FlashWgmmaKernelsAreSingleTargetSm90a) {
   for (const auto* op : registry().select("attention/flash_wgmma/*", {})) {
     ++ops;
     const auto kernels = op->kernels();
-    const bool fp8 = op->spec().dtype == DType::E4M3;
+    const bool fp8 = is_fp8(op->spec().dtype);
     ASSERT_EQ(kernels.size(), fp8 ? 2u : 1u) << op->id();  // FP8: the V transpose runs first
     if (fp8) {
       EXPECT_EQ(kernels[1].name, "transpose_v_fp8");
@@ -151,11 +164,16 @@ TEST(AttentionOperators, FlashWgmmaKernelsAreSingleTargetSm90a) {
     for (int d : kHeadDims) {
       EXPECT_NE(flash_attention_wgmma_kernel(DType::F16, d), flash_attention_wgmma_kernel(DType::BF16, d));
     }
-    // The shapes share their head dim's kernel; e4m3 has one for each head dim but 40.
-    EXPECT_EQ(stubs.size(), 3 * kHeadDims.size() - 1);
+    // One template, an instance per format: e4m3 and e5m2 Q, K, V are different kernels.
+    for (int d : {64, 80, 128, 160}) {
+      EXPECT_NE(flash_attention_wgmma_kernel(DType::E4M3, d), flash_attention_wgmma_kernel(DType::E5M2, d)) << d;
+    }
+    // The shapes share their head dim's kernel; each FP8 format has one for each head dim but 40.
+    EXPECT_EQ(stubs.size(), 4 * kHeadDims.size() - 2);
     EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::F32, 64), std::invalid_argument);
     EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::F16, 96), std::invalid_argument);
     EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::E4M3, 40), std::invalid_argument);  // 40-byte rows
+    EXPECT_THROW((void)flash_attention_wgmma_kernel(DType::E5M2, 40), std::invalid_argument);
   }
 }
 
@@ -188,7 +206,7 @@ TEST(AttentionOperators, FlashWgmmaRejectsBadArgumentsBeforeTouchingTheGpu) {
                std::invalid_argument);
   EXPECT_THROW((void)prepare_flash_attention_wgmma(DType::F16, p, p, p, p, AttentionDims{2, 8, 0, 77, 64}),
                std::invalid_argument);
-  // e4m3: the scales and a 16-byte aligned transposed-V buffer are required, d % 16 == 0.
+  // FP8: the scales and a 16-byte aligned transposed-V buffer are required, d % 16 == 0.
   const auto* s = reinterpret_cast<const float*>(p);
   const FlashWgmmaFp8 fp8{s, s, s, s, p};
   FlashWgmmaFp8 no_scale = fp8;
@@ -196,11 +214,13 @@ TEST(AttentionOperators, FlashWgmmaRejectsBadArgumentsBeforeTouchingTheGpu) {
   FlashWgmmaFp8 unaligned = fp8;
   unaligned.v_transposed = odd;
   const std::pair<const FlashWgmmaFp8*, int> refused[] = {{nullptr, 64}, {&no_scale, 64}, {&fp8, 40}, {&unaligned, 64}};
-  for (const auto& [operands, d] : refused) {
-    EXPECT_THROW(
-        (void)prepare_flash_attention_wgmma(DType::E4M3, p, p, p, p, AttentionDims{2, 8, 100, 77, d}, operands),
-        std::invalid_argument)
-        << "d " << d;
+  for (const DType format : {DType::E4M3, DType::E5M2}) {
+    for (const auto& [operands, d] : refused) {
+      EXPECT_THROW(
+          (void)prepare_flash_attention_wgmma(format, p, p, p, p, AttentionDims{2, 8, 100, 77, d}, operands),
+          std::invalid_argument)
+          << dtype_name(format) << " d " << d;
+    }
   }
 }
 
