@@ -181,15 +181,6 @@ __device__ __forceinline__ void store_remote_v4(uint32_t address, uint32_t cta, 
       : "memory");
 }
 
-__device__ __forceinline__ float4 load_shared_v4(uint32_t address) {
-  float4 v;
-  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "r"(address)
-               : "memory");
-  return v;
-}
-
 template <typename In>
 constexpr bool kIsFp8 = std::is_same_v<In, __nv_fp8_e4m3> || std::is_same_v<In, __nv_fp8_e5m2>;
 // B's type: In's, but e4m3 under an e5m2 A (dtype.hpp's fp8_partner: mma_ss<e5m2, e4m3> multiplies
@@ -224,7 +215,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   static_assert(!kClusterSplit || (!std::is_same_v<Out, float> && kReceiveFits<BN>),
                 "split-K in the cluster stores 16-bit C, its partials fit in the operand stages");
   extern __shared__ uint8_t smem_raw[];
-  const uint32_t base = swizzle_atom_aligned(tma::smem_address(smem_raw));
+  const uint32_t smem_start = tma::smem_address(smem_raw);
+  const uint32_t base = swizzle_atom_aligned(smem_start);
   const uint32_t store_base = base + L::operand_bytes;
   const uint32_t full = store_base + L::store_bytes;
   const uint32_t empty = full + L::stages * 8;
@@ -376,7 +368,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const uint32_t from = slot_address(source);
 #pragma unroll
             for (int i = 0; i < BN / 2; i += 4) {
-              const float4 v = load_shared_v4(from + static_cast<uint32_t>(i * 32 * 4));
+              const float4 v = *reinterpret_cast<const float4*>(smem_raw + (from - smem_start) + i * 32 * 4);
               acc[i] += v.x;
               acc[i + 1] += v.y;
               acc[i + 2] += v.z;
