@@ -55,13 +55,13 @@ ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) 
   // then at the narrowest width that still fits.
   if (plan.splits > 1 && plan.splits <= matmul::kWgmmaMaxClusterSplits) {
     const long long fit = device.cluster_ctas[static_cast<size_t>(plan.splits)];
-    const auto ctas = [&](int width) {
+    const auto cluster_ctas = [&](int width) {  // one CTA per tile and part: no pair shares a tile
       return (m + kWgmmaTilePixels - 1) / kWgmmaTilePixels * ((d.K + width - 1) / width) * plan.splits;
     };
-    if (ctas(plan.width) <= fit) {
+    if (cluster_ctas(plan.width) <= fit) {
       plan.reduction = matmul::SplitReduction::InCluster;
       for (auto w = widths.rbegin(); w != widths.rend(); ++w) {  // narrowest first
-        if (ctas(*w) <= fit) {
+        if (cluster_ctas(*w) <= fit) {
           plan.width = *w;
           break;
         }
