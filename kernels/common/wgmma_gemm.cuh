@@ -74,13 +74,14 @@ using matmul::kWgmmaTileM;
 using matmul::wgmma_tile_width;
 
 
-constexpr int kBlockM = kWgmmaTileM;
+constexpr int kBlockM = kWgmmaTileM;  // rows of C per tile, unless the A source asks for 64 (kTileRows)
 constexpr int kRowBytes = 128;  // of K per stage: one row of the 128-byte swizzle
 template <typename In>
 constexpr int kBlockK = kRowBytes / static_cast<int>(sizeof(In));  // 64 halves, 128 FP8 values
 constexpr int kMmaBytes = 32;   // of each row per wgmma (k16 of 16-bit types, k32 of FP8)
-constexpr int kConsumers = 2;
-constexpr int kThreads = 128 * (1 + kConsumers);
+// One consumer warpgroup per 64 rows of the tile (two at 128 rows, one at 64), and the producer.
+__host__ __device__ constexpr int consumers_of(int rows) { return rows / 64; }
+__host__ __device__ constexpr int threads_of(int rows) { return 128 * (1 + consumers_of(rows)); }
 constexpr int kCluster = kWgmmaCluster;
 constexpr int kGroupRows = 8;        // cluster rows per raster group
 constexpr int kProducerRegs = 40;    // setmaxnreg: the copy thread needs few
@@ -94,19 +95,22 @@ constexpr int kStoreBytes = 64 * kStoreRowBytes;
 template <typename Out>
 constexpr int kStoreCols = kStoreRowBytes / static_cast<int>(sizeof(Out));
 
-template <int BN, int Pair = kCluster>
+template <int BN, int Pair = kCluster, int BM = kBlockM>
 struct Layout {
-  static constexpr int a_bytes = kBlockM * kRowBytes;
+  static_assert(BM == 128 || BM == 64, "one or two consumer warpgroups");
+  static constexpr int a_bytes = BM * kRowBytes;
   static constexpr int b_bytes = BN * kRowBytes;
   static constexpr int stage_bytes = a_bytes + b_bytes;
   static constexpr int b_part_rows = BN / Pair;  // the rows of B each CTA of the pair loads
   // Operand stages and, per consumer, store buffers (at least 2, so that writing one overlaps the
   // copy engine reading the other): as many as fit in 227 KB at 192-256, stages first (the narrower
   // convolution widths keep 5 stages: their reductions are short).
-  static constexpr int stages = BN <= 192 ? 5 : 4;
+  // 64-row tiles: as many stages as fit, at most 8 (one consumer, so half the store buffers).
   static constexpr int store_buffers = BN == 192 ? 3 : 4;
+  static constexpr int store_bytes = consumers_of(BM) * store_buffers * kStoreBytes;
+  static constexpr int stages_that_fit = (227 * 1024 - store_bytes - kSwizzleAtomBytes - 16 * 8) / stage_bytes;
+  static constexpr int stages = BM == 128 ? (BN <= 192 ? 5 : 4) : (stages_that_fit < 8 ? stages_that_fit : 8);
   static constexpr int operand_bytes = stages * stage_bytes;
-  static constexpr int store_bytes = kConsumers * store_buffers * kStoreBytes;
   // Operand stages, store buffers, then 2 mbarriers per stage, plus slack to align the base to 1024 bytes.
   static constexpr int smem_bytes = operand_bytes + store_bytes + 2 * stages * 8 + kSwizzleAtomBytes;
   static_assert(a_bytes % 1024 == 0 && stage_bytes % 1024 == 0 && (b_part_rows * kRowBytes) % 1024 == 0,
@@ -120,23 +124,30 @@ struct Layout {
 // w % splits. The other splits' fp32 accumulators of a block go to its owner's receive slots, one
 // per other rank, laid out so that a warp's 16-byte stores and loads cover 512 contiguous bytes.
 constexpr int kMaxClusterSplits = matmul::kWgmmaMaxClusterSplits;
-constexpr int kRowBlocks = 8;
 template <int BN>
 constexpr int kBlockFloats = 32 * BN / 2;  // one warp's accumulators: 32 threads x BN/2
-__host__ __device__ constexpr int blocks_per_owner(int splits) { return (kRowBlocks + splits - 1) / splits; }
-template <int BN>
+// The tile's 16-row blocks (8 at 128 rows, 4 at 64) that one owner of `splits` holds at most.
+__host__ __device__ constexpr int blocks_per_owner(int rows, int splits) { return (rows / 16 + splits - 1) / splits; }
+template <int BN, int BM>
 constexpr int receive_bytes(int splits) {
-  return (splits - 1) * blocks_per_owner(splits) * kBlockFloats<BN> * 4;
+  return (splits - 1) * blocks_per_owner(BM, splits) * kBlockFloats<BN> * 4;
 }
-template <int BN>
+template <int BN, int BM>
 constexpr bool receive_fits() {
   for (int s = 2; s <= kMaxClusterSplits; ++s) {
-    if (receive_bytes<BN>(s) > Layout<BN, 1>::operand_bytes) return false;
+    if (receive_bytes<BN, BM>(s) > Layout<BN, 1, BM>::operand_bytes) return false;
   }
   return true;
 }
-template <int BN>
-constexpr bool kReceiveFits = receive_fits<BN>();
+template <int BN, int BM>
+constexpr bool kReceiveFits = receive_fits<BN, BM>();
+
+// The rows of C per tile: the A source's kTileRows (64 or 128), or 128.
+template <typename ASource, typename = void>
+struct tile_rows : std::integral_constant<int, kBlockM> {};
+template <typename ASource>
+struct tile_rows<ASource, std::void_t<decltype(ASource::kTileRows)>>
+    : std::integral_constant<int, ASource::kTileRows> {};
 
 // Cluster tile `unit` -> (row of cluster tiles, column tile), grouped by kGroupRows rows.
 __device__ __forceinline__ void unit_coords(int unit, int units_m, int tiles_n, int& um, int& tn) {
@@ -205,14 +216,16 @@ __host__ __device__ constexpr int k_steps(int K) {
 // ASource: where the A tiles come from (see the top of this file); its load(dst, map, bar, k_step,
 // tile_m) issues the copy of A's rows [128 tile_m, +128) and k-step k_step into a stage.
 template <typename In, typename Out, int BN, typename ASource, bool kClusterSplit>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                const __grid_constant__ CUtensorMap map_c, int M, int N, int K, const float* scale_a,
                const float* scale_b, const ASource a_source, int splits, Out* c_rows) {
 #if defined(__CUDA_ARCH__)
   constexpr int kPair = kClusterSplit ? 1 : kCluster;  // CTAs sharing each B tile
-  using L = Layout<BN, kPair>;
-  static_assert(!kClusterSplit || (!std::is_same_v<Out, float> && kReceiveFits<BN>),
+  constexpr int BM = tile_rows<ASource>::value;
+  constexpr int kConsumers = consumers_of(BM);
+  using L = Layout<BN, kPair, BM>;
+  static_assert(!kClusterSplit || (!std::is_same_v<Out, float> && kReceiveFits<BN, BM>),
                 "split-K in the cluster stores 16-bit C, its partials fit in the operand stages");
   extern __shared__ uint8_t smem_raw[];
   const uint32_t smem_start = tma::smem_address(smem_raw);
@@ -233,7 +246,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int rank = static_cast<int>(tma::cluster_rank());
   const int pair_rank = kClusterSplit ? 0 : rank;
-  const int tiles_m = (M + kBlockM - 1) / kBlockM;
+  const int tiles_m = (M + BM - 1) / BM;
   const int units_m = (tiles_m + kPair - 1) / kPair;
   const int tiles_n = (N + BN - 1) / BN;
   const int tiles = units_m * tiles_n;
@@ -346,7 +359,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         tma::cluster_sync();
         const int block = half * 4 + warp;  // this warp's 16 rows of the tile
         const int owner = block % splits;
-        const int owned = blocks_per_owner(splits);
+        const int owned = blocks_per_owner(BM, splits);
         // Slot of source rank r in the owner's receive area: the ranks other than the owner, in order.
         const auto slot_address = [&](int source) {
           const int slot = source < owner ? source : source - 1;
@@ -382,7 +395,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           // Straight from registers (layout below): one tile's 16-row blocks, once per tile.
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            const int row = tm * kBlockM + 16 * block + lane / 4 + 8 * h;
+            const int row = tm * BM + 16 * block + lane / 4 + 8 * h;
             if (row >= M) continue;
             Out* out = c_rows + static_cast<size_t>(row) * static_cast<size_t>(N);
 #pragma unroll
@@ -436,7 +449,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           if (leader) tma::store_wait_read<L::store_buffers - 2>();
           tma::named_barrier_sync(1 + half, 128);
           if (leader) {
-            tma::store_2d(&map_c, buffer, tn * BN + p * cols, split * M + tm * kBlockM + half * 64);
+            tma::store_2d(&map_c, buffer, tn * BN + p * cols, split * M + tm * BM + half * 64);
             tma::store_commit();
           }
           ++stores;
@@ -465,7 +478,7 @@ int resident_clusters(int device, cudaLaunchConfig_t config) {
   if (auto it = known.find(key); it != known.end()) return it->second;
   const void* kernel = kernel_address<In, Out, BN, ASource, kClusterSplit>();
   ARCHBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            Layout<BN>::smem_bytes));
+                                            Layout<BN, kCluster, tile_rows<ASource>::value>::smem_bytes));
   int clusters = 0;
   ARCHBENCH_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   if (clusters < 1) throw std::runtime_error("gemm_wgmma: no cluster of this kernel fits on the device");
@@ -477,7 +490,7 @@ int resident_clusters(int device, cudaLaunchConfig_t config) {
 // swizzle); B in boxes of 128 bytes of k and the rows each CTA loads, C (splits x M rows of
 // workspace partials, or M rows) in boxes of 64 rows x 64 bytes (64-byte swizzle).
 // A launch of this kernel in clusters of cluster_size CTAs along x (the caller sets the grid).
-template <int BN>
+template <int BN, int BM>
 cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& cluster, int cluster_size, cudaStream_t stream) {
   cluster = {};
   cluster.id = cudaLaunchAttributeClusterDimension;
@@ -485,8 +498,8 @@ cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& cluster, int cluster_size
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = Layout<BN>::smem_bytes;
+  config.blockDim = dim3(threads_of(BM));
+  config.dynamicSmemBytes = Layout<BN, kCluster, BM>::smem_bytes;
   config.stream = stream;
   config.attrs = &cluster;
   config.numAttrs = 1;
@@ -498,15 +511,16 @@ template <typename In, typename Out, int BN, typename ASource, bool kClusterSpli
 void launch_width(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
                   const float* scale_a, const float* scale_b, int splits, int device, cudaStream_t stream) {
   constexpr int kPair = kClusterSplit ? 1 : kCluster;
+  constexpr int BM = tile_rows<ASource>::value;
   const int cluster_size = kClusterSplit ? splits : kCluster;
-  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN, kPair>::b_part_rows, kBlockK<In>, "wgmma_gemm");
+  const CUtensorMap map_b = matrix_tensor_map(B, N, K, Layout<BN, kPair, BM>::b_part_rows, kBlockK<In>, "wgmma_gemm");
   const long long c_rows = kClusterSplit ? M : static_cast<long long>(M) * splits;
   const CUtensorMap map_c = matrix_tensor_map<Out>(C, c_rows, N, 64, kStoreCols<Out>, "wgmma_gemm");
   cudaLaunchAttribute cluster;
-  cudaLaunchConfig_t config = cluster_config<BN>(cluster, cluster_size, stream);
+  cudaLaunchConfig_t config = cluster_config<BN, BM>(cluster, cluster_size, stream);
   const int clusters = resident_clusters<In, Out, BN, ASource, kClusterSplit>(device, config);
-  const long long units = kClusterSplit ? static_cast<long long>((M + kBlockM - 1) / kBlockM) * ((N + BN - 1) / BN)
-                                        : matmul::wgmma_cluster_tiles(M, N, BN) * splits;
+  const long long tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  const long long units = kClusterSplit ? tiles_m * tiles_n : (tiles_m + kCluster - 1) / kCluster * tiles_n * splits;
   config.gridDim = dim3(static_cast<unsigned>(cluster_size * (units < clusters ? units : clusters)));
   ARCHBENCH_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_gemm<In, Out, BN, ASource, kClusterSplit>, map_a, map_b,
                                           map_c, M, N, K, scale_a, scale_b, a_source, splits, C));
@@ -544,7 +558,7 @@ void launch(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In
             const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1, int width = 0,
             matmul::SplitReduction reduction = matmul::SplitReduction::Workspace) {
   const bool in_cluster = splits > 1 && reduction == matmul::SplitReduction::InCluster;
-  if (splits < 1 || (splits > 1 && !in_cluster && (!std::is_same_v<Out, float> || M % kBlockM != 0)) ||
+  if (splits < 1 || (splits > 1 && !in_cluster && (!std::is_same_v<Out, float> || M % tile_rows<ASource>::value != 0)) ||
       (in_cluster && (std::is_same_v<Out, float> || splits > kMaxClusterSplits))) {
     throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of 128 in a workspace, "
                                 "16-bit C and at most " + std::to_string(kMaxClusterSplits) +
@@ -593,7 +607,8 @@ int resident_split_ctas(int width, int splits) {
   with_width<ASource>(width, [&](auto bn) {
     constexpr int kBN = decltype(bn)::value;
     cudaLaunchAttribute cluster;
-    clusters = resident_clusters<In, Out, kBN, ASource, true>(device, cluster_config<kBN>(cluster, splits, nullptr));
+    clusters = resident_clusters<In, Out, kBN, ASource, true>(
+        device, cluster_config<kBN, tile_rows<ASource>::value>(cluster, splits, nullptr));
   });
   return clusters * splits;
 }

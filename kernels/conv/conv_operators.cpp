@@ -142,7 +142,7 @@ class WgmmaLauncher final : public ConvLauncher {
       split = ", split-K " + std::to_string(plan_.splits) +
               (plan_.reduction == matmul::SplitReduction::InCluster ? " in the cluster" : "");
     }
-    return std::to_string(kWgmmaTilePixels) + "x" + std::to_string(plan_.width) + " tiles" + split;
+    return std::to_string(plan_.pixels) + "x" + std::to_string(plan_.width) + " tiles" + split;
   }
 
  private:
@@ -195,14 +195,17 @@ std::vector<KernelRef> wgmma_kernels(DType dtype) {
                              {ConvWgmmaKernel::WorkspacePartials, "_splitk"},
                              {ConvWgmmaKernel::ClusterSplit, "_splitk_cluster"}};
   std::vector<KernelRef> kernels;
-  for (const Kind& kind : kKinds) {
-    for (int width : matmul::kConvWgmmaTileWidths) {
-      const std::string name =
-          "conv_wgmma_" + std::string(dtype_name(dtype)) + "_n" + std::to_string(width) + kind.suffix;
-      kernels.push_back({name,
-                         dtype == DType::BF16 ? conv_wgmma_bf16_kernel(width, kind.kernel)
-                                              : conv_wgmma_f16_kernel(width, kind.kernel),
-                         sm90a_target()});
+  for (int pixels : {kWgmmaTilePixels, kWgmmaSmallTilePixels}) {
+    for (const Kind& kind : kKinds) {
+      for (int width : matmul::kConvWgmmaTileWidths) {
+        const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) +
+                                 (pixels == kWgmmaTilePixels ? "" : "_m64") + "_n" + std::to_string(width) +
+                                 kind.suffix;
+        kernels.push_back({name,
+                           dtype == DType::BF16 ? conv_wgmma_bf16_kernel(pixels, width, kind.kernel)
+                                                : conv_wgmma_f16_kernel(pixels, width, kind.kernel),
+                           sm90a_target()});
+      }
     }
   }
   return kernels;

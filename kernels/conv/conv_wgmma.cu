@@ -24,33 +24,36 @@
 namespace archbench::kernels::conv {
 namespace {
 
-// Where k-step k of pixel tile tm lies in the input (all values fixed per launch).
+// Where k-step k of pixel tile tm (Pixels output pixels: 128, or 64 for one consumer warpgroup) lies
+// in the input (all values fixed per launch).
+template <int Pixels>
 struct ImplicitA {
   static constexpr auto& kTileWidths = matmul::kConvWgmmaTileWidths;
   static constexpr bool kSplitsInCluster = true;  // wgmma_gemm instantiates its cluster-split kernels
+  static constexpr int kTileRows = Pixels;
   int C, S, P, Q, stride, pad;
   __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
     const int j = k * kWgmmaChannelSlice;  // first column of the step: tap (r, s), channel c0
     const int tap = j / C;
     const int c0 = j - tap * C;
     const int r = tap / S, s = tap - (tap / S) * S;
-    const int m0 = tm * kWgmmaTilePixels;  // first pixel of the tile: image n0, row p0, column 0
+    const int m0 = tm * Pixels;  // first pixel of the tile: image n0, row p0, column 0
     const int n0 = m0 / (P * Q);
     const int p0 = (m0 - n0 * P * Q) / Q;
     tma::load_4d(dst, map, bar, c0, s - pad, p0 * stride + r - pad, n0);
   }
 };
 
-template <typename T>
-void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, const ConvWgmmaPlan& plan,
-            const ConvDims& d, cudaStream_t stream) {
-  const ConvWgmmaTiles tiles = conv_wgmma_tiles(d);  // throws for shapes the tiling does not take
+template <typename T, int Pixels>
+void launch_tiles(const char* fn, const T* x, const T* w, T* y, float* workspace, const ConvWgmmaPlan& plan,
+                  const ConvDims& d, cudaStream_t stream) {
+  const ConvWgmmaTiles tiles = conv_wgmma_tiles(d, Pixels);  // throws for shapes the tiling does not take
   const long long m = d.gemm_m(), k = d.gemm_k();
   if (m > (1LL << 31) - 1 || k > (1LL << 31) - 1) {
     throw std::invalid_argument(std::string(fn) + ": " + d.str() + ": N*P*Q or R*S*C is over 2^31 - 1");
   }
   // The implicit GEMM's operands answer to the GEMM's rules (alignment, multiples, grid).
-  matmul::validate_gemm_launch(fn, matmul::GemmTiling{kWgmmaTilePixels, matmul::kConvWgmmaTileWidths.back(),
+  matmul::validate_gemm_launch(fn, matmul::GemmTiling{Pixels, matmul::kConvWgmmaTileWidths.back(),
                                                       kWgmmaChannelSlice, 8},
                                x, w, y, static_cast<int>(m), d.K, static_cast<int>(k));
   const auto e = static_cast<cuuint64_t>(sizeof(T));
@@ -63,7 +66,7 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, cons
   const cuuint32_t element_strides[4] = {1, st, st, 1};
   const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
                                                 CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
-  const ImplicitA a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
+  const ImplicitA<Pixels> a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
   if (plan.splits <= 1 || plan.reduction == matmul::SplitReduction::InCluster) {
     wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream,
                              plan.splits, plan.width, plan.reduction);
@@ -76,6 +79,18 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, cons
                             static_cast<size_t>(m) * static_cast<size_t>(d.K), plan.splits, stream);
 }
 
+template <typename T>
+void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, const ConvWgmmaPlan& plan,
+            const ConvDims& d, cudaStream_t stream) {
+  if (plan.pixels == kWgmmaSmallTilePixels) {
+    launch_tiles<T, kWgmmaSmallTilePixels>(fn, x, w, y, workspace, plan, d, stream);
+  } else if (plan.pixels == kWgmmaTilePixels) {
+    launch_tiles<T, kWgmmaTilePixels>(fn, x, w, y, workspace, plan, d, stream);
+  } else {
+    throw std::invalid_argument(std::string(fn) + ": no tile of " + std::to_string(plan.pixels) + " pixels");
+  }
+}
+
 }  // namespace
 
 ConvWgmmaDevice conv_wgmma_device() {
@@ -83,7 +98,7 @@ ConvWgmmaDevice conv_wgmma_device() {
   device.sms = current_sm_count();
   constexpr int kWidth = 160;  // any: one CTA of every width fills an SM
   for (int s = 2; s <= matmul::kWgmmaMaxClusterSplits; ++s) {
-    device.cluster_ctas[static_cast<size_t>(s)] = wgmma_gemm::resident_split_ctas<__half, __half, ImplicitA>(kWidth, s);
+    device.cluster_ctas[static_cast<size_t>(s)] = wgmma_gemm::resident_split_ctas<__half, __half, ImplicitA<kWgmmaTilePixels>>(kWidth, s);
   }
   return device;
 }
@@ -99,18 +114,29 @@ void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv
 }
 
 namespace {
-template <typename T>
+template <typename T, int Pixels>
 const void* kernel_of(int tile_n, ConvWgmmaKernel kind) {
+  using A = ImplicitA<Pixels>;
   switch (kind) {
-    case ConvWgmmaKernel::Whole: return wgmma_gemm::kernel_for<T, T, ImplicitA>(tile_n);
-    case ConvWgmmaKernel::WorkspacePartials: return wgmma_gemm::kernel_for<T, float, ImplicitA>(tile_n);
-    case ConvWgmmaKernel::ClusterSplit: return wgmma_gemm::kernel_for<T, T, ImplicitA, true>(tile_n);
+    case ConvWgmmaKernel::Whole: return wgmma_gemm::kernel_for<T, T, A>(tile_n);
+    case ConvWgmmaKernel::WorkspacePartials: return wgmma_gemm::kernel_for<T, float, A>(tile_n);
+    case ConvWgmmaKernel::ClusterSplit: return wgmma_gemm::kernel_for<T, T, A, true>(tile_n);
   }
   return nullptr;
 }
+template <typename T>
+const void* kernel_of(int pixels, int tile_n, ConvWgmmaKernel kind) {
+  if (pixels == kWgmmaSmallTilePixels) return kernel_of<T, kWgmmaSmallTilePixels>(tile_n, kind);
+  if (pixels == kWgmmaTilePixels) return kernel_of<T, kWgmmaTilePixels>(tile_n, kind);
+  throw std::invalid_argument("conv_wgmma: no tile of " + std::to_string(pixels) + " pixels");
+}
 }  // namespace
 
-const void* conv_wgmma_f16_kernel(int tile_n, ConvWgmmaKernel kind) { return kernel_of<__half>(tile_n, kind); }
-const void* conv_wgmma_bf16_kernel(int tile_n, ConvWgmmaKernel kind) { return kernel_of<__nv_bfloat16>(tile_n, kind); }
+const void* conv_wgmma_f16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind) {
+  return kernel_of<__half>(pixels, tile_n, kind);
+}
+const void* conv_wgmma_bf16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind) {
+  return kernel_of<__nv_bfloat16>(pixels, tile_n, kind);
+}
 
 }  // namespace archbench::kernels::conv

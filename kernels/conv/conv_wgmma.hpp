@@ -39,7 +39,8 @@ enum class ConvWgmmaKernel {
   WorkspacePartials,  // split-K's fp32 partials, for conv_splitk_reduce
   ClusterSplit,       // split-K added up in the cluster: the 16-bit result
 };
-[[nodiscard]] const void* conv_wgmma_f16_kernel(int tile_n, ConvWgmmaKernel kind);
-[[nodiscard]] const void* conv_wgmma_bf16_kernel(int tile_n, ConvWgmmaKernel kind);
+// `pixels`: the tile's output pixels, kWgmmaTilePixels or kWgmmaSmallTilePixels.
+[[nodiscard]] const void* conv_wgmma_f16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind);
+[[nodiscard]] const void* conv_wgmma_bf16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind);
 
 }  // namespace archbench::kernels::conv

@@ -8,31 +8,75 @@
 
 namespace archbench::kernels::conv {
 
-std::string conv_wgmma_unsupported(const ConvDims& d) {
+std::string conv_wgmma_unsupported(const ConvDims& d, int pixels) {
   if (!d.valid()) return "not a valid convolution";
   if (d.C % kWgmmaChannelSlice != 0) return "C = " + std::to_string(d.C) + " is not a multiple of 64";
   if (d.K % 8 != 0) return "K = " + std::to_string(d.K) + " is not a multiple of 8";
   if (d.stride > 8) return "stride " + std::to_string(d.stride) + " is over 8";
   const int q = d.Q(), p = d.P();
-  if (q > kWgmmaTilePixels || kWgmmaTilePixels % q != 0) return "Q = " + std::to_string(q) + " does not divide 128";
-  const int rows = kWgmmaTilePixels / q;
+  if (q > pixels || pixels % q != 0) {
+    return "Q = " + std::to_string(q) + " does not divide " + std::to_string(pixels);
+  }
+  const int rows = pixels / q;
   if (p % rows != 0 && (rows % p != 0 || d.N % (rows / p) != 0)) {
-    return "128-pixel tiles of " + std::to_string(rows) + " rows of " + std::to_string(q) + " do not tile " +
+    return std::to_string(pixels) + "-pixel tiles of " + std::to_string(rows) + " rows of " + std::to_string(q) + " do not tile " +
            std::to_string(d.N) + " images of " + std::to_string(p) + " rows";
   }
   if (q * d.stride > 256 || std::min(rows, p) * d.stride > 256) return "a tile spans over 256 input positions";
   return "";
 }
 
-ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d) {
-  if (const std::string why = conv_wgmma_unsupported(d); !why.empty()) {
+ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d, int pixels) {
+  if (const std::string why = conv_wgmma_unsupported(d, pixels); !why.empty()) {
     throw std::invalid_argument("conv_wgmma: " + d.str() + ": " + why);
   }
   const int q = d.Q(), p = d.P();
-  const int rows = kWgmmaTilePixels / q;
+  const int rows = pixels / q;
   if (p % rows == 0) return {q, rows, 1};
   return {q, p, rows / p};
 }
+
+namespace {
+
+// Where 64-pixel tiles pay (docs/kernel-choices.md, "conv_wgmma: 64-pixel tiles"): a short reduction
+// that 128-pixel tiles cannot spread over one wave without split-K's workspace, or leave a tenth of the
+// SMs idle. A long reduction keeps the 128-pixel tile: its two consumer warpgroups run more wgmma per
+// SM than one does, and over many k-steps that outweighs the fill.
+bool small_tiles_pay(const ConvDims& d, const ConvWgmmaPlan& plan, const ConvWgmmaDevice& device) {
+  constexpr int kShortReduction = 48;  // k-steps of 64 channels; one 3x3 pass over 320 channels is 45
+  if (d.gemm_k() / kWgmmaChannelSlice > kShortReduction) return false;
+  if (!conv_wgmma_unsupported(d, kWgmmaSmallTilePixels).empty()) return false;
+  if (plan.splits > 1) return plan.reduction == matmul::SplitReduction::Workspace;
+  const long long ctas = matmul::wgmma_cluster_tiles(static_cast<int>(d.gemm_m()), d.K, plan.width) *
+                         matmul::kWgmmaCluster;
+  return ctas * 10 < static_cast<long long>(device.sms) * 9;
+}
+
+// The 64-pixel plan: of the widths and part counts whose CTAs fit one wave (one per SM without a split,
+// the device's clusters of that many CTAs with one), the least k-steps x width per CTA; a tie goes to
+// fewer parts, then to the wider tile. `fallback` where nothing fits.
+ConvWgmmaPlan small_tile_plan(const ConvDims& d, const ConvWgmmaDevice& device, const ConvWgmmaPlan& fallback) {
+  const long long tiles = (d.gemm_m() + kWgmmaSmallTilePixels - 1) / kWgmmaSmallTilePixels;
+  const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
+  ConvWgmmaPlan best = fallback;
+  long long best_cost = -1;
+  for (int splits = 1; splits <= matmul::kWgmmaMaxClusterSplits; ++splits) {
+    const int per_part = (steps + splits - 1) / splits;
+    if (splits > 1 && (per_part < kMinKTilesPerSplit || (steps + per_part - 1) / per_part != splits)) continue;
+    const long long fit = splits == 1 ? device.sms : device.cluster_ctas[static_cast<size_t>(splits)];
+    for (const int width : matmul::kConvWgmmaTileWidths) {  // widest first: a tie keeps the wider
+      const long long ctas = tiles * ((d.K + width - 1) / width) * splits;
+      const long long cost = static_cast<long long>(per_part) * width;
+      if (ctas > fit || (best_cost >= 0 && cost >= best_cost)) continue;
+      best = {kWgmmaSmallTilePixels, width, splits,
+              splits > 1 ? matmul::SplitReduction::InCluster : matmul::SplitReduction::Workspace};
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) {
   const int sms = device.sms;
@@ -56,7 +100,7 @@ ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) 
   if (plan.splits > 1 && plan.splits <= matmul::kWgmmaMaxClusterSplits) {
     const long long fit = device.cluster_ctas[static_cast<size_t>(plan.splits)];
     const auto cluster_ctas = [&](int width) {  // one CTA per tile and part: no pair shares a tile
-      return (m + kWgmmaTilePixels - 1) / kWgmmaTilePixels * ((d.K + width - 1) / width) * plan.splits;
+      return (m + plan.pixels - 1) / plan.pixels * ((d.K + width - 1) / width) * plan.splits;
     };
     if (cluster_ctas(plan.width) <= fit) {
       plan.reduction = matmul::SplitReduction::InCluster;
@@ -68,6 +112,7 @@ ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) 
       }
     }
   }
+  if (small_tiles_pay(d, plan, device)) plan = small_tile_plan(d, device, plan);
   return plan;
 }
 

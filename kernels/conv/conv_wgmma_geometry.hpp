@@ -2,7 +2,7 @@
 // C++: the kernel's host code, the operators and the unit tests share it.
 //
 // The kernel is the wgmma GEMM (kernels/common/wgmma_gemm.cuh) with M = N*P*Q output pixels,
-// N_gemm = K and K_gemm = R*S*C. Each tile of 128 output pixels is one box of the NHWC input that
+// N_gemm = K and K_gemm = R*S*C. Each tile of 128 (or 64) output pixels is one box of the NHWC input that
 // the copy engine fetches per filter tap and 64-channel slice: box_q x box_p x box_n output
 // positions (whole output rows, and whole images when an image has fewer than 128 pixels), read at
 // the convolution's stride from (p0*stride + r - pad, q*stride + s - pad). Out-of-range rows and
@@ -18,6 +18,7 @@
 namespace archbench::kernels::conv {
 
 inline constexpr int kWgmmaTilePixels = 128;   // output pixels per tile (the GEMM's M tile)
+inline constexpr int kWgmmaSmallTilePixels = 64;  // or 64, with one consumer warpgroup
 inline constexpr int kWgmmaChannelSlice = 64;  // input channels per k-step (128 bytes of 16-bit values)
 
 struct ConvWgmmaTiles {
@@ -29,10 +30,10 @@ struct ConvWgmmaTiles {
 // Why `d` does not fit the tiling ("" when it does): C a multiple of 64, K of 8, Q a divisor of
 // 128, 128/Q rows dividing P (or whole images dividing N), stride at most 8, boxes of at most 256
 // input positions per axis.
-[[nodiscard]] std::string conv_wgmma_unsupported(const ConvDims& d);
+[[nodiscard]] std::string conv_wgmma_unsupported(const ConvDims& d, int pixels = kWgmmaTilePixels);
 
 // The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
-[[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d);
+[[nodiscard]] ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d, int pixels = kWgmmaTilePixels);
 
 // What the plan needs to know of the device: its SMs, and how many CTAs of the cluster-split kernel
 // it holds at once in clusters of S CTAs (cluster_ctas[S], 2 <= S <= 8; 0: none, as without sm_90a).
@@ -43,9 +44,10 @@ struct ConvWgmmaDevice {
   std::array<int, matmul::kWgmmaMaxClusterSplits + 1> cluster_ctas{};
 };
 
-// How a launch tiles a supported `d` on `device`: the tile width (output channels per 128-pixel
-// tile), the split of the reduction and where its parts are added up.
+// How a launch tiles a supported `d` on `device`: the tile's output pixels and width (output
+// channels), the split of the reduction and where its parts are added up.
 struct ConvWgmmaPlan {
+  int pixels = kWgmmaTilePixels;  // output pixels per tile (or kWgmmaSmallTilePixels)
   int width = 0;   // one of matmul::kConvWgmmaTileWidths
   int splits = 1;  // > 1: split-K, added up as `reduction` says
   // Workspace: the parts' fp32 sums in a workspace of splits x N*P*Q x K floats that
@@ -66,7 +68,10 @@ struct ConvWgmmaPlan {
 // than narrow tiles gain (docs/kernel-choices.md, "conv_wgmma: narrow tiles and split-K"). Where
 // the parts fit one wave of clusters of their number, they are added up in the cluster instead, at
 // the narrowest width that still fits: more CTAs for the same parts
-// (docs/kernel-choices.md, "conv_wgmma: split-K in the cluster").
+// (docs/kernel-choices.md, "conv_wgmma: split-K in the cluster"). Last, a short reduction (at most
+// 48 k-steps) that this leaves with a workspace split or a tenth of the SMs idle takes 64-pixel
+// tiles: the width and parts (in the cluster) that fit one wave with the least k-steps x width
+// per CTA (docs/kernel-choices.md, "conv_wgmma: 64-pixel tiles").
 [[nodiscard]] ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device);
 
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding

@@ -106,10 +106,12 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       EXPECT_TRUE(s.oracle_twin.empty());
       EXPECT_EQ(s.min_cc, (arch::ComputeCapability{9, 0}));
       // One per tile width and kind: unsplit, split-K's workspace partials, split-K in the cluster.
-      ASSERT_EQ(kernels.size(), 3 * kernels::matmul::kConvWgmmaTileWidths.size());
+      // In 128- and 64-pixel tiles.
+      ASSERT_EQ(kernels.size(), 2 * 3 * kernels::matmul::kConvWgmmaTileWidths.size());
       for (size_t i = 0; i < kernels.size(); ++i) {
         EXPECT_EQ(kernels[i].host_stub != nullptr, testing_support::build_has_sm90a()) << kernels[i].name;
-        EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + "_n", 0), 0u)
+        const std::string tile = i < kernels.size() / 2 ? "_n" : "_m64_n";
+        EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + tile, 0), 0u)
             << kernels[i].name;
       }
       const std::string prefix = "conv_wgmma_" + std::string(dtype_name(s.dtype));
@@ -117,6 +119,7 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       EXPECT_EQ(kernels[5].name, prefix + "_n96");
       EXPECT_EQ(kernels[6].name, prefix + "_n256_splitk");
       EXPECT_EQ(kernels[15].name, prefix + "_n160_splitk_cluster");
+      EXPECT_EQ(kernels[18].name, prefix + "_m64_n256");
       continue;
     }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");

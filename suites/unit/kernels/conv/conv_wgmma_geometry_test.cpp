@@ -56,25 +56,28 @@ TEST(ConvWgmmaGeometry, PlansTheWidthAndSplitOnlyWhereTheTilesLeaveSMsIdle) {
   using kernels::matmul::SplitReduction;
   struct Case {
     ConvDims d;
-    int width, splits;
+    int pixels, width, splits;
     SplitReduction reduction;
   };
   constexpr auto kWorkspace = SplitReduction::Workspace;
   for (const Case& c : {
-           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 160, 1, kWorkspace},    // 128 CTAs
-           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 160, 1, kWorkspace},  // 512
+           Case{{2, 64, 64, 320, 320, 3, 3, 1, 1}, 128, 160, 1, kWorkspace},    // 128 CTAs
+           Case{{2, 128, 128, 320, 320, 3, 3, 1, 1}, 128, 160, 1, kWorkspace},  // 512
            // 32 CTAs x 4 = 128, 180 k-steps: 4 x 45; 128 CTAs in clusters of 4 take two waves (120 fit)
-           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 160, 4, kWorkspace},
-           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 160, 4, kWorkspace},  // 32, 360 k-steps
+           Case{{2, 16, 16, 1280, 1280, 3, 3, 1, 1}, 128, 160, 4, kWorkspace},
+           Case{{2, 16, 16, 2560, 1280, 3, 3, 1, 1}, 128, 160, 4, kWorkspace},  // 32, 360 k-steps
            // 16 CTAs (one pair of pixel tiles) x 8 = 128: 8 x 23. In clusters of 8: 8 tiles x 8 = 64 CTAs
            // fit at 160, and at 96 (14 tiles, 112 CTAs) too
-           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 96, 8, SplitReduction::InCluster},
-           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 160, 4, kWorkspace},  // 32, 45 k-steps: 4 x 12
-           // 64 CTAs at 160, but 15 k-steps: parts under 8 cost more than they fill; 96 wide: 112 CTAs
-           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 96, 1, kWorkspace},
+           Case{{2, 8, 8, 1280, 1280, 3, 3, 1, 1}, 128, 96, 8, SplitReduction::InCluster},
+           // 128-pixel tiles: 32 CTAs x 4 parts through the workspace; 45 k-steps is short, so 64-pixel
+           // tiles: 32 x 2 wide x 2 parts = 128 CTAs in clusters of 2, 23 k-steps x 160 each
+           Case{{2, 64, 64, 320, 320, 3, 3, 2, 1}, 64, 160, 2, SplitReduction::InCluster},
+           // 128-pixel tiles 96 wide: 112 CTAs leave 20 SMs idle; 15 k-steps: 64 x 160, 128 CTAs
+           Case{{2, 32, 32, 960, 640, 1, 1, 1, 0}, 64, 160, 1, kWorkspace},
        }) {
     SCOPED_TRACE(c.d.str());
     const ConvWgmmaPlan plan = conv_wgmma_plan(c.d, h100());
+    EXPECT_EQ(plan.pixels, c.pixels);
     EXPECT_EQ(plan.width, c.width);
     EXPECT_EQ(plan.splits, c.splits);
     EXPECT_EQ(plan.reduction, c.reduction);
@@ -97,13 +100,16 @@ TEST(ConvWgmmaGeometry, PlansTheWidthAndSplitOnlyWhereTheTilesLeaveSMsIdle) {
     const int steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
     const int chunk = (steps + plan.splits - 1) / plan.splits;
     EXPECT_EQ((steps + chunk - 1) / chunk, plan.splits) << d.str();
-    EXPECT_LE(plan.splits * 14, 132) << "one wave at most";
+    const int pixel_tiles = 128 / plan.pixels;  // 8 x 8 x 2 = 128 output pixels
+    const int ctas = pixel_tiles * ((1280 + plan.width - 1) / plan.width) * plan.splits;
+    EXPECT_LE(ctas, 132) << "one wave at most";
     if (plan.reduction == kWorkspace) {
       EXPECT_TRUE(plan.splits == 1 || plan.width >= 160) << d.str();
     } else {
-      EXPECT_LE((1280 + plan.width - 1) / plan.width * plan.splits,
-                h100().cluster_ctas[static_cast<size_t>(plan.splits)])
-          << d.str();
+      EXPECT_LE(ctas, h100().cluster_ctas[static_cast<size_t>(plan.splits)]) << d.str();
+    }
+    if (plan.pixels == kWgmmaSmallTilePixels) {
+      EXPECT_LE(steps, 48) << "64-pixel tiles only for a short reduction";
     }
   }
 }
