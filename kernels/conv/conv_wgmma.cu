@@ -96,9 +96,12 @@ void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, cons
 ConvWgmmaDevice conv_wgmma_device() {
   ConvWgmmaDevice device;
   device.sms = current_sm_count();
-  constexpr int kWidth = 160;  // any: one CTA of every width fills an SM
+  // Any width and tile height: one CTA of each fills an SM (its shared memory, or a 64-pixel tile's
+  // 256 threads at 232 registers), so a cluster of S CTAs takes S SMs of one GPC whichever the plan.
+  constexpr int kWidth = 160;
+  using A = ImplicitA<kWgmmaTilePixels>;
   for (int s = 2; s <= matmul::kWgmmaMaxClusterSplits; ++s) {
-    device.cluster_ctas[static_cast<size_t>(s)] = wgmma_gemm::resident_split_ctas<__half, __half, ImplicitA<kWgmmaTilePixels>>(kWidth, s);
+    device.cluster_ctas[static_cast<size_t>(s)] = wgmma_gemm::resident_split_ctas<__half, __half, A>(kWidth, s);
   }
   return device;
 }
