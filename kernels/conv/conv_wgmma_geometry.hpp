@@ -71,7 +71,8 @@ struct ConvWgmmaPlan {
 // (docs/kernel-choices.md, "conv_wgmma: split-K in the cluster"). Last, a short reduction (at most
 // 48 k-steps) that this leaves with a workspace split or a tenth of the SMs idle takes 64-pixel
 // tiles: the width and parts (in the cluster) that fit one wave with the least k-steps x width
-// per CTA (docs/kernel-choices.md, "conv_wgmma: 64-pixel tiles").
+// per CTA, a workspace split replaced only by parts in the cluster (docs/kernel-choices.md,
+// "conv_wgmma: 64-pixel tiles").
 [[nodiscard]] ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device);
 
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding

@@ -88,6 +88,16 @@ TEST(ConvWgmmaGeometry, PlansTheWidthAndSplitOnlyWhereTheTilesLeaveSMsIdle) {
   EXPECT_EQ(workspace.width, 160);
   EXPECT_EQ(workspace.splits, 8);
   EXPECT_EQ(workspace.reduction, kWorkspace);
+  // Without them, 64-pixel tiles do not replace the stride-2 shape's workspace split: unsplit, they lose to it.
+  const ConvWgmmaPlan stride2 = conv_wgmma_plan({2, 64, 64, 320, 320, 3, 3, 2, 1}, ConvWgmmaDevice{132, {}});
+  EXPECT_EQ(stride2.pixels, kWgmmaTilePixels);
+  EXPECT_EQ(stride2.splits, 4);
+  EXPECT_EQ(stride2.reduction, kWorkspace);
+  // The 1x1's idle SMs are filled by unsplit 64-pixel tiles, which need no cluster kernel.
+  const ConvWgmmaPlan one_by_one = conv_wgmma_plan({2, 32, 32, 960, 640, 1, 1, 1, 0}, ConvWgmmaDevice{132, {}});
+  EXPECT_EQ(one_by_one.pixels, kWgmmaSmallTilePixels);
+  EXPECT_EQ(one_by_one.width, 160);
+  EXPECT_EQ(one_by_one.splits, 1);
   // A small device is filled by fewer parts; a reduction of few k-steps keeps at least 8 per part.
   EXPECT_EQ(conv_wgmma_plan({2, 16, 16, 1280, 1280, 3, 3, 1, 1}, ConvWgmmaDevice{16, {}}).splits, 1);
   EXPECT_EQ(conv_wgmma_plan({2, 8, 8, 64, 64, 1, 1, 1, 0}, h100()).splits, 1);  // one k-step
