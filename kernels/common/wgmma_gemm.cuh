@@ -10,9 +10,9 @@
 //     per shape by gemm_wgmma_tiling.hpp; the convolution's plan adds 160, 128 and 96). Warpgroup 0
 //     is the producer: it gives registers back (setmaxnreg) and one thread issues the tensor
 //     copies. Warpgroups 1 and 2 are consumers (setmaxnreg up): each owns 64 rows of the tile, BN/2
-//     fp32 accumulators per thread.
+//     fp32 accumulators per thread. An ASource with kTileRows = 64 gets 64 x BN tiles, one consumer.
 //   * K advances in steps of 128 bytes (64 halves or 128 FP8 values), exactly one 128-byte-swizzle
-//     row, through a ring of STAGES shared-memory stages (A 128 rows, B BN rows); each wgmma reads
+//     row, through a ring of STAGES shared-memory stages (A 128 or 64 rows, B BN rows); each wgmma reads
 //     32 bytes of every row (k16 for 16-bit types, k32 for FP8), so both take the same tiles. The
 //     copy engine writes each tile swizzled, the wgmma descriptors read it with the same swizzle:
 //     no bank conflicts, no register staging. A `full` mbarrier per stage completes when its bytes have landed; an
@@ -209,12 +209,12 @@ __host__ __device__ constexpr int k_steps(int K) {
 // scale_b: FP8's per-tensor scales (device floats), null for 16-bit inputs.
 // kClusterSplit false: CTA pairs along M share B; splits > 1 (Out float only): split z of each tile
 // sums k-steps [z * chunk, (z + 1) * chunk) and writes rows z * M + m of C, a [splits * M, N] fp32
-// workspace that a second kernel sums; M a multiple of 128 then, so that no tile's rows run into the
-// next split's.
+// workspace that a second kernel sums; M a multiple of the tile's rows then, so that no tile's rows
+// run into the next split's.
 // kClusterSplit true: the cluster is `splits` CTAs (2-8), split z = rank z of the same tile; the
 // owners store C (16-bit Out) to c_rows directly, row-major [M, N].
 // ASource: where the A tiles come from (see the top of this file); its load(dst, map, bar, k_step,
-// tile_m) issues the copy of A's rows [128 tile_m, +128) and k-step k_step into a stage.
+// tile_m) issues the copy of A's rows [BM tile_m, +BM) and k-step k_step into a stage (BM: tile_rows).
 template <typename In, typename Out, int BN, typename ASource, bool kClusterSplit>
 __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -486,7 +486,7 @@ int resident_clusters(int device, cudaLaunchConfig_t config) {
   return clusters;
 }
 
-// One launch at tile width BN: map_a is ASource's (boxes of 128 rows x 128 bytes of k, 128-byte
+// One launch at tile width BN: map_a is ASource's (boxes of BM rows x 128 bytes of k, 128-byte
 // swizzle); B in boxes of 128 bytes of k and the rows each CTA loads, C (splits x M rows of
 // workspace partials, or M rows) in boxes of 64 rows x 64 bytes (64-byte swizzle).
 // A launch of this kernel in clusters of cluster_size CTAs along x (the caller sets the grid).
@@ -551,17 +551,19 @@ void with_width(int width, F&& f) {
 // Launches at tile width `width` (one of ASource::kTileWidths), or with width 0 at the one chosen for
 // M x N on this device (against a full device of clusters; the launch then uses what really fits).
 // splits > 1 with SplitReduction::Workspace: C is the [splits * M, N] fp32 workspace of split-K
-// partials (Out float, M a multiple of 128); with SplitReduction::InCluster: C is the [M, N] output
+// partials (Out float, M a multiple of the tile's rows); with SplitReduction::InCluster: C is the [M, N] output
 // (16-bit Out), splits <= kMaxClusterSplits. Either way splits <= the k-steps (see wgmma_gemm).
 template <typename In, typename Out, typename ASource>
 void launch(const CUtensorMap& map_a, const ASource& a_source, const BOperand<In>* B, Out* C, int M, int N, int K,
             const float* scale_a, const float* scale_b, cudaStream_t stream, int splits = 1, int width = 0,
             matmul::SplitReduction reduction = matmul::SplitReduction::Workspace) {
   const bool in_cluster = splits > 1 && reduction == matmul::SplitReduction::InCluster;
-  if (splits < 1 || (splits > 1 && !in_cluster && (!std::is_same_v<Out, float> || M % tile_rows<ASource>::value != 0)) ||
+  constexpr int kRows = tile_rows<ASource>::value;
+  if (splits < 1 || (splits > 1 && !in_cluster && (!std::is_same_v<Out, float> || M % kRows != 0)) ||
       (in_cluster && (std::is_same_v<Out, float> || splits > kMaxClusterSplits))) {
-    throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of 128 in a workspace, "
-                                "16-bit C and at most " + std::to_string(kMaxClusterSplits) +
+    throw std::invalid_argument("wgmma_gemm: split-K takes fp32 partials and M a multiple of " +
+                                std::to_string(kRows) + " in a workspace, 16-bit C and at most " +
+                                std::to_string(kMaxClusterSplits) +
                                 " splits in the cluster (splits " + std::to_string(splits) + ", M " +
                                 std::to_string(M) + ")");
   }

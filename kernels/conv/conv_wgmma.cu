@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace archbench::kernels::conv {
 namespace {
@@ -79,16 +80,20 @@ void launch_tiles(const char* fn, const T* x, const T* w, T* y, float* workspace
                             static_cast<size_t>(m) * static_cast<size_t>(d.K), plan.splits, stream);
 }
 
+// f(std::integral_constant<int, P>{}) for the tile height P == `pixels` that the kernels are built for.
+template <typename F>
+decltype(auto) with_tile_pixels(int pixels, const char* fn, F&& f) {
+  if (pixels == kWgmmaSmallTilePixels) return f(std::integral_constant<int, kWgmmaSmallTilePixels>{});
+  if (pixels == kWgmmaTilePixels) return f(std::integral_constant<int, kWgmmaTilePixels>{});
+  throw std::invalid_argument(std::string(fn) + ": no tile of " + std::to_string(pixels) + " pixels");
+}
+
 template <typename T>
 void launch(const char* fn, const T* x, const T* w, T* y, float* workspace, const ConvWgmmaPlan& plan,
             const ConvDims& d, cudaStream_t stream) {
-  if (plan.pixels == kWgmmaSmallTilePixels) {
-    launch_tiles<T, kWgmmaSmallTilePixels>(fn, x, w, y, workspace, plan, d, stream);
-  } else if (plan.pixels == kWgmmaTilePixels) {
-    launch_tiles<T, kWgmmaTilePixels>(fn, x, w, y, workspace, plan, d, stream);
-  } else {
-    throw std::invalid_argument(std::string(fn) + ": no tile of " + std::to_string(plan.pixels) + " pixels");
-  }
+  with_tile_pixels(plan.pixels, fn, [&](auto pixels) {
+    launch_tiles<T, decltype(pixels)::value>(fn, x, w, y, workspace, plan, d, stream);
+  });
 }
 
 }  // namespace
@@ -129,9 +134,7 @@ const void* kernel_of(int tile_n, ConvWgmmaKernel kind) {
 }
 template <typename T>
 const void* kernel_of(int pixels, int tile_n, ConvWgmmaKernel kind) {
-  if (pixels == kWgmmaSmallTilePixels) return kernel_of<T, kWgmmaSmallTilePixels>(tile_n, kind);
-  if (pixels == kWgmmaTilePixels) return kernel_of<T, kWgmmaTilePixels>(tile_n, kind);
-  throw std::invalid_argument("conv_wgmma: no tile of " + std::to_string(pixels) + " pixels");
+  return with_tile_pixels(pixels, "conv_wgmma", [&](auto p) { return kernel_of<T, decltype(p)::value>(tile_n, kind); });
 }
 }  // namespace
 

@@ -19,8 +19,8 @@ std::string conv_wgmma_unsupported(const ConvDims& d, int pixels) {
   }
   const int rows = pixels / q;
   if (p % rows != 0 && (rows % p != 0 || d.N % (rows / p) != 0)) {
-    return std::to_string(pixels) + "-pixel tiles of " + std::to_string(rows) + " rows of " + std::to_string(q) + " do not tile " +
-           std::to_string(d.N) + " images of " + std::to_string(p) + " rows";
+    return std::to_string(pixels) + "-pixel tiles of " + std::to_string(rows) + " rows of " + std::to_string(q) +
+           " do not tile " + std::to_string(d.N) + " images of " + std::to_string(p) + " rows";
   }
   if (q * d.stride > 256 || std::min(rows, p) * d.stride > 256) return "a tile spans over 256 input positions";
   return "";
@@ -37,6 +37,12 @@ ConvWgmmaTiles conv_wgmma_tiles(const ConvDims& d, int pixels) {
 }
 
 namespace {
+
+// The CTAs of a launch that gives each tile of `pixels` x `width` and each of its parts a CTA of its
+// own (split in the cluster, or 64-pixel tiles unsplit).
+long long tile_ctas(const ConvDims& d, int pixels, int width, int splits) {
+  return (d.gemm_m() + pixels - 1) / pixels * ((d.K + width - 1) / width) * splits;
+}
 
 // Where 64-pixel tiles pay (docs/kernel-choices.md, "conv_wgmma: 64-pixel tiles"): a short reduction
 // that 128-pixel tiles cannot spread over one wave without split-K's workspace, or leave a tenth of the
@@ -58,7 +64,6 @@ bool small_tiles_pay(const ConvDims& d, const ConvWgmmaPlan& plan, const ConvWgm
 // the cluster replace it: unsplit 64-pixel tiles lost to that workspace at stride 2 (21.6-23.8 against
 // 20.3-20.6 µs on an H100). `fallback` where nothing fits.
 ConvWgmmaPlan small_tile_plan(const ConvDims& d, const ConvWgmmaDevice& device, const ConvWgmmaPlan& fallback) {
-  const long long tiles = (d.gemm_m() + kWgmmaSmallTilePixels - 1) / kWgmmaSmallTilePixels;
   const auto steps = static_cast<int>(d.gemm_k() / kWgmmaChannelSlice);
   ConvWgmmaPlan best = fallback;
   long long best_cost = -1;
@@ -67,7 +72,7 @@ ConvWgmmaPlan small_tile_plan(const ConvDims& d, const ConvWgmmaDevice& device, 
     if (splits > 1 && (per_part < kMinKTilesPerSplit || (steps + per_part - 1) / per_part != splits)) continue;
     const long long fit = splits == 1 ? device.sms : device.cluster_ctas[static_cast<size_t>(splits)];
     for (const int width : matmul::kConvWgmmaTileWidths) {  // widest first: a tie keeps the wider
-      const long long ctas = tiles * ((d.K + width - 1) / width) * splits;
+      const long long ctas = tile_ctas(d, kWgmmaSmallTilePixels, width, splits);
       const long long cost = static_cast<long long>(per_part) * width;
       if (ctas > fit || (best_cost >= 0 && cost >= best_cost)) continue;
       best = {kWgmmaSmallTilePixels, width, splits,
@@ -101,13 +106,11 @@ ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) 
   // then at the narrowest width that still fits.
   if (plan.splits > 1 && plan.splits <= matmul::kWgmmaMaxClusterSplits) {
     const long long fit = device.cluster_ctas[static_cast<size_t>(plan.splits)];
-    const auto cluster_ctas = [&](int width) {  // one CTA per tile and part: no pair shares a tile
-      return (m + plan.pixels - 1) / plan.pixels * ((d.K + width - 1) / width) * plan.splits;
-    };
-    if (cluster_ctas(plan.width) <= fit) {
+    // One CTA per tile and part: no pair shares a tile.
+    if (tile_ctas(d, plan.pixels, plan.width, plan.splits) <= fit) {
       plan.reduction = matmul::SplitReduction::InCluster;
       for (auto w = widths.rbegin(); w != widths.rend(); ++w) {  // narrowest first
-        if (cluster_ctas(*w) <= fit) {
+        if (tile_ctas(d, plan.pixels, *w, plan.splits) <= fit) {
           plan.width = *w;
           break;
         }

@@ -2,9 +2,9 @@
 // C++: the kernel's host code, the operators and the unit tests share it.
 //
 // The kernel is the wgmma GEMM (kernels/common/wgmma_gemm.cuh) with M = N*P*Q output pixels,
-// N_gemm = K and K_gemm = R*S*C. Each tile of 128 (or 64) output pixels is one box of the NHWC input that
-// the copy engine fetches per filter tap and 64-channel slice: box_q x box_p x box_n output
-// positions (whole output rows, and whole images when an image has fewer than 128 pixels), read at
+// N_gemm = K and K_gemm = R*S*C. Each tile of 128 (or 64) output pixels is one box of the NHWC input
+// that the copy engine fetches per filter tap and 64-channel slice: box_q x box_p x box_n output
+// positions (whole output rows, and whole images when an image has fewer pixels than a tile), read at
 // the convolution's stride from (p0*stride + r - pad, q*stride + s - pad). Out-of-range rows and
 // columns read as zeros: the padding costs nothing.
 #pragma once
@@ -27,9 +27,9 @@ struct ConvWgmmaTiles {
   int box_n = 0;  // images per tile (> 1 only when P*Q < 128)
 };
 
-// Why `d` does not fit the tiling ("" when it does): C a multiple of 64, K of 8, Q a divisor of
-// 128, 128/Q rows dividing P (or whole images dividing N), stride at most 8, boxes of at most 256
-// input positions per axis.
+// Why `d` does not fit tiles of `pixels` output pixels ("" when it does): C a multiple of 64, K of 8,
+// Q a divisor of `pixels`, pixels/Q rows dividing P (or whole images dividing N), stride at most 8,
+// boxes of at most 256 input positions per axis.
 [[nodiscard]] std::string conv_wgmma_unsupported(const ConvDims& d, int pixels = kWgmmaTilePixels);
 
 // The tiling of a supported `d`; throws std::invalid_argument with the reason otherwise.
