@@ -44,7 +44,12 @@ TEST(OwnBinary, EveryOwnKernelHasTheManifestsImages) {
     }
     EXPECT_EQ(images, manifest) << k.demangled;
   }
-  EXPECT_EQ(single, single_target_stubs.size()) << "kernels with one `a` image vs single-target kernels registered";
+  // A build whose list is that one target (TORCH_CUDA_ARCH_LIST=9.0a) gives every kernel the same image:
+  // its single-target kernels cannot be told apart from the rest, and each has matched the manifest above.
+  const bool one_target_build = manifest.size() == 1 && single_target_images.contains(*manifest.begin());
+  if (!one_target_build) {
+    EXPECT_EQ(single, single_target_stubs.size()) << "kernels with one `a` image vs single-target kernels registered";
+  }
   EXPECT_GE(own, 3) << "gemm_simt_f32, gemm_tc<__half>, gemm_tc<__nv_bfloat16> at least";
   EXPECT_TRUE(std::ranges::any_of(kernels, [](const auto& k) { return k.demangled.find("gemm_tc<__half>") != std::string::npos; }));
 }

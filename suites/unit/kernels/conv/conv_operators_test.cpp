@@ -115,11 +115,12 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
             << kernels[i].name;
       }
       const std::string prefix = "conv_wgmma_" + std::string(dtype_name(s.dtype));
+      const size_t widths = kernels::matmul::kConvWgmmaTileWidths.size();  // 256 first, then 224, 192, 160, ...
       EXPECT_EQ(kernels[3].name, prefix + "_n160");
       EXPECT_EQ(kernels[5].name, prefix + "_n96");
-      EXPECT_EQ(kernels[6].name, prefix + "_n256_splitk");
-      EXPECT_EQ(kernels[15].name, prefix + "_n160_splitk_cluster");
-      EXPECT_EQ(kernels[18].name, prefix + "_m64_n256");
+      EXPECT_EQ(kernels[widths].name, prefix + "_n256_splitk");
+      EXPECT_EQ(kernels[2 * widths + 3].name, prefix + "_n160_splitk_cluster");
+      EXPECT_EQ(kernels[3 * widths].name, prefix + "_m64_n256");
       continue;
     }
     EXPECT_EQ(s.oracle_twin, "conv_cudnn_nhwc");
