@@ -122,5 +122,22 @@ class CompareTwins(unittest.TestCase):
         self.assertIn("at least one of each", one.stderr)
 
 
+class TorchTwinsUsesTheProbesTimer(unittest.TestCase):
+    """tools/torch_twins/torch_twins.py times PyTorch with the probe's timer; it needs torch and a GPU to run,
+    so here every name it takes from the probe's modules must exist in them (a move between those modules once
+    left it calling a name that was gone, found only on the GPU machine)."""
+
+    def test_every_probe_name_it_uses_exists(self):
+        import ast
+        path = os.path.join(os.path.dirname(probe_timing.__file__), "..", "torch_twins", "torch_twins.py")
+        tree = ast.parse(open(path).read())
+        modules = {"probe_timing": probe_timing, "framework_probe": probe}
+        used = [(n.value.id, n.attr) for n in ast.walk(tree)
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in modules]
+        self.assertTrue(used, "torch_twins.py takes nothing from the probe's modules")
+        for module, name in used:
+            self.assertTrue(hasattr(modules[module], name), f"torch_twins.py uses {module}.{name}, which does not exist")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

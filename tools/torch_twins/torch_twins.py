@@ -128,20 +128,20 @@ def select_sdpa_backend(backend):
 # One timing method with `archbench framework`: its probe's events-around-one-call loop (cold L2, a GPU
 # spin ahead of the call so that PyTorch's host cost is not GPU time, median) and its profiler helper.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework"))
-import framework_probe  # noqa: E402
+import probe_timing  # noqa: E402
 
 
 def kernel_names(fn):
     """The CUDA kernels one call launches, so the JSON shows which backend ran."""
-    return sorted(k["name"] for k in framework_probe.kernel_names(torch, fn))
+    return sorted(k["name"] for k in probe_timing.kernel_names(torch, fn))
 
 
 def time_us(fn, flush, min_samples=30, budget_s=1.0):
     for _ in range(5):
         fn()
     torch.cuda.synchronize()
-    host_us = framework_probe.time_host_us(torch, fn)  # sizes the spin that keeps the GPU ahead of the host
-    return framework_probe.time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us)
+    host_us = probe_timing.time_host_us(torch, fn)  # sizes the spin that keeps the GPU ahead of the host
+    return probe_timing.time_gpu_us(torch, fn, flush, min_samples, budget_s, host_us)
 
 
 def main():
@@ -153,8 +153,7 @@ def main():
     if not torch.cuda.is_available():
         print("torch_twins: no CUDA device", file=sys.stderr)
         return 3
-    framework_probe.CLOCK = framework_probe.SmClock(torch)
-    framework_probe.HOLD = framework_probe.StreamHold(torch)
+    probe_timing.init(torch)  # the SM clock and the stream hold, as the framework probe times
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(max(2 * l2, 1 << 20), dtype=torch.uint8, device="cuda")
     out = {"torch": torch.__version__, "cuda": torch.version.cuda,
