@@ -181,12 +181,13 @@ void add_tensor_core(Registry& r, DType dtype, const NamedShape& s) {
                              {reduce_kernel_name(dtype), conv_splitk_reduce_kernel(dtype)}}));
 }
 
-// Every wgmma kernel a launch may take: the tile width depends on the device's SM count, split-K on
-// the shape and the device (conv_wgmma_plan). Every width is compiled and listed in each kind (one
-// kernel per width and kind, as the launch dispatches), also where the plan never takes it. Split-K's
-// second kernel (conv_splitk_reduce) is not listed: it is conv_tc's, built for every target of the
-// list, and judged with conv_tc; the operator's verdict is its sm_90a code's.
-std::vector<KernelRef> wgmma_kernels(DType dtype) {
+// Every wgmma kernel a launch of this shape may take: the A source is the shape's (conv_wgmma_a_source),
+// the tile width depends on the device's SM count, split-K on the shape and the device (conv_wgmma_plan).
+// Every width is compiled and listed in each kind (one kernel per width and kind, as the launch
+// dispatches), also where the plan never takes it. Split-K's second kernel (conv_splitk_reduce) is not
+// listed: it is conv_tc's, built for every target of the list, and judged with conv_tc; the operator's
+// verdict is its sm_90a code's.
+std::vector<KernelRef> wgmma_kernels(DType dtype, ConvWgmmaASource source) {
   struct Kind {
     ConvWgmmaKernel kernel;
     const char* suffix;
@@ -199,11 +200,12 @@ std::vector<KernelRef> wgmma_kernels(DType dtype) {
     for (const Kind& kind : kKinds) {
       for (int width : matmul::kConvWgmmaTileWidths) {
         const std::string name = "conv_wgmma_" + std::string(dtype_name(dtype)) +
+                                 (source == ConvWgmmaASource::Matrix ? "_1x1" : "") +
                                  (pixels == kWgmmaTilePixels ? "" : "_m64") + "_n" + std::to_string(width) +
                                  kind.suffix;
         kernels.push_back({name,
-                           dtype == DType::BF16 ? conv_wgmma_bf16_kernel(pixels, width, kind.kernel)
-                                                : conv_wgmma_f16_kernel(pixels, width, kind.kernel),
+                           dtype == DType::BF16 ? conv_wgmma_bf16_kernel(source, pixels, width, kind.kernel)
+                                                : conv_wgmma_f16_kernel(source, pixels, width, kind.kernel),
                            sm90a_target()});
       }
     }
@@ -220,7 +222,7 @@ void add_wgmma(Registry& r, DType dtype, const NamedShape& s) {
       [dtype](const ConvDims& dims, const ConvDims& bench) {
         return std::make_unique<WgmmaLauncher>(dims, bench, dtype);
       },
-      wgmma_kernels(dtype), conv_wgmma_check_dims(s.dims)));
+      wgmma_kernels(dtype, conv_wgmma_a_source(s.dims)), conv_wgmma_check_dims(s.dims)));
 }
 
 void add_simt(Registry& r, const NamedShape& s) {

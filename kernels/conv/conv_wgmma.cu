@@ -9,7 +9,9 @@
 // taken at the stride: the copy engine lays it out in shared memory as 128 rows of 128 bytes with
 // the 128-byte swizzle, exactly as the GEMM's 2-D box of A, and zero-fills positions outside the
 // input, which is the padding. Nothing else of the GEMM changes: B, the wgmma descriptors, the
-// cluster multicast and the epilogue's stores of C see a plain [N*P*Q, K] GEMM.
+// cluster multicast and the epilogue's stores of C see a plain [N*P*Q, K] GEMM. A 1x1 convolution at
+// stride 1 without padding reads its A as what it is, the [N*H*W, C] input matrix, in 2-D boxes
+// (MatrixA; conv_wgmma_a_source says which shapes): the same tiles in shared memory, copied faster.
 #include "kernels/conv/conv_kernels.hpp"
 #include "kernels/conv/conv_wgmma.hpp"
 #include "kernels/conv/conv_wgmma_geometry.hpp"
@@ -45,6 +47,35 @@ struct ImplicitA {
   }
 };
 
+// A 1x1 convolution at stride 1 without padding (conv_wgmma_a_source): A is the [N*H*W, C] input
+// matrix, read in 2-D boxes of Pixels rows x 64 channels; k-step k is channels [64 k, 64 k + 64).
+template <int Pixels>
+struct MatrixA {
+  static constexpr auto& kTileWidths = matmul::kConvWgmmaTileWidths;
+  static constexpr bool kSplitsInCluster = true;
+  static constexpr int kTileRows = Pixels;
+  __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
+    tma::load_2d(dst, map, bar, k * kWgmmaChannelSlice, tm * Pixels);
+  }
+};
+
+// The GEMM over A (either source) as the plan says: unsplit or split in the cluster in one launch; split
+// through the workspace, then conv_splitk_reduce.
+template <typename T, typename ASource>
+void launch_gemm(const char* fn, const CUtensorMap& map_a, const ASource& a, const T* w, T* y, float* workspace,
+                 const ConvWgmmaPlan& plan, const ConvDims& d, cudaStream_t stream) {
+  const auto m = static_cast<int>(d.gemm_m()), k = static_cast<int>(d.gemm_k());
+  if (plan.splits <= 1 || plan.reduction == matmul::SplitReduction::InCluster) {
+    wgmma_gemm::launch<T, T>(map_a, a, w, y, m, d.K, k, nullptr, nullptr, stream, plan.splits, plan.width,
+                             plan.reduction);
+    return;
+  }
+  if (workspace == nullptr) throw std::invalid_argument(std::string(fn) + ": split-K needs its workspace");
+  wgmma_gemm::launch<T, float>(map_a, a, w, workspace, m, d.K, k, nullptr, nullptr, stream, plan.splits, plan.width);
+  launch_conv_splitk_reduce(std::is_same_v<T, __half> ? DType::F16 : DType::BF16, workspace, y,
+                            static_cast<size_t>(m) * static_cast<size_t>(d.K), plan.splits, stream);
+}
+
 template <typename T, int Pixels>
 void launch_tiles(const char* fn, const T* x, const T* w, T* y, float* workspace, const ConvWgmmaPlan& plan,
                   const ConvDims& d, cudaStream_t stream) {
@@ -57,6 +88,11 @@ void launch_tiles(const char* fn, const T* x, const T* w, T* y, float* workspace
   matmul::validate_gemm_launch(fn, matmul::GemmTiling{Pixels, matmul::kConvWgmmaTileWidths.back(),
                                                       kWgmmaChannelSlice, 8},
                                x, w, y, static_cast<int>(m), d.K, static_cast<int>(k));
+  if (conv_wgmma_a_source(d) == ConvWgmmaASource::Matrix) {
+    const CUtensorMap map_x = matrix_tensor_map(x, m, d.C, Pixels, kWgmmaChannelSlice, fn);
+    launch_gemm(fn, map_x, MatrixA<Pixels>{}, w, y, workspace, plan, d, stream);
+    return;
+  }
   const auto e = static_cast<cuuint64_t>(sizeof(T));
   const cuuint64_t dims[4] = {static_cast<cuuint64_t>(d.C), static_cast<cuuint64_t>(d.W),
                               static_cast<cuuint64_t>(d.H), static_cast<cuuint64_t>(d.N)};
@@ -67,17 +103,7 @@ void launch_tiles(const char* fn, const T* x, const T* w, T* y, float* workspace
   const cuuint32_t element_strides[4] = {1, st, st, 1};
   const CUtensorMap map_x = swizzled_tensor_map(tensor_map_data_type<T>(), x, 4, dims, strides, box, fn,
                                                 CU_TENSOR_MAP_SWIZZLE_128B, element_strides);
-  const ImplicitA<Pixels> a{d.C, d.S, d.P(), d.Q(), d.stride, d.pad};
-  if (plan.splits <= 1 || plan.reduction == matmul::SplitReduction::InCluster) {
-    wgmma_gemm::launch<T, T>(map_x, a, w, y, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr, stream,
-                             plan.splits, plan.width, plan.reduction);
-    return;
-  }
-  if (workspace == nullptr) throw std::invalid_argument(std::string(fn) + ": split-K needs its workspace");
-  wgmma_gemm::launch<T, float>(map_x, a, w, workspace, static_cast<int>(m), d.K, static_cast<int>(k), nullptr, nullptr,
-                               stream, plan.splits, plan.width);
-  launch_conv_splitk_reduce(std::is_same_v<T, __half> ? DType::F16 : DType::BF16, workspace, y,
-                            static_cast<size_t>(m) * static_cast<size_t>(d.K), plan.splits, stream);
+  launch_gemm(fn, map_x, ImplicitA<Pixels>{d.C, d.S, d.P(), d.Q(), d.stride, d.pad}, w, y, workspace, plan, d, stream);
 }
 
 // f(std::integral_constant<int, P>{}) for the tile height P == `pixels` that the kernels are built for.
@@ -122,9 +148,8 @@ void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv
 }
 
 namespace {
-template <typename T, int Pixels>
+template <typename T, typename A>
 const void* kernel_of(int tile_n, ConvWgmmaKernel kind) {
-  using A = ImplicitA<Pixels>;
   switch (kind) {
     case ConvWgmmaKernel::Whole: return wgmma_gemm::kernel_for<T, T, A>(tile_n);
     case ConvWgmmaKernel::WorkspacePartials: return wgmma_gemm::kernel_for<T, float, A>(tile_n);
@@ -133,16 +158,20 @@ const void* kernel_of(int tile_n, ConvWgmmaKernel kind) {
   return nullptr;
 }
 template <typename T>
-const void* kernel_of(int pixels, int tile_n, ConvWgmmaKernel kind) {
-  return with_tile_pixels(pixels, "conv_wgmma", [&](auto p) { return kernel_of<T, decltype(p)::value>(tile_n, kind); });
+const void* kernel_of(ConvWgmmaASource source, int pixels, int tile_n, ConvWgmmaKernel kind) {
+  return with_tile_pixels(pixels, "conv_wgmma", [&](auto p) {
+    constexpr int kPixels = decltype(p)::value;
+    return source == ConvWgmmaASource::Matrix ? kernel_of<T, MatrixA<kPixels>>(tile_n, kind)
+                                              : kernel_of<T, ImplicitA<kPixels>>(tile_n, kind);
+  });
 }
 }  // namespace
 
-const void* conv_wgmma_f16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind) {
-  return kernel_of<__half>(pixels, tile_n, kind);
+const void* conv_wgmma_f16_kernel(ConvWgmmaASource source, int pixels, int tile_n, ConvWgmmaKernel kind) {
+  return kernel_of<__half>(source, pixels, tile_n, kind);
 }
-const void* conv_wgmma_bf16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind) {
-  return kernel_of<__nv_bfloat16>(pixels, tile_n, kind);
+const void* conv_wgmma_bf16_kernel(ConvWgmmaASource source, int pixels, int tile_n, ConvWgmmaKernel kind) {
+  return kernel_of<__nv_bfloat16>(source, pixels, tile_n, kind);
 }
 
 }  // namespace archbench::kernels::conv

@@ -32,15 +32,16 @@ void launch_conv_wgmma_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv
 // The current device as conv_wgmma_plan needs it (its SMs; without sm_90a, no cluster-split kernel).
 [[nodiscard]] ConvWgmmaDevice conv_wgmma_device();
 
-// The __global__ functions a launch may pick, one per tile width (matmul::kConvWgmmaTileWidths) and
-// kind; null when this build has no sm_90a target.
+// The __global__ functions a launch may pick, one per A source, tile height, tile width
+// (matmul::kConvWgmmaTileWidths) and kind; null when this build has no sm_90a target.
 enum class ConvWgmmaKernel {
   Whole,              // unsplit: the 16-bit result
   WorkspacePartials,  // split-K's fp32 partials, for conv_splitk_reduce
   ClusterSplit,       // split-K added up in the cluster: the 16-bit result
 };
-// `pixels`: the tile's output pixels, kWgmmaTilePixels or kWgmmaSmallTilePixels.
-[[nodiscard]] const void* conv_wgmma_f16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind);
-[[nodiscard]] const void* conv_wgmma_bf16_kernel(int pixels, int tile_n, ConvWgmmaKernel kind);
+// `source`: where the tiles of A come from (conv_wgmma_a_source of the shape); `pixels`: the tile's output
+// pixels, kWgmmaTilePixels or kWgmmaSmallTilePixels.
+[[nodiscard]] const void* conv_wgmma_f16_kernel(ConvWgmmaASource source, int pixels, int tile_n, ConvWgmmaKernel kind);
+[[nodiscard]] const void* conv_wgmma_bf16_kernel(ConvWgmmaASource source, int pixels, int tile_n, ConvWgmmaKernel kind);
 
 }  // namespace archbench::kernels::conv

@@ -19,7 +19,7 @@ void launch_conv_wgmma_bf16(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfl
 
 ConvWgmmaDevice conv_wgmma_device() { return {current_sm_count(), {}}; }
 
-const void* conv_wgmma_f16_kernel(int, int, ConvWgmmaKernel) { return nullptr; }
-const void* conv_wgmma_bf16_kernel(int, int, ConvWgmmaKernel) { return nullptr; }
+const void* conv_wgmma_f16_kernel(ConvWgmmaASource, int, int, ConvWgmmaKernel) { return nullptr; }
+const void* conv_wgmma_bf16_kernel(ConvWgmmaASource, int, int, ConvWgmmaKernel) { return nullptr; }
 
 }  // namespace archbench::kernels::conv

@@ -121,6 +121,11 @@ ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device) 
   return plan;
 }
 
+ConvWgmmaASource conv_wgmma_a_source(const ConvDims& d) {
+  const bool pixel_for_pixel = d.R == 1 && d.S == 1 && d.stride == 1 && d.pad == 0;
+  return pixel_for_pixel ? ConvWgmmaASource::Matrix : ConvWgmmaASource::Im2col;
+}
+
 ConvDims conv_wgmma_check_dims(const ConvDims& bench) {
   ConvDims c = bench;
   constexpr int kP = 8, kQ = 16;

@@ -75,6 +75,17 @@ struct ConvWgmmaPlan {
 // "conv_wgmma: 64-pixel tiles").
 [[nodiscard]] ConvWgmmaPlan conv_wgmma_plan(const ConvDims& d, const ConvWgmmaDevice& device);
 
+// Where a tile's A rows come from. A 1x1 convolution at stride 1 without padding reads input pixel m for
+// output pixel m: its A is the NHWC input as it lies in memory, the [N*H*W, C] matrix, which the copy engine
+// reads in 2-D boxes (a GEMM's). Every other shape takes the 4-D box of the input per filter tap. At the SD1.5
+// 1x1 the 2-D box ran 16 % faster than the 4-D one for the same bytes (docs/kernel-choices.md, "conv_wgmma:
+// the 1x1's A as a matrix").
+enum class ConvWgmmaASource {
+  Im2col,  // a 4-D box (channels, columns, rows, images) of the input per filter tap
+  Matrix,  // a 2-D box of the [N*H*W, C] input matrix
+};
+[[nodiscard]] ConvWgmmaASource conv_wgmma_a_source(const ConvDims& d);
+
 // The float64 check shape of a supported benchmark shape: the same C, R, S, stride and padding
 // (the reduction length), batch 2, an 8 x 16 output per image (M = 256: two tiles) and at most
 // 200 output channels (not a multiple of the 192-256-wide N tiles). ConvDims::check_dims' ragged

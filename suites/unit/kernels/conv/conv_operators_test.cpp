@@ -106,15 +106,15 @@ TEST(ConvOperators, OwnKernelsNameTheirTwinAndKernels) {
       EXPECT_TRUE(s.oracle_twin.empty());
       EXPECT_EQ(s.min_cc, (arch::ComputeCapability{9, 0}));
       // One per tile width and kind: unsplit, split-K's workspace partials, split-K in the cluster.
-      // In 128- and 64-pixel tiles.
+      // In 128- and 64-pixel tiles. The 1x1 (stride 1, unpadded) reads A as a matrix: its own kernels.
       ASSERT_EQ(kernels.size(), 2 * 3 * kernels::matmul::kConvWgmmaTileWidths.size());
+      const bool matrix = s.shape.find("_1x1_s1") != std::string::npos;
+      const std::string prefix = "conv_wgmma_" + std::string(dtype_name(s.dtype)) + (matrix ? "_1x1" : "");
       for (size_t i = 0; i < kernels.size(); ++i) {
         EXPECT_EQ(kernels[i].host_stub != nullptr, testing_support::build_has_sm90a()) << kernels[i].name;
         const std::string tile = i < kernels.size() / 2 ? "_n" : "_m64_n";
-        EXPECT_EQ(kernels[i].name.rfind("conv_wgmma_" + std::string(dtype_name(s.dtype)) + tile, 0), 0u)
-            << kernels[i].name;
+        EXPECT_EQ(kernels[i].name.rfind(prefix + tile, 0), 0u) << kernels[i].name;
       }
-      const std::string prefix = "conv_wgmma_" + std::string(dtype_name(s.dtype));
       const size_t widths = kernels::matmul::kConvWgmmaTileWidths.size();  // 256 first, then 224, 192, 160, ...
       EXPECT_EQ(kernels[3].name, prefix + "_n160");
       EXPECT_EQ(kernels[5].name, prefix + "_n96");

@@ -140,5 +140,16 @@ TEST(ConvWgmmaGeometry, CheckShapeKeepsTheReductionAndTiles) {
   }
 }
 
+// Output pixel m reads input pixel m only in a 1x1 at stride 1 without padding: then A is the input matrix.
+TEST(ConvWgmmaGeometry, ReadsAsAMatrixOnlyWherePixelsMapOneToOne) {
+  EXPECT_EQ(conv_wgmma_a_source({2, 32, 32, 960, 640, 1, 1, 1, 0}), ConvWgmmaASource::Matrix);
+  const ConvDims check = conv_wgmma_check_dims({2, 32, 32, 960, 640, 1, 1, 1, 0});  // runs the same kernels
+  EXPECT_EQ(conv_wgmma_a_source(check), ConvWgmmaASource::Matrix);
+  EXPECT_EQ(conv_wgmma_a_source({2, 32, 32, 960, 640, 1, 1, 2, 0}), ConvWgmmaASource::Im2col);  // every other pixel
+  EXPECT_EQ(conv_wgmma_a_source({2, 32, 32, 960, 640, 1, 1, 1, 1}), ConvWgmmaASource::Im2col);  // a zero border
+  EXPECT_EQ(conv_wgmma_a_source({2, 64, 64, 320, 320, 3, 3, 1, 1}), ConvWgmmaASource::Im2col);  // nine taps
+  EXPECT_EQ(conv_wgmma_a_source({2, 64, 64, 320, 320, 1, 3, 1, 0}), ConvWgmmaASource::Im2col);
+}
+
 }  // namespace
 }  // namespace archbench::kernels::conv
