@@ -8,49 +8,25 @@
 // To try a new variant: add its TileConfig to AllTiles (conv_tc_tiles.cuh) and its shape to
 // kTensorCoreTiles (conv_plan.hpp), build, run `archbench_conv_variants [rounds]`.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/device/environment.hpp"
 #include "harness/ops/tensor.hpp"
-#include "harness/run/timer.hpp"
-#include "harness/util/cuda_check.hpp"
 #include "harness/util/cuda_raii.hpp"
 #include "kernels/conv/conv_cudnn.hpp"
 #include "kernels/conv/conv_kernels.hpp"
+#include "suites/bench/conv_candidates.hpp"
 
 namespace {
 
 using namespace archbench;
+using namespace archbench::bench;
 using namespace archbench::kernels::conv;
-
-struct Candidate {
-  std::string name;
-  std::function<void(cudaStream_t)> launch;
-  std::vector<double> samples_us;
-};
-
-// ||got - ref|| / ||ref||.
-double relative_difference(const std::vector<double>& got, const std::vector<double>& ref) {
-  double num = 0;
-  double den = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    num += (got[i] - ref[i]) * (got[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / std::max(den, 1e-30));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // Returns false when a variant's output differs from cuDNN's.
 bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes) {
@@ -86,26 +62,9 @@ bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes) {
   }
 
   CudaStream stream;
-  candidates.front().launch(stream.get());
-  ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-  const std::vector<double> reference = download(y_cudnn);
-  bool all_agree = true;
-  for (size_t c = 1; c < candidates.size(); ++c) {
-    poison(y);
-    candidates[c].launch(stream.get());
-    ARCHBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    const double diff = relative_difference(download(y), reference);
-    if (!(diff < 1e-2)) {  // both round fp32 sums of the same products to the storage type
-      std::printf("  %-36s DIFFERS from cuDNN: relative difference %.2e\n", candidates[c].name.c_str(), diff);
-      all_agree = false;
-    }
-  }
-
-  SampleTimer timer(l2_bytes, /*cold_l2=*/true);
-  for (auto& c : candidates) (void)timer.sample_ms(c.launch, stream.get());  // warm-up
-  for (int r = 0; r < rounds; ++r) {
-    for (auto& c : candidates) c.samples_us.push_back(timer.sample_ms(c.launch, stream.get()) * 1e3);
-  }
+  size_t refused = 0;
+  const bool all_agree = keep_agreeing(candidates, y, y_cudnn, stream.get(), refused) == 0;
+  time_interleaved(candidates, rounds, l2_bytes, stream.get());
   const double cudnn_us = median(candidates.front().samples_us);
   for (const auto& c : candidates) {
     const double us = median(c.samples_us);
@@ -128,16 +87,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no usable CUDA device: %s\n", env.device_count_error_text.c_str());
     return 3;
   }
-  // {N, H, W, C, K, R, S, stride, pad}: the conv family's workload shapes (conv_operators.cpp).
-  const ConvDims shapes[] = {
-      {2, 64, 64, 320, 320, 3, 3, 1, 1}, {2, 16, 16, 1280, 1280, 3, 3, 1, 1}, {2, 8, 8, 1280, 1280, 3, 3, 1, 1},
-      {2, 16, 16, 2560, 1280, 3, 3, 1, 1}, {2, 64, 64, 320, 320, 3, 3, 2, 1}, {2, 32, 32, 960, 640, 1, 1, 1, 0},
-      {2, 64, 64, 4, 320, 3, 3, 1, 1}, {2, 128, 128, 320, 320, 3, 3, 1, 1},
-  };
   bool ok = true;
   try {
-    for (const ConvDims& d : shapes) {
-      for (DType dtype : {DType::F16, DType::BF16}) ok = bench_shape(d, dtype, rounds, env.devices.front().l2_bytes) && ok;
+    for (const ConvDims& d : kConvShapes) {
+      for (DType dtype : {DType::F16, DType::BF16}) {
+        ok = bench_shape(d, dtype, rounds, env.devices.front().l2_bytes) && ok;
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

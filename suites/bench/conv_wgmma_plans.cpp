@@ -1,0 +1,148 @@
+// The plans of the Hopper convolution (conv_wgmma) against the cuDNN twin, at the conv family's workload
+// shapes, in one process: every tile height (128 or 64 output pixels), tile width (kConvWgmmaTileWidths)
+// and split of the reduction (1, 2, 3, 4 or 8 parts, through the workspace or in the cluster) that the
+// kernels take at a shape, checked against cuDNN's output, then timed in interleaved rounds (cold L2, CUDA
+// events) with cuDNN and conv_wgmma_plan's choice. Prints, per shape and dtype, cuDNN, the plan, and the
+// fastest others: the measurements behind conv_wgmma_plan (kernels/conv/conv_wgmma_geometry.hpp) and
+// docs/kernel-choices.md's conv_wgmma tables, without a build per experiment.
+//
+// Usage: archbench_conv_wgmma_plans [rounds (default 30)] [shape substring, e.g. C960]
+// Exit: 0; 1 when a plan's output differs from cuDNN's; 2 bad arguments; 3 no usable device or no sm_90a.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/device/environment.hpp"
+#include "harness/ops/tensor.hpp"
+#include "harness/util/cuda_raii.hpp"
+#include "kernels/conv/conv_cudnn.hpp"
+#include "kernels/conv/conv_wgmma.hpp"
+#include "kernels/conv/conv_wgmma_geometry.hpp"
+#include "suites/bench/conv_candidates.hpp"
+
+namespace {
+
+using namespace archbench;
+using namespace archbench::bench;
+using namespace archbench::kernels::conv;
+using archbench::kernels::matmul::SplitReduction;
+
+std::string plan_name(const ConvWgmmaPlan& p) {
+  std::string s = std::to_string(p.pixels) + "x" + std::to_string(p.width);
+  if (p.splits == 1) return s + ", unsplit";
+  const bool in_cluster = p.reduction == SplitReduction::InCluster;
+  return s + ", " + std::to_string(p.splits) + (in_cluster ? " in the cluster" : " via workspace");
+}
+
+bool same_plan(const ConvWgmmaPlan& a, const ConvWgmmaPlan& b) {
+  return a.pixels == b.pixels && a.width == b.width && a.splits == b.splits &&
+         (a.splits == 1 || a.reduction == b.reduction);
+}
+
+// Every plan the kernels may take at `d` (the launch refuses the rest: keep_agreeing drops them).
+std::vector<ConvWgmmaPlan> all_plans(const ConvDims& d) {
+  std::vector<ConvWgmmaPlan> plans;
+  for (const int pixels : {kWgmmaTilePixels, kWgmmaSmallTilePixels}) {
+    if (!conv_wgmma_unsupported(d, pixels).empty()) continue;
+    for (const int width : kernels::matmul::kConvWgmmaTileWidths) {
+      for (const int splits : {1, 2, 3, 4, 8}) {
+        for (const SplitReduction reduction : {SplitReduction::Workspace, SplitReduction::InCluster}) {
+          if (splits == 1 && reduction == SplitReduction::InCluster) continue;
+          plans.push_back({pixels, width, splits, reduction});
+        }
+      }
+    }
+  }
+  return plans;
+}
+
+// Returns false when a plan's output differs from cuDNN's.
+bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes, const ConvWgmmaDevice& device) {
+  std::printf("%s %s\n", d.str().c_str(), std::string(dtype_name(dtype)).c_str());
+  DeviceTensor x = random_device_tensor(dtype, d.input_numel(), 1);
+  DeviceTensor w = random_device_tensor(dtype, d.filter_numel(), 2);
+  DeviceTensor y = allocate(dtype, d.output_numel());
+  DeviceTensor y_cudnn = allocate(dtype, d.output_numel());
+  std::shared_ptr<ConvLauncher> cudnn = make_cudnn_launcher(d, ConvLayout::NHWC, dtype);
+  cudnn->bind(x, w, y_cudnn);
+
+  const ConvWgmmaPlan chosen = conv_wgmma_plan(d, device);
+  std::vector<Candidate> candidates;
+  candidates.push_back(
+      {"cudnn: " + cudnn->implementation(), [&, cudnn](cudaStream_t s) { cudnn->launch(x, w, y_cudnn, s); }, {}});
+  for (const ConvWgmmaPlan& plan : all_plans(d)) {
+    auto workspace = std::make_shared<DeviceBuffer>(std::max<size_t>(sizeof(float) * plan.workspace_floats(d), 16));
+    const std::string name = plan_name(plan) + (same_plan(plan, chosen) ? " (the plan)" : "");
+    candidates.push_back({name,
+                          [&, plan, workspace](cudaStream_t s) {
+                            if (dtype == DType::BF16) {
+                              launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(),
+                                                     y.as<__nv_bfloat16>(), workspace->as<float>(), plan, d, s);
+                            } else {
+                              launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(),
+                                                    workspace->as<float>(), plan, d, s);
+                            }
+                          },
+                          {}});
+  }
+  CudaStream stream;
+  size_t refused = 0;
+  const size_t differing = keep_agreeing(candidates, y, y_cudnn, stream.get(), refused);
+  time_interleaved(candidates, rounds, l2_bytes, stream.get());
+  const double cudnn_us = median(candidates.front().samples_us);
+  std::vector<std::pair<double, std::string>> own;
+  for (size_t c = 1; c < candidates.size(); ++c) own.emplace_back(median(candidates[c].samples_us), candidates[c].name);
+  std::sort(own.begin(), own.end());
+  const auto line = [&](const std::string& name, double us) {
+    std::printf("  %-48s %8.1f us %6.0f TFLOP/s  cuDNN/own %.3f\n", name.c_str(), us, d.flops() / us * 1e-6,
+                cudnn_us / us);
+  };
+  line(candidates.front().name, cudnn_us);
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < own.size(); ++i) {
+    if (i < kShown || own[i].second.find("(the plan)") != std::string::npos) line(own[i].second, own[i].first);
+  }
+  std::printf("  %zu plans timed (%zu shown), %zu refused by the kernels, %zu differing\n", own.size(),
+              std::min(own.size(), kShown), refused, differing);
+  return differing == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 30;
+  const std::string only = argc > 2 ? argv[2] : "";
+  if (rounds < 1 || argc > 3) {
+    std::fprintf(stderr, "usage: archbench_conv_wgmma_plans [rounds >= 1] [shape substring]\n");
+    return 2;
+  }
+  const Environment env = probe_environment();
+  if (!env.usable()) {
+    std::fprintf(stderr, "no usable CUDA device: %s\n", env.device_count_error_text.c_str());
+    return 3;
+  }
+  bool ok = true;
+  size_t benched = 0;
+  try {
+    const ConvWgmmaDevice device = conv_wgmma_device();
+    for (const ConvDims& d : kConvShapes) {
+      if (!conv_wgmma_unsupported(d).empty() || d.str().find(only) == std::string::npos) continue;
+      for (DType dtype : {DType::F16, DType::BF16}) {
+        ok = bench_shape(d, dtype, rounds, env.devices.front().l2_bytes, device) && ok;
+        ++benched;
+      }
+    }
+  } catch (const std::exception& e) {  // a build without sm_90a, or a device below 9.0: the launch says which
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 3;
+  }
+  if (benched == 0) {
+    std::fprintf(stderr, "no conv_wgmma shape matches \"%s\"\n", only.c_str());
+    return 2;
+  }
+  return ok ? 0 : 1;
+}
