@@ -78,7 +78,7 @@ struct ConvWgmmaPlan {
 // Where a tile's A rows come from. A 1x1 convolution at stride 1 without padding reads input pixel m for
 // output pixel m: its A is the NHWC input as it lies in memory, the [N*H*W, C] matrix, which the copy engine
 // reads in 2-D boxes (a GEMM's). Every other shape takes the 4-D box of the input per filter tap. At the SD1.5
-// 1x1 the 2-D box ran 16 % faster than the 4-D one for the same bytes (docs/kernel-choices.md, "conv_wgmma:
+// 1x1 the 2-D box ran 15-17 % faster than the 4-D one for the same bytes (docs/kernel-choices.md, "conv_wgmma:
 // the 1x1's A as a matrix").
 enum class ConvWgmmaASource {
   Im2col,  // a 4-D box (channels, columns, rows, images) of the input per filter tap

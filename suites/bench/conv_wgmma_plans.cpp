@@ -71,11 +71,14 @@ bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes, co
   cudnn->bind(x, w, y_cudnn);
 
   const ConvWgmmaPlan chosen = conv_wgmma_plan(d, device);
+  const std::vector<ConvWgmmaPlan> plans = all_plans(d);
+  size_t workspace_floats = 4;  // one workspace for every plan, the largest any needs
+  for (const ConvWgmmaPlan& plan : plans) workspace_floats = std::max(workspace_floats, plan.workspace_floats(d));
+  auto workspace = std::make_shared<DeviceBuffer>(sizeof(float) * workspace_floats);
   std::vector<Candidate> candidates;
   candidates.push_back(
       {"cudnn: " + cudnn->implementation(), [&, cudnn](cudaStream_t s) { cudnn->launch(x, w, y_cudnn, s); }, {}});
-  for (const ConvWgmmaPlan& plan : all_plans(d)) {
-    auto workspace = std::make_shared<DeviceBuffer>(std::max<size_t>(sizeof(float) * plan.workspace_floats(d), 16));
+  for (const ConvWgmmaPlan& plan : plans) {
     const std::string name = plan_name(plan) + (same_plan(plan, chosen) ? " (the plan)" : "");
     candidates.push_back({name,
                           [&, plan, workspace](cudaStream_t s) {
