@@ -7,7 +7,8 @@
 // docs/kernel-choices.md's conv_wgmma tables, without a build per experiment.
 //
 // Usage: archbench_conv_wgmma_plans [rounds (default 30)] [shape substring, e.g. C960]
-// Exit: 0; 1 when a plan's output differs from cuDNN's; 2 bad arguments; 3 no usable device or no sm_90a.
+// Exit: 0; 1 when a plan's output differs from cuDNN's; 2 bad arguments; 3 no usable device, no sm_90a code,
+// or a failing CUDA call.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -139,7 +140,7 @@ int main(int argc, char** argv) {
         ++benched;
       }
     }
-  } catch (const std::exception& e) {  // a build without sm_90a, or a device below 9.0: the launch says which
+  } catch (const std::exception& e) {  // a build without sm_90a, a device below 9.0, a CUDA error: it says which
     std::fprintf(stderr, "error: %s\n", e.what());
     return 3;
   }
