@@ -149,6 +149,19 @@ template <typename ASource>
 struct tile_rows<ASource, std::void_t<decltype(ASource::kTileRows)>>
     : std::integral_constant<int, ASource::kTileRows> {};
 
+// The A source of a row-major A[M, K] in memory (the GEMM's A; a 1x1 convolution's input): k-step k
+// of tile row tm is the 2-D box at (k * 128 bytes, Rows * tm). Widths: the tile widths its kernels are
+// instantiated for; SplitsInCluster: whether they include the cluster-split kernels.
+template <typename In, const auto& Widths, int Rows = kBlockM, bool SplitsInCluster = false>
+struct MatrixA {
+  static constexpr auto& kTileWidths = Widths;
+  static constexpr int kTileRows = Rows;
+  static constexpr bool kSplitsInCluster = SplitsInCluster;
+  __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
+    tma::load_2d(dst, map, bar, k * kBlockK<In>, tm * Rows);
+  }
+};
+
 // Cluster tile `unit` -> (row of cluster tiles, column tile), grouped by kGroupRows rows.
 __device__ __forceinline__ void unit_coords(int unit, int units_m, int tiles_n, int& um, int& tn) {
   const int group = kGroupRows * tiles_n;

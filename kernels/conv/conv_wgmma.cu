@@ -48,16 +48,9 @@ struct ImplicitA {
 };
 
 // A 1x1 convolution at stride 1 without padding (conv_wgmma_a_source): A is the [N*H*W, C] input
-// matrix, read in 2-D boxes of Pixels rows x 64 channels; k-step k is channels [64 k, 64 k + 64).
-template <int Pixels>
-struct MatrixA {
-  static constexpr auto& kTileWidths = matmul::kConvWgmmaTileWidths;
-  static constexpr bool kSplitsInCluster = true;
-  static constexpr int kTileRows = Pixels;
-  __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
-    tma::load_2d(dst, map, bar, k * kWgmmaChannelSlice, tm * Pixels);
-  }
-};
+// matrix, read as the GEMM reads its A, in 2-D boxes of Pixels rows x 64 channels.
+template <typename T, int Pixels>
+using MatrixA = wgmma_gemm::MatrixA<T, matmul::kConvWgmmaTileWidths, Pixels, /*SplitsInCluster=*/true>;
 
 // The GEMM over A (either source) as the plan says: unsplit or split in the cluster in one launch; split
 // through the workspace, then conv_splitk_reduce.
@@ -90,7 +83,7 @@ void launch_tiles(const char* fn, const T* x, const T* w, T* y, float* workspace
                                x, w, y, static_cast<int>(m), d.K, static_cast<int>(k));
   if (conv_wgmma_a_source(d) == ConvWgmmaASource::Matrix) {
     const CUtensorMap map_x = matrix_tensor_map(x, m, d.C, Pixels, kWgmmaChannelSlice, fn);
-    launch_gemm(fn, map_x, MatrixA<Pixels>{}, w, y, workspace, plan, d, stream);
+    launch_gemm(fn, map_x, MatrixA<T, Pixels>{}, w, y, workspace, plan, d, stream);
     return;
   }
   const auto e = static_cast<cuuint64_t>(sizeof(T));
@@ -161,7 +154,7 @@ template <typename T>
 const void* kernel_of(ConvWgmmaASource source, int pixels, int tile_n, ConvWgmmaKernel kind) {
   return with_tile_pixels(pixels, "conv_wgmma", [&](auto p) {
     constexpr int kPixels = decltype(p)::value;
-    return source == ConvWgmmaASource::Matrix ? kernel_of<T, MatrixA<kPixels>>(tile_n, kind)
+    return source == ConvWgmmaASource::Matrix ? kernel_of<T, MatrixA<T, kPixels>>(tile_n, kind)
                                               : kernel_of<T, ImplicitA<kPixels>>(tile_n, kind);
   });
 }

@@ -15,14 +15,9 @@ using wgmma_gemm::kBlockM;
 using wgmma_gemm::BOperand;
 using wgmma_gemm::kIsFp8;
 
-// A row-major A[M, K]: k-step k of tile row tm is the 2-D box at (k * 128 bytes, 128 tm).
+// A row-major A[M, K], in tiles of 128 rows at the GEMM's widths.
 template <typename In>
-struct MatrixA {
-  static constexpr auto& kTileWidths = kWgmmaTileWidths;
-  __device__ __forceinline__ void load(uint32_t dst, const CUtensorMap* map, uint32_t bar, int k, int tm) const {
-    tma::load_2d(dst, map, bar, k * kBlockK<In>, tm * kBlockM);
-  }
-};
+using MatrixA = wgmma_gemm::MatrixA<In, kWgmmaTileWidths>;
 
 template <typename In, typename Out>
 void launch(const char* fn, const In* A, const BOperand<In>* B, Out* C, int M, int N, int K, const float* scale_a,

@@ -6,8 +6,10 @@
 #include <exception>
 #include <stdexcept>
 
+#include "harness/device/environment.hpp"
 #include "harness/run/timer.hpp"
 #include "harness/util/cuda_check.hpp"
+#include "kernels/conv/conv_cudnn.hpp"
 
 namespace archbench::bench {
 namespace {
@@ -28,6 +30,35 @@ double relative_difference(const std::vector<double>& got, const std::vector<dou
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+std::optional<size_t> usable_device_l2_bytes() {
+  const Environment env = probe_environment();
+  if (!env.usable()) {
+    std::fprintf(stderr, "no usable CUDA device: %s\n", env.device_count_error_text.c_str());
+    return std::nullopt;
+  }
+  return env.devices.front().l2_bytes;
+}
+
+ConvBenchCase::ConvBenchCase(const kernels::conv::ConvDims& dims, DType type)
+    : d(dims),
+      dtype(type),
+      x(random_device_tensor(type, dims.input_numel(), 1)),
+      w(random_device_tensor(type, dims.filter_numel(), 2)),
+      y(allocate(type, dims.output_numel())),
+      y_cudnn(allocate(type, dims.output_numel())),
+      cudnn(kernels::conv::make_cudnn_launcher(dims, kernels::conv::ConvLayout::NHWC, type)) {
+  std::printf("%s %s\n", d.str().c_str(), std::string(dtype_name(dtype)).c_str());
+  cudnn->bind(x, w, y_cudnn);
+  const auto launch_cudnn = [this](cudaStream_t s) { cudnn->launch(x, w, y_cudnn, s); };
+  candidates.push_back({"cudnn: " + cudnn->implementation(), launch_cudnn, {}});
+}
+
+void ConvBenchCase::print_time(const std::string& name, double us) const {
+  const double cudnn_us = median(candidates.front().samples_us);
+  std::printf("  %-48s %8.1f us %6.0f TFLOP/s  cuDNN/own %.3f\n", name.c_str(), us, d.flops() / us * 1e-6,
+              cudnn_us / us);
 }
 
 size_t keep_agreeing(std::vector<Candidate>& candidates, DeviceTensor& out, const DeviceTensor& reference,

@@ -12,8 +12,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+#include <optional>
+
 #include "harness/ops/tensor.hpp"
 #include "kernels/conv/conv_dims.hpp"
+#include "kernels/conv/conv_problem.hpp"
 
 namespace archbench::bench {
 
@@ -36,6 +40,27 @@ struct Candidate {
 };
 
 [[nodiscard]] double median(std::vector<double> v);
+
+// The L2 size of the first usable device, or nothing after saying on stderr why there is none.
+[[nodiscard]] std::optional<size_t> usable_device_l2_bytes();
+
+// One shape and dtype (printed when made): seeded inputs, the output every own candidate writes, and cuDNN
+// writing its own output, the reference, as candidates[0]. Candidates capture the tensors by reference:
+// the case stays where it was made.
+struct ConvBenchCase {
+  ConvBenchCase(const kernels::conv::ConvDims& dims, DType dtype);
+  ConvBenchCase(const ConvBenchCase&) = delete;
+  ConvBenchCase& operator=(const ConvBenchCase&) = delete;
+
+  // One time per line: the candidate's median, TFLOP/s and cuDNN's median over it.
+  void print_time(const std::string& name, double us) const;
+
+  kernels::conv::ConvDims d;
+  DType dtype;
+  DeviceTensor x, w, y, y_cudnn;
+  std::shared_ptr<kernels::conv::ConvLauncher> cudnn;
+  std::vector<Candidate> candidates;
+};
 
 // Runs candidates[0] (cuDNN, writing `reference`), then each other one on a poisoned `out`, and keeps those
 // whose output is within 1e-2 (relative L2 norm) of the reference's; prints the others and returns how

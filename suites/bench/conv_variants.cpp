@@ -12,13 +12,12 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/device/environment.hpp"
 #include "harness/ops/tensor.hpp"
 #include "harness/util/cuda_raii.hpp"
-#include "kernels/conv/conv_cudnn.hpp"
 #include "kernels/conv/conv_kernels.hpp"
 #include "suites/bench/conv_candidates.hpp"
 
@@ -30,17 +29,7 @@ using namespace archbench::kernels::conv;
 
 // Returns false when a variant's output differs from cuDNN's.
 bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes) {
-  std::printf("%s %s\n", d.str().c_str(), std::string(dtype_name(dtype)).c_str());
-  DeviceTensor x = random_device_tensor(dtype, d.input_numel(), 1);
-  DeviceTensor w = random_device_tensor(dtype, d.filter_numel(), 2);
-  DeviceTensor y = allocate(dtype, d.output_numel());
-  DeviceTensor y_cudnn = allocate(dtype, d.output_numel());
-  std::shared_ptr<ConvLauncher> cudnn = make_cudnn_launcher(d, ConvLayout::NHWC, dtype);
-  cudnn->bind(x, w, y_cudnn);
-  std::printf("  cudnn: %s\n", cudnn->implementation().c_str());
-
-  std::vector<Candidate> candidates;
-  candidates.push_back({"cudnn", [&, cudnn](cudaStream_t s) { cudnn->launch(x, w, y_cudnn, s); }, {}});
+  ConvBenchCase c(d, dtype);
   const std::string chosen = plan_conv_tc(dtype, d).str();
   for (const TensorCoreTile& tile : kTensorCoreTiles) {
     if (d.C % tile.chunk != 0) continue;
@@ -53,24 +42,19 @@ bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes) {
     }
     auto workspace = std::make_shared<DeviceBuffer>(std::max<size_t>(plan.workspace_bytes(d), 16));
     const std::string name = plan.str() + (plan.str() == chosen ? " (rule)" : "");
-    candidates.push_back({name,
-                          [&, plan, workspace](cudaStream_t s) {
-                            launch_conv_tc(dtype, x.buffer.get(), w.buffer.get(), y.buffer.get(),
-                                           workspace->as<float>(), d, plan, s);
-                          },
-                          {}});
+    c.candidates.push_back({name,
+                            [&c, plan, workspace](cudaStream_t s) {
+                              launch_conv_tc(c.dtype, c.x.buffer.get(), c.w.buffer.get(), c.y.buffer.get(),
+                                             workspace->as<float>(), c.d, plan, s);
+                            },
+                            {}});
   }
 
   CudaStream stream;
   size_t refused = 0;
-  const bool all_agree = keep_agreeing(candidates, y, y_cudnn, stream.get(), refused) == 0;
-  time_interleaved(candidates, rounds, l2_bytes, stream.get());
-  const double cudnn_us = median(candidates.front().samples_us);
-  for (const auto& c : candidates) {
-    const double us = median(c.samples_us);
-    std::printf("  %-42s %9.1f us %6.0f TFLOP/s  cuDNN/own %.3f\n", c.name.c_str(), us, d.flops() / us * 1e-6,
-                cudnn_us / us);
-  }
+  const bool all_agree = keep_agreeing(c.candidates, c.y, c.y_cudnn, stream.get(), refused) == 0;
+  time_interleaved(c.candidates, rounds, l2_bytes, stream.get());
+  for (const auto& candidate : c.candidates) c.print_time(candidate.name, median(candidate.samples_us));
   return all_agree;
 }
 
@@ -82,17 +66,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: archbench_conv_variants [rounds >= 1]\n");
     return 2;
   }
-  const Environment env = probe_environment();
-  if (!env.usable()) {
-    std::fprintf(stderr, "no usable CUDA device: %s\n", env.device_count_error_text.c_str());
-    return 3;
-  }
+  const std::optional<size_t> l2_bytes = usable_device_l2_bytes();
+  if (!l2_bytes) return 3;
   bool ok = true;
   try {
     for (const ConvDims& d : kConvShapes) {
-      for (DType dtype : {DType::F16, DType::BF16}) {
-        ok = bench_shape(d, dtype, rounds, env.devices.front().l2_bytes) && ok;
-      }
+      for (DType dtype : {DType::F16, DType::BF16}) ok = bench_shape(d, dtype, rounds, *l2_bytes) && ok;
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -14,13 +14,12 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/device/environment.hpp"
 #include "harness/ops/tensor.hpp"
 #include "harness/util/cuda_raii.hpp"
-#include "kernels/conv/conv_cudnn.hpp"
 #include "kernels/conv/conv_wgmma.hpp"
 #include "kernels/conv/conv_wgmma_geometry.hpp"
 #include "suites/bench/conv_candidates.hpp"
@@ -63,52 +62,39 @@ std::vector<ConvWgmmaPlan> all_plans(const ConvDims& d) {
 
 // Returns false when a plan's output differs from cuDNN's.
 bool bench_shape(const ConvDims& d, DType dtype, int rounds, size_t l2_bytes, const ConvWgmmaDevice& device) {
-  std::printf("%s %s\n", d.str().c_str(), std::string(dtype_name(dtype)).c_str());
-  DeviceTensor x = random_device_tensor(dtype, d.input_numel(), 1);
-  DeviceTensor w = random_device_tensor(dtype, d.filter_numel(), 2);
-  DeviceTensor y = allocate(dtype, d.output_numel());
-  DeviceTensor y_cudnn = allocate(dtype, d.output_numel());
-  std::shared_ptr<ConvLauncher> cudnn = make_cudnn_launcher(d, ConvLayout::NHWC, dtype);
-  cudnn->bind(x, w, y_cudnn);
-
+  ConvBenchCase c(d, dtype);
   const ConvWgmmaPlan chosen = conv_wgmma_plan(d, device);
   const std::vector<ConvWgmmaPlan> plans = all_plans(d);
   size_t workspace_floats = 4;  // one workspace for every plan, the largest any needs
   for (const ConvWgmmaPlan& plan : plans) workspace_floats = std::max(workspace_floats, plan.workspace_floats(d));
   auto workspace = std::make_shared<DeviceBuffer>(sizeof(float) * workspace_floats);
-  std::vector<Candidate> candidates;
-  candidates.push_back(
-      {"cudnn: " + cudnn->implementation(), [&, cudnn](cudaStream_t s) { cudnn->launch(x, w, y_cudnn, s); }, {}});
   for (const ConvWgmmaPlan& plan : plans) {
     const std::string name = plan_name(plan) + (same_plan(plan, chosen) ? " (the plan)" : "");
-    candidates.push_back({name,
-                          [&, plan, workspace](cudaStream_t s) {
-                            if (dtype == DType::BF16) {
-                              launch_conv_wgmma_bf16(x.as<__nv_bfloat16>(), w.as<__nv_bfloat16>(),
-                                                     y.as<__nv_bfloat16>(), workspace->as<float>(), plan, d, s);
-                            } else {
-                              launch_conv_wgmma_f16(x.as<__half>(), w.as<__half>(), y.as<__half>(),
-                                                    workspace->as<float>(), plan, d, s);
-                            }
-                          },
-                          {}});
+    c.candidates.push_back({name,
+                            [&c, plan, workspace](cudaStream_t s) {
+                              if (c.dtype == DType::BF16) {
+                                launch_conv_wgmma_bf16(c.x.as<__nv_bfloat16>(), c.w.as<__nv_bfloat16>(),
+                                                       c.y.as<__nv_bfloat16>(), workspace->as<float>(), plan, c.d, s);
+                              } else {
+                                launch_conv_wgmma_f16(c.x.as<__half>(), c.w.as<__half>(), c.y.as<__half>(),
+                                                      workspace->as<float>(), plan, c.d, s);
+                              }
+                            },
+                            {}});
   }
   CudaStream stream;
   size_t refused = 0;
-  const size_t differing = keep_agreeing(candidates, y, y_cudnn, stream.get(), refused);
-  time_interleaved(candidates, rounds, l2_bytes, stream.get());
-  const double cudnn_us = median(candidates.front().samples_us);
+  const size_t differing = keep_agreeing(c.candidates, c.y, c.y_cudnn, stream.get(), refused);
+  time_interleaved(c.candidates, rounds, l2_bytes, stream.get());
   std::vector<std::pair<double, std::string>> own;
-  for (size_t c = 1; c < candidates.size(); ++c) own.emplace_back(median(candidates[c].samples_us), candidates[c].name);
+  for (size_t i = 1; i < c.candidates.size(); ++i) {
+    own.emplace_back(median(c.candidates[i].samples_us), c.candidates[i].name);
+  }
   std::sort(own.begin(), own.end());
-  const auto line = [&](const std::string& name, double us) {
-    std::printf("  %-48s %8.1f us %6.0f TFLOP/s  cuDNN/own %.3f\n", name.c_str(), us, d.flops() / us * 1e-6,
-                cudnn_us / us);
-  };
-  line(candidates.front().name, cudnn_us);
+  c.print_time(c.candidates.front().name, median(c.candidates.front().samples_us));
   constexpr size_t kShown = 8;
   for (size_t i = 0; i < own.size(); ++i) {
-    if (i < kShown || own[i].second.find("(the plan)") != std::string::npos) line(own[i].second, own[i].first);
+    if (i < kShown || own[i].second.find("(the plan)") != std::string::npos) c.print_time(own[i].second, own[i].first);
   }
   std::printf("  %zu plans timed (%zu shown), %zu refused by the kernels, %zu differing\n", own.size(),
               std::min(own.size(), kShown), refused, differing);
@@ -124,11 +110,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: archbench_conv_wgmma_plans [rounds >= 1] [shape substring]\n");
     return 2;
   }
-  const Environment env = probe_environment();
-  if (!env.usable()) {
-    std::fprintf(stderr, "no usable CUDA device: %s\n", env.device_count_error_text.c_str());
-    return 3;
-  }
+  const std::optional<size_t> l2_bytes = usable_device_l2_bytes();
+  if (!l2_bytes) return 3;
   bool ok = true;
   size_t benched = 0;
   try {
@@ -136,7 +119,7 @@ int main(int argc, char** argv) {
     for (const ConvDims& d : kConvShapes) {
       if (!conv_wgmma_unsupported(d).empty() || d.str().find(only) == std::string::npos) continue;
       for (DType dtype : {DType::F16, DType::BF16}) {
-        ok = bench_shape(d, dtype, rounds, env.devices.front().l2_bytes, device) && ok;
+        ok = bench_shape(d, dtype, rounds, *l2_bytes, device) && ok;
         ++benched;
       }
     }
