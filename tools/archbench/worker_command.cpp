@@ -17,6 +17,7 @@
 #include "harness/util/cuda_raii.hpp"
 #include "tools/archbench/commands.hpp"
 #include "tools/archbench/exit_codes.hpp"
+#include "tools/archbench/work_queue.hpp"
 #include "tools/archbench/worker_process.hpp"
 #include "tools/archbench/worker_protocol.hpp"
 
@@ -77,7 +78,15 @@ int worker_command(const std::string& request_path) {
     ceilings = measure_ceilings(stream.get(), static_cast<size_t>(dev.l2_bytes), dev.uuid, fp8);
     send(reply, {WorkerMessage::Kind::Ceilings, "", 0, ceilings, std::nullopt});
   }
-  for (OperatorResult& r : task.operators) {
+  // The next operator: in order, or the next one no other worker of the phase has taken.
+  size_t position = 0;
+  const auto next = [&]() -> std::optional<size_t> {
+    if (!task.queue_path.empty()) return take_from_work_queue(task.queue_path, task.operators.size());
+    if (position == task.operators.size()) return std::nullopt;
+    return position++;
+  };
+  for (std::optional<size_t> i = next(); i; i = next()) {
+    OperatorResult& r = task.operators[*i];
     const Operator* op = find_operator(r.id);
     if (op == nullptr) {
       std::cerr << "archbench worker: unknown operator " << r.id << "\n";

@@ -25,6 +25,7 @@
 
 #include "harness/result/result_json.hpp"
 #include "tools/archbench/temp_dir.hpp"
+#include "tools/archbench/work_queue.hpp"
 
 extern char** environ;
 
@@ -216,7 +217,8 @@ WorkerOutcome run_phase(const WorkerRequest& req) {
       out.failure = "the " + phase + " worker reported an operator it was not given: " + last;
       break;
     }
-    task.operators.erase(task.operators.begin(), it + 1);
+    // A shared queue has moved past `last` already: the next worker takes what is left there.
+    if (task.queue_path.empty()) task.operators.erase(task.operators.begin(), it + 1);
   }
   return out;
 }
@@ -228,7 +230,6 @@ WorkerOutcome run_phase_parallel(const WorkerRequest& req, int workers) {
   std::mutex events;
   std::vector<WorkerRequest> parts(static_cast<size_t>(workers), req);
   for (auto& p : parts) {
-    p.task.operators.clear();
     if (req.on_event) {
       p.on_event = [&](const WorkerEvent& e) {
         const std::scoped_lock lock(events);
@@ -236,7 +237,11 @@ WorkerOutcome run_phase_parallel(const WorkerRequest& req, int workers) {
       };
     }
   }
-  for (size_t i = 0; i < operators.size(); ++i) parts[i % parts.size()].task.operators.push_back(operators[i]);
+  // Every worker gets every operator and takes the next one not yet taken from the phase's queue.
+  const TempDir dir("archbench", "temporary directory");
+  const std::string queue = dir.file("queue");
+  create_work_queue(queue);
+  for (auto& p : parts) p.task.queue_path = queue;
   std::vector<WorkerOutcome> outcomes(parts.size());
   std::vector<std::exception_ptr> errors(parts.size());
   {

@@ -68,9 +68,9 @@ struct WorkerRequest {
 
 [[nodiscard]] WorkerOutcome run_phase(const WorkerRequest& request);
 
-// The same phase split over `workers` worker processes at once, each with every workers-th
-// operator (so each gets a share of every family), supervised each on its own thread; on_event is
-// serialised. For the check phase, whose time is mostly spent on the host (inputs, float64
+// The same phase split over `workers` worker processes at once, which take the operators one at a
+// time from a queue they share (work_queue.hpp), each supervised on its own thread; a worker that
+// replaces a crashed or hung one goes on taking from the same queue; on_event is serialised. For the check phase, whose time is mostly spent on the host (inputs, float64
 // references, library set-up) while the device waits: more workers keep it busy. Outcomes merged:
 // results and faults of all, the failures joined.
 [[nodiscard]] WorkerOutcome run_phase_parallel(const WorkerRequest& request, int workers);

@@ -22,6 +22,7 @@ void task_fields(T& t, Field&& field) {
   field("device", t.device);
   field("operators", t.operators);
   field("reply", t.reply_path);
+  field("queue", t.queue_path);
   field("seed", t.seed);
   field("hot_l2", t.hot_l2);
   field("load_times", t.load_times);

@@ -28,6 +28,9 @@ struct WorkerTask {
   int device = 0;
   std::vector<OperatorResult> operators;  // in the order to run them
   std::string reply_path;                 // where the worker appends its WorkerMessage lines
+  // Empty: run every operator, in order. Otherwise the operators are shared with the phase's other
+  // workers: take the next one from this queue (work_queue.hpp) until none is left.
+  std::string queue_path;
   uint64_t seed = 0;
   bool hot_l2 = false;
   CudaGraphMode cuda_graph = CudaGraphMode::Off;  // time phase (archbench run --cuda-graph)

@@ -37,8 +37,8 @@ class WorkerSupervision : public testing::Test {
  protected:
   // Crashes, hangs, loses its context or exits badly on ids that start so; reports the others.
   StandInWorker worker_{"supervision", [] { OperatorResult r; r.family = "fake"; return r; }(), R"sh(#!/bin/bash
-dir="$(dirname "$0")"; ids="$3.ids"; out="$(python3 "$dir/request.py" "$3" "$ids")"
-while read -r id; do
+dir="$(dirname "$0")"; out="$(python3 "$dir/request.py" "$3" "$3.ids")"
+while id="$(python3 "$dir/next.py" "$3")"; [ -n "$id" ]; do
   echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
   case "$id" in
     crash*) kill -SEGV $$ ;;
@@ -47,7 +47,7 @@ while read -r id; do
     badexit*) exit 3 ;;
   esac
   sed "s/__ID__/$id/" "$dir/result.json" >> "$out"
-done < "$ids"
+done
 )sh"};
 
   WorkerOutcome run(const std::vector<std::string>& ids, double deadline_s = 30) {
@@ -147,6 +147,30 @@ TEST_F(WorkerSupervision, ParallelWorkersShareTheOperatorsAndKeepTheBlame) {
   EXPECT_LE(check_workers(size_t{140} << 30, true), 8);
   EXPECT_GE(check_workers(size_t{140} << 30, true), 1);
   EXPECT_LE(check_workers(size_t{140} << 30, false), check_workers(size_t{140} << 30, true));
+}
+
+// Parallel workers take operators from one queue: while one worker is held by a slow operator,
+// the other runs all the rest (fixed every-second shares would leave it half of them).
+TEST_F(WorkerSupervision, AWorkerHeldBySlowOperatorLeavesTheRestToTheOthers) {
+  StandInWorker pids{"supervision-pids", [] { OperatorResult r; r.error = "__PID__"; return r; }(), R"sh(#!/bin/bash
+dir="$(dirname "$0")"; out="$(python3 "$dir/request.py" "$3" "$3.ids")"
+while id="$(python3 "$dir/next.py" "$3")"; [ -n "$id" ]; do
+  echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
+  case "$id" in slow*) sleep 3 ;; esac
+  sed "s/__ID__/$id/; s/__PID__/$$/" "$dir/result.json" >> "$out"
+done
+)sh"};
+  WorkerRequest req;
+  req.task.phase = Phase::Check;
+  req.task.operators = records({"slow", "a", "b", "c", "d", "e", "f", "g"});
+  req.deadline_s = [](const std::string&) { return 30.0; };
+  req.executable = pids.executable();
+  const auto o = run_phase_parallel(req, 2);
+  ASSERT_EQ(o.results.size(), 8u) << o.failure;
+  EXPECT_EQ(o.workers_started, 2);
+  const std::string slow_worker = std::ranges::find(o.results, "slow", &OperatorResult::id)->error;
+  const auto by_slow_worker = std::ranges::count(o.results, slow_worker, &OperatorResult::error);
+  EXPECT_EQ(by_slow_worker, 1) << "the worker held by the slow operator also ran others";
 }
 
 TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash) {
