@@ -125,7 +125,8 @@ __device__ __forceinline__ void load_2d_multicast(uint32_t dst, const CUtensorMa
 
 // Copies the swizzled shared-memory box at `src` to the 2-D box at (c0 innermost, c1) of the
 // tensor; parts of the box outside the tensor are not written. Tracked by the issuing thread's
-// bulk groups (store_commit, store_wait_read, store_wait).
+// bulk groups (store_commit, store_wait_read). A CTA may exit once its stores have read their
+// shared memory: the global writes complete before the kernel does.
 __device__ __forceinline__ void store_2d(const CUtensorMap* map, uint32_t src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
                    reinterpret_cast<uint64_t>(map)),
@@ -141,12 +142,6 @@ __device__ __forceinline__ void store_commit() { asm volatile("cp.async.bulk.com
 template <int N>
 __device__ __forceinline__ void store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
-}
-
-// Waits until at most N of this thread's store groups are incomplete (global writes done).
-template <int N>
-__device__ __forceinline__ void store_wait() {
-  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 // Barrier `id` (1-15; 0 is __syncthreads) over the first `threads` threads that reach it, a

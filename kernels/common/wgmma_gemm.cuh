@@ -249,6 +249,10 @@ __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
   const int warpgroup = threadIdx.x / 128;
 
   if (threadIdx.x == 0) {
+    // The descriptors are fetched while the barriers are set up, not just before the first copy.
+    tma::prefetch_map(&map_a);
+    tma::prefetch_map(&map_b);
+    tma::prefetch_map(&map_c);
     for (int s = 0; s < L::stages; ++s) {
       tma::barrier_init(full + 8 * s, 1);
       tma::barrier_init(empty + 8 * s, kConsumers * kPair);
@@ -275,10 +279,6 @@ __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
     uint32_t phase = 0;
     for (int unit = first_unit; unit < units; unit += unit_step) {
       if (threadIdx.x == 0) {
-        if (unit == first_unit) {
-          tma::prefetch_map(&map_a);
-          tma::prefetch_map(&map_b);
-        }
         int um, tn;
         unit_coords(unit % tiles, units_m, tiles_n, um, tn);
         const int split = kClusterSplit ? rank : unit / tiles;
@@ -469,7 +469,9 @@ __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
         }
       }
     }
-    if (leader) tma::store_wait<0>();  // the buffers stay valid until the copy engine is done
+    // The buffers stay valid until the copy engine has read them; the global writes need no wait:
+    // they complete before the kernel does.
+    if (leader) tma::store_wait_read<0>();
   }
   tma::cluster_sync();  // the peer arrives on this CTA's barriers until its last stage
 #endif
