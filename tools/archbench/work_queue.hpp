@@ -1,9 +1,9 @@
 // The operators of a parallel check phase as one queue that its workers take from, so that the
 // phase ends when the work does rather than when the unluckiest fixed share does: a worker that
-// drew cheap operators takes more (docs/measurement.md, "Check workers"). The queue is a file
-// holding the index of the next operator not yet taken (decimal text); a worker takes one under an
-// exclusive flock(2) on that file, so that each index goes to exactly one worker, across processes
-// and across workers that replace crashed ones.
+// drew cheap operators takes more (docs/measurement.md, "Correctness": check workers). The queue
+// is a file holding the index of the next operator not yet taken (decimal text); a worker takes
+// one under an exclusive flock(2) on that file, so that each index goes to exactly one worker,
+// across processes and across workers that replace crashed ones.
 #pragma once
 
 #include <cstddef>
