@@ -4,6 +4,8 @@
 #   2. the GPU tests of the newest operators (the FP8 GEMMs, own and cuBLASLt, and the Hopper
 #      convolution: image and correctness), with cuBLASLt's own log (CUBLASLT_LOG_LEVEL=5), and
 #      compute-sanitizer memcheck over the Hopper convolution at its check shapes;
+#   2b. two quick runs (their wall time) and, where PyTorch is installed (TORCH_PYTHON, default
+#      /opt/torch/.venv/bin/python), tools/torch_twins for the results page;
 #   3. RUNS full runs (fewer when DEADLINE seconds would pass): the run JSONs, from which
 #      tools/campaign/twin_ratios.py takes the same-run ratios of own kernels to their library
 #      twins; unless a test of step 2 failed, the device's baseline (baseline update over every
@@ -28,6 +30,19 @@ echo "device: $gpu" | tee "$final/summary.txt"
     -DARCHBENCH_GIT_REVISION="${GITREV:-unknown}" -DARCHBENCH_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} &&
   cmake --build "$b" -j"$(nproc)" -- -k 0; } > "$work/build.log" 2>&1
 echo "build exit $? at ${SECONDS} s"; grep -E "error|FAILED" "$work/build.log" | head -20
+
+# The quick tier's wall time, the first run after the build and the next (#35: at most 10 s on the H200).
+for i in 1 2; do
+  /usr/bin/time -f "%e" -o "$work/quick$i.wall" "$b/archbench" run --quick --json "$work/quick$i.json" \
+    > "$work/quick$i.txt" 2>&1
+  echo "quick run $i exit $?: $(cat "$work/quick$i.wall") s wall" | tee -a "$final/summary.txt"
+done
+# PyTorch at the same shapes, for the results page (tools/readme/results_page.py --torch), where it is installed.
+torch_python="${TORCH_PYTHON:-/opt/torch/.venv/bin/python}"
+if [ -x "$torch_python" ]; then
+  timeout 180 "$torch_python" tools/torch_twins/torch_twins.py --json "$work/torch_twins.json" > "$work/twins.txt" 2>&1
+  echo "torch twins exit $? at ${SECONDS} s"
+fi
 
 CUBLASLT_LOG_LEVEL=5 CUBLASLT_LOG_FILE="$work/cublaslt_%i.log" \
   "$b/suites/archbench_ops_tests" --gtest_filter='*__e4m3__*:*conv_wgmma*' > "$work/new_tests.log" 2>&1
