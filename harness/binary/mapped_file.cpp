@@ -8,7 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
-#include <utility>
+
+#include "harness/util/unique_fd.hpp"
 
 namespace archbench::binary::detail {
 
@@ -18,32 +19,24 @@ namespace {
   throw std::system_error(err, std::generic_category(), what);
 }
 
-// Closes the descriptor on every path; the mapping stays valid after close.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 }  // namespace
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
-  Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) throw_errno(errno, "cannot open " + path);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));  // the mapping stays valid after close
+  if (!fd.valid()) throw_errno(errno, "cannot open " + path);
   struct stat st {};
-  if (::fstat(fd.fd, &st) != 0) throw_errno(errno, "cannot stat " + path);
+  if (::fstat(fd.get(), &st) != 0) throw_errno(errno, "cannot stat " + path);
   if (S_ISDIR(st.st_mode)) throw_errno(EISDIR, "cannot read " + path);
   if (!S_ISREG(st.st_mode)) throw_errno(EINVAL, "not a regular file: " + path);
   // mmap rejects length 0; an empty file is simply an empty view.
   if (st.st_size == 0) return;
-  void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd.fd, 0);
+  void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd.get(), 0);
   if (p == MAP_FAILED) throw_errno(errno, "cannot map " + path);
   // Headers are scattered over hundreds of MB: read-ahead around each one would cost more than it saves.
   ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_RANDOM);
   data_ = static_cast<const std::byte*>(p);
   size_ = static_cast<std::size_t>(st.st_size);
-  fd_ = std::exchange(fd.fd, -1);
+  fd_ = fd.release();
 }
 
 std::span<const std::byte> MappedFile::read_at(uint64_t offset, uint64_t length, std::vector<std::byte>& buf) const {

@@ -27,11 +27,6 @@ double relative_difference(const std::vector<double>& got, const std::vector<dou
 
 }  // namespace
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 std::optional<size_t> usable_device_l2_bytes() {
   const Environment env = probe_environment();
   if (!env.usable()) {

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "harness/ops/tensor.hpp"
+#include "harness/util/quantile.hpp"  // median
 #include "kernels/conv/conv_dims.hpp"
 #include "kernels/conv/conv_problem.hpp"
 
@@ -38,8 +39,6 @@ struct Candidate {
   std::function<void(cudaStream_t)> launch;  // writes the shared output tensor
   std::vector<double> samples_us;
 };
-
-[[nodiscard]] double median(std::vector<double> v);
 
 // The L2 size of the first usable device, or nothing after saying on stderr why there is none.
 [[nodiscard]] std::optional<size_t> usable_device_l2_bytes();

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/util/unique_fd.hpp"
+
 namespace archbench::cli {
 namespace {
 
@@ -17,22 +19,14 @@ namespace {
   throw std::runtime_error("work queue " + path + ": cannot " + what + ": " + std::strerror(errno));
 }
 
-// An open descriptor, closed (and so unlocked) when it goes.
-class Fd {
- public:
-  Fd(const std::string& path, int flags) : fd_(::open(path.c_str(), flags | O_CLOEXEC, 0600)) {
-    if (fd_ < 0) fail(path, "open");
-  }
-  ~Fd() { ::close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  [[nodiscard]] int get() const { return fd_; }
+// `path` opened with `flags`; closing it (when it goes) releases its lock.
+UniqueFd open_queue(const std::string& path, int flags) {
+  UniqueFd fd(::open(path.c_str(), flags | O_CLOEXEC, 0600));
+  if (!fd.valid()) fail(path, "open");
+  return fd;
+}
 
- private:
-  int fd_;
-};
-
-void write_index(const Fd& fd, const std::string& path, size_t index) {
+void write_index(const UniqueFd& fd, const std::string& path, size_t index) {
   const std::string text = std::to_string(index) + "\n";
   if (::ftruncate(fd.get(), 0) != 0) fail(path, "truncate");
   if (::pwrite(fd.get(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) fail(path, "write");
@@ -41,12 +35,12 @@ void write_index(const Fd& fd, const std::string& path, size_t index) {
 }  // namespace
 
 void create_work_queue(const std::string& path) {
-  const Fd fd(path, O_RDWR | O_CREAT);
+  const UniqueFd fd = open_queue(path, O_RDWR | O_CREAT);
   write_index(fd, path, 0);
 }
 
 std::optional<size_t> take_from_work_queue(const std::string& path, size_t count) {
-  const Fd fd(path, O_RDWR);
+  const UniqueFd fd = open_queue(path, O_RDWR);
   while (::flock(fd.get(), LOCK_EX) != 0) {
     if (errno != EINTR) fail(path, "lock");
   }

@@ -70,9 +70,10 @@ struct WorkerRequest {
 
 // The same phase split over `workers` worker processes at once, which take the operators one at a
 // time from a queue they share (work_queue.hpp), each supervised on its own thread; a worker that
-// replaces a crashed or hung one goes on taking from the same queue; on_event is serialised. For the check phase, whose time is mostly spent on the host (inputs, float64
-// references, library set-up) while the device waits: more workers keep it busy. Outcomes merged:
-// results and faults of all, the failures joined.
+// replaces a crashed or hung one goes on taking from the same queue; on_event is serialised. For
+// the check phase, whose time is mostly spent on the host (inputs, float64 references, library
+// set-up) while the device waits: more workers keep it busy. Outcomes merged: results and faults
+// of all, the failures joined.
 [[nodiscard]] WorkerOutcome run_phase_parallel(const WorkerRequest& request, int workers);
 
 // How many check workers run at once on a device: half the cores, 1 to 8, and at most one per
