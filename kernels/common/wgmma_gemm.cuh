@@ -310,6 +310,21 @@ __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
         tma::cluster_sync();
       }
     }
+    if constexpr (!kClusterSplit) {
+      // The pair's tail: wait until every stage's last fill has been released by the consumers of
+      // both CTAs. Then this CTA's multicasts have landed in the peer and the peer's consumers
+      // arrive on this CTA's barriers no more, so either CTA may exit without a cluster barrier
+      // after its epilogue (a stage never filled passes at once: its barrier is in phase 0).
+      if (threadIdx.x == 0) {
+        for (int i = 0; i < L::stages; ++i) {
+          tma::barrier_wait(empty + 8 * stage, phase ^ 1);
+          if (++stage == L::stages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
     const int half = warpgroup - 1;  // rows [64 * half, 64 * half + 64) of the tile
@@ -473,7 +488,8 @@ __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
     // they complete before the kernel does.
     if (leader) tma::store_wait_read<0>();
   }
-  tma::cluster_sync();  // the peer arrives on this CTA's barriers until its last stage
+  // No cluster barrier at exit: the producer's tail (pairs) or the last tile's third cluster
+  // barrier (split in the cluster) is the last point at which the peer touches this CTA's memory.
 #endif
 }
 
