@@ -10,6 +10,8 @@
 #include <thread>
 
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -171,6 +173,34 @@ done
   const std::string slow_worker = std::ranges::find(o.results, "slow", &OperatorResult::id)->error;
   const auto by_slow_worker = std::ranges::count(o.results, slow_worker, &OperatorResult::error);
   EXPECT_EQ(by_slow_worker, 1) << "the worker held by the slow operator also ran others";
+}
+
+TEST_F(WorkerSupervision, TheSharedQueueHandsOutTheCostliestOperatorsFirst) {
+  StandInWorker paced{"supervision-paced", OperatorResult{}, R"sh(#!/bin/bash
+dir="$(dirname "$0")"; out="$(python3 "$dir/request.py" "$3" "$3.ids")"
+while id="$(python3 "$dir/next.py" "$3")"; [ -n "$id" ]; do
+  echo "{\"type\":\"start\",\"id\":\"$id\"}" >> "$out"
+  sleep 0.5
+  sed "s/__ID__/$id/" "$dir/result.json" >> "$out"
+done
+)sh"};
+  WorkerRequest req;
+  req.task.phase = Phase::Check;
+  req.task.operators = records({"a", "b", "c", "heavy", "d", "heavier"});
+  for (auto& r : req.task.operators) r.flops = r.id == "heavier" ? 2e12 : r.id == "heavy" ? 1e12 : 1e6;
+  req.deadline_s = [](const std::string&) { return 30.0; };
+  req.executable = paced.executable();
+  std::mutex mutex;
+  std::vector<std::string> started;
+  req.on_event = [&](const WorkerEvent& e) {
+    const std::scoped_lock lock(mutex);
+    if (e.kind == WorkerEvent::Kind::Started) started.push_back(e.id);
+  };
+  const auto o = run_phase_parallel(req, 2);
+  ASSERT_EQ(o.results.size(), 6u) << o.failure;
+  ASSERT_EQ(started.size(), 6u);
+  // Two workers each take one operator, then wait 0.5 s: the first two taken are the two heaviest.
+  EXPECT_EQ((std::set<std::string>{started[0], started[1]}), (std::set<std::string>{"heavier", "heavy"}));
 }
 
 TEST_F(WorkerSupervision, NonZeroExitWhileRunningAnOperatorIsThatOperatorsCrash) {
