@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/util/float64_dot.hpp"
 #include "harness/util/parallel_for.hpp"
 
 namespace archbench::kernels::attention {
@@ -35,9 +36,7 @@ std::vector<double> reference_attention(const std::vector<double>& q, const std:
     std::vector<double> p(Nk);
     double m = -std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < Nk; ++j) {
-      double s = 0;
-      for (size_t c = 0; c < D; ++c) s += qi[c] * kh[j * D + c];
-      p[j] = s * scale;
+      p[j] = dot(qi, &kh[j * D], D) * scale;
       m = std::max(m, p[j]);
     }
     double sum = 0;

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "harness/util/float64_dot.hpp"
 #include "harness/util/parallel_for.hpp"
 
 namespace archbench::kernels::matmul {
@@ -14,10 +15,7 @@ std::vector<double> reference_gemm(const std::vector<double>& a, const std::vect
   parallel_rows(m, [&](size_t i) {
     const double* ai = &a[i * k];
     for (size_t j = 0; j < n; ++j) {
-      const double* bj = &b[j * k];
-      double s = 0;
-      for (size_t p = 0; p < k; ++p) s += ai[p] * bj[p];
-      c[i * n + j] = s;
+      c[i * n + j] = dot(ai, &b[j * k], k);
     }
   });
   return c;

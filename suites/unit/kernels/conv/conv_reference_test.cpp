@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <random>
 #include <stdexcept>
@@ -143,6 +144,37 @@ TEST(ConvReference, BatchImagesAreIndependent) {
     any_nonzero = any_nonzero || y[i] != 0.0;
   }
   EXPECT_TRUE(any_nonzero);
+}
+
+TEST(ConvReference, RandomStridedPaddedBatchAgainstTheDefinition) {
+  // Random values, two images, stride 2 and padding, 7x6 outputs an image (84 pixels: blocks of the
+  // pixel split that cross images and end short), compared with the definition's seven loops.
+  const ConvDims d = dims(2, 13, 11, 19, 5, 3, 3, 2, 1);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> x(d.input_numel()), w(d.filter_numel());
+  for (auto& v : x) v = u(rng);
+  for (auto& v : w) v = u(rng);
+  const auto y = reference_conv(x, w, d, ConvLayout::NHWC);
+  ASSERT_EQ(y.size(), d.output_numel());
+  for (int n = 0; n < d.N; ++n)
+    for (int p = 0; p < d.P(); ++p)
+      for (int q = 0; q < d.Q(); ++q)
+        for (int k = 0; k < d.K; ++k) {
+          double expect = 0, magnitude = 0;
+          for (int r = 0; r < d.R; ++r)
+            for (int s = 0; s < d.S; ++s)
+              for (int c = 0; c < d.C; ++c) {
+                const int h = p * d.stride - d.pad + r, wi = q * d.stride - d.pad + s;
+                if (h < 0 || h >= d.H || wi < 0 || wi >= d.W) continue;
+                const double product = x[activation_offset(ConvLayout::NHWC, n, h, wi, c, d.H, d.W, d.C)] *
+                                       w[filter_offset(ConvLayout::NHWC, k, r, s, c, d.R, d.S, d.C)];
+                expect += product;
+                magnitude += std::abs(product);
+              }
+          const double got = y[activation_offset(ConvLayout::NHWC, n, p, q, k, d.P(), d.Q(), d.K)];
+          ASSERT_NEAR(got, expect, 200 * 0x1p-52 * magnitude) << n << " " << p << " " << q << " " << k;
+        }
 }
 
 TEST(ConvLayouts, OffsetsFollowTheDocumentedOrder) {
