@@ -47,8 +47,8 @@ void parallel_chunks(size_t n, size_t chunk, Body body) {
 // core count.
 template <typename Body>
 void parallel_rows(size_t rows, Body body) {
-  // Few rows are heavy ones (a conv check's 260 output pixels, each a C·R·S x K product): one per
-  // chunk, so that no core is left with the last chunk alone. Many rows go 16 to a chunk.
+  // Few rows are heavy ones (a GEMM check's 272 rows, each a K x N product): one per chunk, so that
+  // no core is left with the last chunk alone. Many rows go 16 to a chunk.
   const size_t rows_per_chunk = std::clamp<size_t>(rows / 512, 1, 16);
   parallel_chunks(rows, rows_per_chunk, [&](size_t, size_t begin, size_t end) {
     for (size_t r = begin; r < end; ++r) body(r);
