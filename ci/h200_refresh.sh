@@ -56,7 +56,9 @@ echo "compute-sanitizer memcheck (conv_wgmma f16) exit $?: $(grep -E 'ERROR SUMM
 from=()
 for i in $(seq 1 "$runs"); do
   if [ "$SECONDS" -gt "$deadline" ]; then echo "deadline: $((i - 1)) runs"; break; fi
-  "$b/archbench" run --json "$work/r$i.json" > "$work/r$i.txt" 2>&1; echo "run $i exit $? at ${SECONDS} s"
+  /usr/bin/time -f "%e" -o "$work/r$i.wall" "$b/archbench" run --json "$work/r$i.json" > "$work/r$i.txt" 2>&1
+  echo "full run $i exit $?: $(cat "$work/r$i.wall") s wall, $(grep -E '^phases' "$work/r$i.txt")" |
+    tee -a "$final/summary.txt"
   from+=(--from "$work/r$i.json")
 done
 cp "$work/r1.txt" "$final/run1.txt"
