@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Checks, in the SASS ptxas made, the two schedules flash_wgmma's speed rests on (kernels/attention/flash_wgmma.cu,
+"Two places depend on how ptxas schedules"); a toolkit change can undo either without a wrong result.
+
+For every flash_attention_wgmma instance in FILE (an object file or a binary with sm_90a code):
+  1. The wgmma groups are as written: three WARPGROUP.ARRIVE (the first key tile's Q·Kᵀ, the loop's Q·Kᵀ and
+     P·V, the last tile's P·V), one `WARPGROUP.DEPBAR.LE gsb0, 0x1` (the loop's wait for Q·Kᵀ while P·V runs),
+     and the loop's group holding the first and the last groups' instructions together. A wgmma that ptxas
+     serialises (warning C7519) adds a fence and a wait of its own.
+  2. The loop's softmax runs while P·V is on the tensor cores: every exponential of the loop's softmax
+     (MUFU.EX2) lies between the loop's two waits (0x1, then 0x0), as many as the first key tile's softmax has.
+     If ptxas hoists the 0x0 wait above the softmax, they come after it.
+
+Exit 0 when every instance holds, 1 when one does not (the reasons printed), 77 when the check cannot run
+(no cuobjdump, or one that cannot disassemble: it needs nvdisasm), 2 on bad usage or no instance in FILE.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+from corpus_facts import find_cuobjdump  # noqa: E402  (one rule for where cuobjdump is)
+
+SKIP = 77
+ARRIVE = "WARPGROUP.ARRIVE"
+WAIT_1 = re.compile(r"WARPGROUP\.DEPBAR\.LE gsb0, 0x1\b")
+WAIT_0 = re.compile(r"WARPGROUP\.DEPBAR\.LE gsb0, 0x0\b")
+MMA = re.compile(r"\b[HQ]GMMA\.")
+EX2 = "MUFU.EX2"
+
+
+def disassemble(cuobjdump, path):
+    """cuobjdump -sass of path, or None when it cannot disassemble (printed why)."""
+    env = dict(os.environ)
+    tool_dir = os.path.dirname(cuobjdump)  # the pip wheels put nvdisasm beside cuobjdump
+    env["PATH"] = tool_dir + os.pathsep + env.get("PATH", "")
+    try:
+        r = subprocess.run([cuobjdump, "-sass", "-arch", "sm_90a", path], capture_output=True, text=True, env=env, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"skipped: {cuobjdump} did not run: {e}")
+        return None
+    if r.returncode != 0:
+        print(f"skipped: {cuobjdump} -sass -arch sm_90a {path} failed: {(r.stderr or r.stdout).strip()[:300]}")
+        return None
+    return r.stdout
+
+
+def functions(sass):
+    """{mangled name: [instruction text]} of the flash_attention_wgmma instances."""
+    found = {}
+    for block in re.split(r"\n\s*Function : ", sass)[1:]:
+        name, _, body = block.partition("\n")
+        if "flash_attention_wgmma" not in name:
+            continue
+        found[name.strip()] = [m.group(1).strip() for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s+([^;]*);", body)]
+    return found
+
+
+def count(instructions, start, end, pattern):
+    part = instructions[start:end]
+    return sum(1 for i in part if (pattern.search(i) if hasattr(pattern, "search") else pattern in i))
+
+
+def check(instructions):
+    """The reasons this instance breaks the schedule (empty when it holds)."""
+    arrives = [n for n, i in enumerate(instructions) if ARRIVE in i]
+    waits_1 = [n for n, i in enumerate(instructions) if WAIT_1.search(i)]
+    waits_0 = [n for n, i in enumerate(instructions) if WAIT_0.search(i)]
+    if len(arrives) != 3 or len(waits_1) != 1:
+        return [f"{len(arrives)} WARPGROUP.ARRIVE and {len(waits_1)} waits with one group in flight, where 3 and 1 "
+                "were written: ptxas added fences (serialised wgmma, C7519?)"]
+    first, loop, last = arrives
+    loop_wait_1 = waits_1[0]
+    after = [n for n in waits_0 if n > loop_wait_1]
+    first_wait = [n for n in waits_0 if first < n < loop]
+    if not (loop < loop_wait_1 < last) or not after or not first_wait:
+        return ["the waits are not where they were written (first tile, loop, last tile)"]
+    loop_wait_0 = after[0]
+    reasons = []
+    mma_first = count(instructions, first, first_wait[0], MMA)
+    mma_loop = count(instructions, loop, loop_wait_1, MMA)
+    last_wait = [n for n in waits_0 if n > last]
+    mma_last = count(instructions, last, last_wait[0], MMA) if last_wait else -1
+    if mma_loop != mma_first + mma_last:
+        reasons.append(f"the loop's wgmma group holds {mma_loop} instructions, not the first tile's {mma_first} "
+                       f"plus the last tile's {mma_last}")
+    softmax = count(instructions, first_wait[0], loop, EX2)  # the first tile's softmax, the same code
+    overlapped = count(instructions, loop_wait_1, loop_wait_0, EX2)
+    if softmax == 0 or overlapped != softmax:
+        reasons.append(f"{overlapped} of the loop's exponentials run while P·V is in flight, where the softmax "
+                       f"has {softmax}: the wait for P·V moved (the softmax fence no longer holds?)")
+    return reasons
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+", help="object files or binaries with flash_wgmma's sm_90a code")
+    ap.add_argument("--cuobjdump", help="the cuobjdump to use (default: PATH, the pip wheel, CUDA's)")
+    args = ap.parse_args()
+    cuobjdump = find_cuobjdump(args.cuobjdump)
+    if not cuobjdump:
+        print("skipped: no cuobjdump (CUDA's, or pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)")
+        return SKIP
+    instances = {}
+    for path in args.files:
+        if not os.path.isfile(path):
+            print(f"error: {path}: no such file", file=sys.stderr)
+            return 2
+        sass = disassemble(cuobjdump, path)
+        if sass is None:
+            return SKIP
+        instances.update(functions(sass))
+    if not instances:
+        print(f"error: no flash_attention_wgmma instance in {', '.join(args.files)}", file=sys.stderr)
+        return 2
+    failed = 0
+    for name, instructions in sorted(instances.items()):
+        reasons = check(instructions)
+        if reasons:
+            failed += 1
+            print(f"FAIL {name}")
+            for r in reasons:
+                print(f"     {r}")
+    print(f"flash_wgmma schedule: {len(instances) - failed} of {len(instances)} instance(s) hold")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
