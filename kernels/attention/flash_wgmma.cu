@@ -40,8 +40,8 @@
 //     (docs/kernel-choices.md). A quarter of them are computed on the FMA pipe instead
 //     (exp2_polynomial): 1.4-6 % faster; half or three quarters were not.
 //
-// Two places depend on how ptxas schedules (nvcc 13.0; tools/sass/flash_wgmma_schedule.py checks both
-// in the SASS, as ctest's sass.flash_wgmma_schedule and .ci/run do):
+// Two places depend on how ptxas schedules (nvcc 13.0; tools/sass/wgmma_schedule.py checks both in
+// the SASS, as ctest's sass.wgmma_schedule and .ci/run do):
 //   * The softmax fence: ptxas hoists `wgmma.wait_group 0` above the whole softmax (nothing in it
 //     depends on the wait), silently serializing softmax and P·V. A shared-memory store of a value
 //     that depends on every exp of the tile, just before the wait, keeps the wait after it.

@@ -369,6 +369,8 @@ __global__ void __launch_bounds__(threads_of(tile_rows<ASource>::value), 1)
           wgmma::mma_ss<In, BOperand<In>, BN>(acc, desc_a + 2 * kk, desc_b + 2 * kk, accumulate);
         }
         wgmma::commit_group();
+        // The previous k-step's group is done; this one stays in flight (tools/sass/wgmma_schedule.py
+        // checks in the SASS that ptxas kept it so).
         wgmma::wait_group<1>();
         wgmma::fence_registers(acc);
         if (k > k_begin) release(previous);

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Checks, in the SASS ptxas made, the two schedules flash_wgmma's speed rests on (kernels/attention/flash_wgmma.cu,
-"Two places depend on how ptxas schedules"); a toolkit change can undo either without a wrong result.
+"""Checks, in the SASS ptxas made, the wgmma schedules the Hopper kernels' speed rests on; a toolkit change can
+undo them without a wrong result (ptxas reports an injected fence, C7519, as `info`, and the build passes).
 
-For every flash_attention_wgmma instance in FILE (an object file or a binary with sm_90a code):
-  1. The wgmma groups are as written: three WARPGROUP.ARRIVE (the first key tile's Q·Kᵀ, the loop's Q·Kᵀ and
-     P·V, the last tile's P·V), one `WARPGROUP.DEPBAR.LE gsb0, 0x1` (the loop's wait for Q·Kᵀ while P·V runs),
-     and the loop's group holding the first and the last groups' instructions together. A wgmma that ptxas
-     serialises (warning C7519) adds a fence and a wait of its own.
-  2. The loop's softmax runs while P·V is on the tensor cores: every exponential of the loop's softmax
-     (MUFU.EX2) lies between the loop's two waits (0x1, then 0x0), as many as the first key tile's softmax has.
-     If ptxas hoists the 0x0 wait above the softmax, they come after it.
+For every instance in FILE (an object file or a binary with sm_90a code), by kernel template:
+- wgmma_gemm (the GEMMs and the implicit-GEMM convolutions, kernels/common/wgmma_gemm.cuh): one wgmma group per
+  k-step, in flight while the next is issued: one WARPGROUP.ARRIVE, the group's wgmmas, one
+  `WARPGROUP.DEPBAR.LE gsb0, 0x1`, then the drain (0x0). A serialised wgmma brings a fence and a wait of its own.
+- flash_attention_wgmma (kernels/attention/flash_wgmma.cu, "Two places depend on how ptxas schedules"):
+  1. three WARPGROUP.ARRIVE (the first key tile's Q·Kᵀ, the loop's Q·Kᵀ and P·V, the last tile's P·V), one wait
+     with a group in flight (the loop's, for Q·Kᵀ while P·V runs), and the loop's group holding the first and
+     the last groups' wgmmas together;
+  2. the loop's softmax while P·V is on the tensor cores: as many exponentials (MUFU.EX2) between the loop's two
+     waits (0x1, then 0x0) as the first key tile's softmax has. If ptxas hoists the 0x0 wait above the softmax
+     (the softmax fence no longer holding), they come after it.
 
 Exit 0 when every instance holds, 1 when one does not (the reasons printed), 77 when the check cannot run
 (no cuobjdump, or one that cannot disassemble: it needs nvdisasm), 2 on bad usage or no instance in FILE.
@@ -48,11 +51,11 @@ def disassemble(cuobjdump, path):
 
 
 def functions(sass):
-    """{mangled name: [instruction text]} of the flash_attention_wgmma instances."""
+    """{mangled name: [instruction text]} of the instances of the templates checked here (RULES)."""
     found = {}
     for block in re.split(r"\n\s*Function : ", sass)[1:]:
         name, _, body = block.partition("\n")
-        if "flash_attention_wgmma" not in name:
+        if rule_for(name) is None:
             continue
         found[name.strip()] = [m.group(1).strip() for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s+([^;]*);", body)]
     return found
@@ -63,11 +66,28 @@ def count(instructions, start, end, pattern):
     return sum(1 for i in part if (pattern.search(i) if hasattr(pattern, "search") else pattern in i))
 
 
-def check(instructions):
-    """The reasons this instance breaks the schedule (empty when it holds)."""
-    arrives = [n for n, i in enumerate(instructions) if ARRIVE in i]
-    waits_1 = [n for n, i in enumerate(instructions) if WAIT_1.search(i)]
-    waits_0 = [n for n, i in enumerate(instructions) if WAIT_0.search(i)]
+def positions(instructions):
+    """Where the fences (ARRIVE) and the waits with one group (0x1) and none (0x0) in flight stand."""
+    return ([n for n, i in enumerate(instructions) if ARRIVE in i],
+            [n for n, i in enumerate(instructions) if WAIT_1.search(i)],
+            [n for n, i in enumerate(instructions) if WAIT_0.search(i)])
+
+
+def check_gemm(instructions):
+    """wgmma_gemm: the reasons this instance breaks its schedule (empty when it holds)."""
+    arrives, waits_1, waits_0 = positions(instructions)
+    mmas = [n for n, i in enumerate(instructions) if MMA.search(i)]
+    if len(arrives) != 1 or len(waits_1) != 1 or len(waits_0) != 1:
+        return [f"{len(arrives)} WARPGROUP.ARRIVE, {len(waits_1)} waits with a group in flight and {len(waits_0)} "
+                "drains, where 1, 1 and 1 were written: ptxas added fences (serialised wgmma, C7519?)"]
+    if not mmas or not (arrives[0] < mmas[0] and mmas[-1] < waits_1[0] < waits_0[0]):
+        return ["the k-step's wgmmas are not between its fence and its wait"]
+    return []
+
+
+def check_flash(instructions):
+    """flash_attention_wgmma: the reasons this instance breaks its schedule (empty when it holds)."""
+    arrives, waits_1, waits_0 = positions(instructions)
     if len(arrives) != 3 or len(waits_1) != 1:
         return [f"{len(arrives)} WARPGROUP.ARRIVE and {len(waits_1)} waits with one group in flight, where 3 and 1 "
                 "were written: ptxas added fences (serialised wgmma, C7519?)"]
@@ -94,9 +114,21 @@ def check(instructions):
     return reasons
 
 
+RULES = {"flash_attention_wgmma": check_flash, "wgmma_gemm": check_gemm}
+
+
+def rule_for(name):
+    """The check for a mangled kernel name, or None for a kernel not checked here."""
+    return next((rule for template, rule in RULES.items() if template in name), None)
+
+
+def check(name, instructions):
+    return rule_for(name)(instructions)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("files", nargs="+", help="object files or binaries with flash_wgmma's sm_90a code")
+    ap.add_argument("files", nargs="+", help="object files or binaries with sm_90a wgmma code")
     ap.add_argument("--cuobjdump", help="the cuobjdump to use (default: PATH, the pip wheel, CUDA's)")
     args = ap.parse_args()
     cuobjdump = find_cuobjdump(args.cuobjdump)
@@ -113,17 +145,18 @@ def main():
             return SKIP
         instances.update(functions(sass))
     if not instances:
-        print(f"error: no flash_attention_wgmma instance in {', '.join(args.files)}", file=sys.stderr)
+        print(f"error: no wgmma kernel ({', '.join(RULES)}) in {', '.join(args.files)}", file=sys.stderr)
         return 2
     failed = 0
     for name, instructions in sorted(instances.items()):
-        reasons = check(instructions)
+        reasons = check(name, instructions)
         if reasons:
             failed += 1
             print(f"FAIL {name}")
             for r in reasons:
                 print(f"     {r}")
-    print(f"flash_wgmma schedule: {len(instances) - failed} of {len(instances)} instance(s) hold")
+    kinds = ", ".join(f"{sum(1 for n in instances if t in n)} {t}" for t in RULES)
+    print(f"wgmma schedules: {len(instances) - failed} of {len(instances)} instance(s) hold ({kinds})")
     return 1 if failed else 0
 
 
