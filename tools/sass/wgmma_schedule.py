@@ -31,7 +31,7 @@ ARRIVE = "WARPGROUP.ARRIVE"
 WAIT_1 = re.compile(r"WARPGROUP\.DEPBAR\.LE gsb0, 0x1\b")
 WAIT_0 = re.compile(r"WARPGROUP\.DEPBAR\.LE gsb0, 0x0\b")
 MMA = re.compile(r"\b[HQ]GMMA\.")
-EX2 = "MUFU.EX2"
+EX2 = re.compile(r"\bMUFU\.EX2\b")
 
 
 def disassemble(cuobjdump, path):
@@ -40,7 +40,8 @@ def disassemble(cuobjdump, path):
     tool_dir = os.path.dirname(cuobjdump)  # the pip wheels put nvdisasm beside cuobjdump
     env["PATH"] = tool_dir + os.pathsep + env.get("PATH", "")
     try:
-        r = subprocess.run([cuobjdump, "-sass", "-arch", "sm_90a", path], capture_output=True, text=True, env=env, timeout=300)
+        r = subprocess.run([cuobjdump, "-sass", "-arch", "sm_90a", path], capture_output=True, text=True, env=env,
+                           timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
         print(f"skipped: {cuobjdump} did not run: {e}")
         return None
@@ -62,8 +63,8 @@ def functions(sass):
 
 
 def count(instructions, start, end, pattern):
-    part = instructions[start:end]
-    return sum(1 for i in part if (pattern.search(i) if hasattr(pattern, "search") else pattern in i))
+    """How many of instructions[start:end] match pattern."""
+    return sum(1 for i in instructions[start:end] if pattern.search(i))
 
 
 def positions(instructions):
